@@ -1,0 +1,65 @@
+package io.pushline.common;
+
+import java.io.IOException;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Pushline's HBase tables. {@code devices}: row deviceId, family {@code d} with uid, vendor, token,
+ * tz, enabled, boundTs, updatedTs. {@code devices_by_uid}: row {@code uid 0x00 deviceId}, family
+ * {@code d} with vendor, so a prefix scan on {@code uid 0x00} lists a uid's devices.
+ */
+public final class HBaseTables {
+    public static final byte[] FAMILY = Bytes.toBytes("d");
+    public static final String DEVICES = "devices";
+    public static final String DEVICES_BY_UID = "devices_by_uid";
+
+    private HBaseTables() {}
+
+    public static TableName devices(String namespace) {
+        return TableName.valueOf(namespace, DEVICES);
+    }
+
+    public static TableName devicesByUid(String namespace) {
+        return TableName.valueOf(namespace, DEVICES_BY_UID);
+    }
+
+    public static byte[] uidIndexRow(String uid, String deviceId) {
+        return Bytes.add(Bytes.toBytes(uid), new byte[] {0}, Bytes.toBytes(deviceId));
+    }
+
+    /** Client configuration for a quorum given as {@code host:port[,host:port...]}. */
+    public static org.apache.hadoop.conf.Configuration clientConf(String quorum) {
+        org.apache.hadoop.conf.Configuration c = HBaseConfiguration.create();
+        c.set("hbase.zookeeper.quorum", quorum);
+        // Fail within a minute rather than retrying for a quarter of an hour.
+        c.setInt("hbase.client.retries.number", 10);
+        c.setInt("zookeeper.recovery.retry", 3);
+        return c;
+    }
+
+    public static void ensure(Connection connection, String namespace) throws IOException {
+        try (Admin admin = connection.getAdmin()) {
+            try {
+                admin.getNamespaceDescriptor(namespace);
+            } catch (NamespaceNotFoundException e) {
+                admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+            }
+            for (TableName t : new TableName[] {devices(namespace), devicesByUid(namespace)}) {
+                if (!admin.tableExists(t)) {
+                    admin.createTable(
+                            TableDescriptorBuilder.newBuilder(t)
+                                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                                    .build());
+                }
+            }
+        }
+    }
+}

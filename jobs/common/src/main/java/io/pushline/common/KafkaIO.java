@@ -1,0 +1,110 @@
+package io.pushline.common;
+
+import io.pushline.schema.Json;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.Topics;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.util.function.SerializableFunction;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/** Kafka sources and sinks of the jobs, built from {@link PushlineOptions}. */
+public final class KafkaIO {
+    private KafkaIO() {}
+
+    /** {@code device.events} and {@code push.requests}, parsed; reads committed data only. */
+    public static KafkaSource<ParsedRecord> dispatchInput(Configuration conf) {
+        KafkaSourceBuilder<ParsedRecord> b =
+                KafkaSource.<ParsedRecord>builder()
+                        .setBootstrapServers(
+                                OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                        .setTopics(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS)
+                        .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID))
+                        .setStartingOffsets(startingOffsets(conf))
+                        .setDeserializer(new ParsedRecordDeserializer())
+                        .setProperty("isolation.level", "read_committed")
+                        .setProperty("commit.offsets.on.checkpoint", "true");
+        if (conf.get(PushlineOptions.KAFKA_BOUNDED)) {
+            b.setBounded(OffsetsInitializer.latest());
+        }
+        return b.build();
+    }
+
+    static OffsetsInitializer startingOffsets(Configuration conf) {
+        String v = conf.get(PushlineOptions.KAFKA_STARTING_OFFSETS);
+        switch (v) {
+            case "earliest":
+                return OffsetsInitializer.earliest();
+            case "latest":
+                return OffsetsInitializer.latest();
+            case "committed":
+                return OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+            default:
+                throw new OptionsParser.InvalidOptionException(
+                        "option '"
+                                + PushlineOptions.KAFKA_STARTING_OFFSETS.key()
+                                + "' must be earliest, latest or committed, not '"
+                                + v
+                                + "'");
+        }
+    }
+
+    /**
+     * An exactly-once sink writing each record as JSON to the topic {@code topicOf} names, keyed by
+     * {@code keyOf} (null for no key).
+     *
+     * @param name distinguishes the sink's transactional ids from the job's other sinks
+     */
+    public static <T> KafkaSink<T> jsonSink(
+            Configuration conf,
+            String name,
+            SerializableFunction<T, String> topicOf,
+            SerializableFunction<T, String> keyOf) {
+        Properties producer = new Properties();
+        producer.setProperty(
+                "transaction.timeout.ms",
+                String.valueOf(conf.get(PushlineOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
+        producer.setProperty("compression.type", "lz4");
+        producer.setProperty("linger.ms", "20");
+        return KafkaSink.<T>builder()
+                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setKafkaProducerConfig(producer)
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(
+                        conf.get(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX) + "-" + name)
+                .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
+                .build();
+    }
+
+    static final class JsonRecords<T> implements KafkaRecordSerializationSchema<T> {
+        private static final long serialVersionUID = 1L;
+        private final SerializableFunction<T, String> topicOf;
+        private final SerializableFunction<T, String> keyOf;
+
+        JsonRecords(
+                SerializableFunction<T, String> topicOf, SerializableFunction<T, String> keyOf) {
+            this.topicOf = topicOf;
+            this.keyOf = keyOf;
+        }
+
+        @Override
+        public ProducerRecord<byte[], byte[]> serialize(
+                T element, KafkaSinkContext context, Long timestamp) {
+            String key = keyOf.apply(element);
+            return new ProducerRecord<>(
+                    topicOf.apply(element),
+                    null,
+                    timestamp == null || timestamp < 0 ? null : timestamp,
+                    key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                    Json.write(element).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.pushline.common;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * Every option a Pushline job reads, declared once with its default and description. Jobs take them
+ * as {@code --key value} arguments (see {@link OptionsParser}); the README's option table is
+ * printed from here by {@code ./pushline help options}.
+ */
+public final class PushlineOptions {
+    private PushlineOptions() {}
+
+    public static final ConfigOption<String> KAFKA_BOOTSTRAP =
+            ConfigOptions.key("kafka.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers, host:port[,host:port...].");
+
+    public static final ConfigOption<String> KAFKA_GROUP_ID =
+            ConfigOptions.key("kafka.group-id")
+                    .stringType()
+                    .defaultValue("pushline-dispatch")
+                    .withDescription("Consumer group id under which the source commits offsets.");
+
+    public static final ConfigOption<String> KAFKA_STARTING_OFFSETS =
+            ConfigOptions.key("kafka.starting-offsets")
+                    .stringType()
+                    .defaultValue("committed")
+                    .withDescription(
+                            "Where to start without a checkpoint: earliest, latest, or committed"
+                                    + " (the group's offsets, earliest where it has none).");
+
+    public static final ConfigOption<Boolean> KAFKA_BOUNDED =
+            ConfigOptions.key("kafka.bounded")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Stop at the offsets that were latest when the job started: a"
+                                    + " catch-up run that finishes (used by the demo).");
+
+    public static final ConfigOption<String> KAFKA_TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("kafka.transactional-id-prefix")
+                    .stringType()
+                    .defaultValue("pushline-dispatch")
+                    .withDescription(
+                            "Prefix of the exactly-once sinks' transactional ids; unique per job"
+                                    + " on one Kafka cluster.");
+
+    public static final ConfigOption<Duration> KAFKA_TRANSACTION_TIMEOUT =
+            ConfigOptions.key("kafka.transaction-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "transaction.timeout.ms of the exactly-once producers; must exceed"
+                                    + " the checkpoint interval and stay under the broker's"
+                                    + " transaction.max.timeout.ms.");
+
+    public static final ConfigOption<String> HBASE_ZK_QUORUM =
+            ConfigOptions.key("hbase.zookeeper.quorum")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "ZooKeeper quorum of the HBase cluster, host:port[,host:port...]."
+                                    + " Without it the registry is not mirrored to HBase.");
+
+    public static final ConfigOption<String> HBASE_NAMESPACE =
+            ConfigOptions.key("hbase.namespace")
+                    .stringType()
+                    .defaultValue("pushline")
+                    .withDescription("HBase namespace of Pushline's tables.");
+
+    public static final ConfigOption<Boolean> HBASE_CREATE_TABLES =
+            ConfigOptions.key("hbase.create-tables")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription("Create missing namespace and tables at start-up.");
+
+    public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS =
+            ConfigOptions.key("dispatch.max-out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How far behind the newest event time an input record may arrive"
+                                    + " and still be decided in time order; also the least"
+                                    + " latency the dispatch job adds.");
+
+    public static final ConfigOption<Duration> IDLE_ADVANCE =
+            ConfigOptions.key("dispatch.idle-advance")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "After this long without input on a partition, its watermark follows"
+                                    + " the wall clock, so the last requests do not wait for"
+                                    + " newer ones. 0 turns it off (replays of old data).");
+
+    public static final ConfigOption<Integer> MAX_PARALLELISM =
+            ConfigOptions.key("dispatch.max-parallelism")
+                    .intType()
+                    .defaultValue(720)
+                    .withDescription(
+                            "Maximum parallelism (key groups) of every keyed operator; fixed for"
+                                    + " the life of the job's state.");
+
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                KAFKA_BOOTSTRAP,
+                KAFKA_GROUP_ID,
+                KAFKA_STARTING_OFFSETS,
+                KAFKA_BOUNDED,
+                KAFKA_TRANSACTIONAL_ID_PREFIX,
+                KAFKA_TRANSACTION_TIMEOUT,
+                HBASE_ZK_QUORUM,
+                HBASE_NAMESPACE,
+                HBASE_CREATE_TABLES,
+                MAX_OUT_OF_ORDERNESS,
+                IDLE_ADVANCE,
+                MAX_PARALLELISM);
+    }
+}

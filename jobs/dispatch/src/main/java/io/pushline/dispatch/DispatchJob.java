@@ -1,0 +1,175 @@
+package io.pushline.dispatch;
+
+import io.pushline.common.HBaseRegistrySink;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.IdleAdvancingWatermarks;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.gate.GateFunction;
+import io.pushline.registry.RegistryFunction;
+import io.pushline.registry.UidIndexFunction;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Decision;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
+import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.UidKeyed;
+import io.pushline.schema.registry.RegistryChange;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * The dispatch job: device events and push requests in; one send per (request, device) to the
+ * device's vendor topic, one decision per (request, device) and dead letters out.
+ *
+ * <pre>
+ * input ─ split ─┬─ device events, device targets ─ registry (deviceId) ─┬──────────── gate (deviceId) ─ sends, decisions
+ *                └─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
+ * </pre>
+ *
+ * Every keyed stage decides in event-time order (see EventTimeBuffer), so the job's decisions are
+ * those of the input sorted by time, as the contract in dispatch-filters.md requires.
+ */
+public final class DispatchJob {
+    public static final String NAME = "pushline-dispatch";
+
+    private DispatchJob() {}
+
+    /** Wires the topology from {@code input} (with event time assigned) to {@code sinks}. */
+    public static void build(
+            DataStream<ParsedRecord> input, DispatchSinks sinks, int maxParallelism) {
+        SingleOutputStreamOperator<DeviceKeyed> split =
+                input.process(new SplitInput()).uid("split-input").name("Split input");
+
+        SingleOutputStreamOperator<Delivery> registry =
+                split.keyBy(k -> k.deviceId)
+                        .process(new RegistryFunction())
+                        .uid("device-registry")
+                        .name("Device registry")
+                        .setMaxParallelism(maxParallelism);
+
+        DataStream<UidKeyed> byUid =
+                split.getSideOutput(DispatchTags.UID_KEYED)
+                        .union(registry.getSideOutput(DispatchTags.UID_KEYED));
+        SingleOutputStreamOperator<Delivery> uidIndex =
+                byUid.keyBy(k -> k.uid)
+                        .process(new UidIndexFunction())
+                        .uid("uid-index")
+                        .name("Uid index")
+                        .setMaxParallelism(maxParallelism);
+
+        // The seam of the gate issue: every resolved (request, device) passes through here.
+        SingleOutputStreamOperator<Decision> gate =
+                registry.union(uidIndex)
+                        .keyBy(d -> d.device.deviceId)
+                        .process(new GateFunction())
+                        .uid("gate")
+                        .name("Gate")
+                        .setMaxParallelism(maxParallelism);
+
+        gate.getSideOutput(DispatchTags.SENDS)
+                .sinkTo(sinks.sends)
+                .uid("sink-vendor-topics")
+                .name("Vendor topics");
+        gate.union(
+                        registry.getSideOutput(DispatchTags.DECISIONS),
+                        uidIndex.getSideOutput(DispatchTags.DECISIONS))
+                .sinkTo(sinks.decisions)
+                .uid("sink-decisions")
+                .name("Decisions");
+        split.getSideOutput(DispatchTags.DEAD_LETTERS)
+                .sinkTo(sinks.deadLetters)
+                .uid("sink-dead-letters")
+                .name("Dead letters");
+        if (sinks.registry != null) {
+            registry.getSideOutput(DispatchTags.REGISTRY_CHANGES)
+                    .sinkTo(sinks.registry)
+                    .uid("sink-hbase-registry")
+                    .name("HBase registry");
+        }
+    }
+
+    /** Wires the job against Kafka (and HBase, when a quorum is given) from typed options. */
+    public static void wire(StreamExecutionEnvironment env, Configuration options)
+            throws Exception {
+        Configuration pipeline = new Configuration();
+        pipeline.set(PipelineOptions.GENERIC_TYPES, false);
+        pipeline.set(PipelineOptions.NAME, NAME);
+        env.configure(pipeline);
+        int maxParallelism = options.get(PushlineOptions.MAX_PARALLELISM);
+        env.setMaxParallelism(maxParallelism);
+
+        WatermarkStrategy<ParsedRecord> watermarks =
+                IdleAdvancingWatermarks.strategy(
+                        options.get(PushlineOptions.MAX_OUT_OF_ORDERNESS),
+                        options.get(PushlineOptions.IDLE_ADVANCE));
+        DataStream<ParsedRecord> input =
+                env.fromSource(KafkaIO.dispatchInput(options), watermarks, "Kafka input")
+                        .uid("source-kafka")
+                        .setMaxParallelism(maxParallelism);
+        build(input, kafkaSinks(options), maxParallelism);
+    }
+
+    static DispatchSinks kafkaSinks(Configuration options) throws Exception {
+        Sink<SendRecord> sends =
+                KafkaIO.jsonSink(
+                        options, "sends", s -> Topics.vendorTopic(s.vendor), s -> s.deviceId);
+        Sink<Decision> decisions =
+                KafkaIO.jsonSink(
+                        options,
+                        "decisions",
+                        d -> Topics.DECISIONS,
+                        d -> d.deviceId != null ? d.deviceId : d.uid);
+        Sink<DeadLetter> dead = KafkaIO.jsonSink(options, "dlq", d -> Topics.DLQ, d -> null);
+        return new DispatchSinks(sends, decisions, dead, registrySink(options));
+    }
+
+    static Sink<RegistryChange> registrySink(Configuration options) throws Exception {
+        String quorum = options.get(PushlineOptions.HBASE_ZK_QUORUM);
+        if (quorum == null || quorum.isBlank()) {
+            return null;
+        }
+        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
+        if (options.get(PushlineOptions.HBASE_CREATE_TABLES)) {
+            try (Connection c =
+                    ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
+                HBaseTables.ensure(c, namespace);
+            }
+        }
+        return new HBaseRegistrySink(quorum, namespace);
+    }
+
+    /** Starts the job and returns at once; the job runs until cancelled (or its input ends). */
+    public static JobClient start(StreamExecutionEnvironment env, Configuration options)
+            throws Exception {
+        wire(env, options);
+        return env.executeAsync(NAME);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Configuration options;
+        try {
+            options = OptionsParser.parse(args, PushlineOptions.all());
+            OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
+        } catch (OptionsParser.InvalidOptionException e) {
+            System.err.println("pushline-dispatch: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        wire(env, options);
+        env.execute(NAME);
+    }
+}

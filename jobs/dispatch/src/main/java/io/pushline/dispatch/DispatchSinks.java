@@ -1,0 +1,32 @@
+package io.pushline.dispatch;
+
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Decision;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.registry.RegistryChange;
+import org.apache.flink.api.connector.sink2.Sink;
+
+/**
+ * Where the dispatch job writes: sends (one per device, to its vendor's topic), every decision,
+ * dead letters, and optionally the registry mirror.
+ */
+public final class DispatchSinks {
+    final Sink<SendRecord> sends;
+    final Sink<Decision> decisions;
+    final Sink<DeadLetter> deadLetters;
+    final Sink<RegistryChange> registry;
+
+    /**
+     * @param registry null when the registry is not mirrored anywhere
+     */
+    public DispatchSinks(
+            Sink<SendRecord> sends,
+            Sink<Decision> decisions,
+            Sink<DeadLetter> deadLetters,
+            Sink<RegistryChange> registry) {
+        this.sends = sends;
+        this.decisions = decisions;
+        this.deadLetters = deadLetters;
+        this.registry = registry;
+    }
+}

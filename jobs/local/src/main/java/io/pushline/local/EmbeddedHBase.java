@@ -1,0 +1,70 @@
+package io.pushline.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.client.Connection;
+
+/**
+ * A real HBase mini cluster (master, one region server, ZooKeeper) on the local filesystem, in this
+ * JVM, with all its files under a folder of ours.
+ */
+public final class EmbeddedHBase implements AutoCloseable {
+    private final HBaseTestingUtility util;
+
+    private EmbeddedHBase(HBaseTestingUtility util) {
+        this.util = util;
+    }
+
+    public static EmbeddedHBase start(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        // The testing utility reads its base folder from this property; without it HBase
+        // writes under ./target/test-data of whatever folder the JVM started in.
+        System.setProperty("test.build.data.basedirectory", dir.toAbsolutePath().toString());
+        Configuration conf = HBaseConfiguration.create();
+        conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+        conf.setInt("hbase.master.info.port", -1);
+        conf.setInt("hbase.regionserver.info.port", -1);
+        conf.setInt("hbase.client.retries.number", 10);
+        HBaseTestingUtility util = new HBaseTestingUtility(conf);
+        try {
+            util.startMiniZKCluster();
+            util.startMiniHBaseCluster(
+                    StartMiniClusterOption.builder()
+                            .numMasters(1)
+                            .numRegionServers(1)
+                            .createRootDir(true)
+                            .build());
+        } catch (Exception e) {
+            shutdown(util);
+            throw e;
+        }
+        return new EmbeddedHBase(util);
+    }
+
+    /** The ZooKeeper quorum clients connect to, as {@code host:port}. */
+    public String zkQuorum() {
+        return "localhost:" + util.getZkCluster().getClientPort();
+    }
+
+    public Connection connection() throws IOException {
+        return util.getConnection();
+    }
+
+    @Override
+    public void close() throws Exception {
+        shutdown(util);
+    }
+
+    private static void shutdown(HBaseTestingUtility util) throws Exception {
+        try {
+            util.shutdownMiniHBaseCluster();
+        } finally {
+            util.shutdownMiniZKCluster();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.pushline.local;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+/**
+ * A real Kafka broker (KRaft, one combined broker and controller) in this JVM, with its logs under
+ * a folder of ours. Kafka's test kit is an internal API: this class is the only place that uses it.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    public static EmbeddedKafka start(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        KafkaClusterTestKit cluster =
+                new KafkaClusterTestKit.Builder(
+                                new TestKitNodes.Builder()
+                                        .setCombined(true)
+                                        .setNumBrokerNodes(1)
+                                        .setNumControllerNodes(1)
+                                        .setBaseDirectory(dir)
+                                        .build())
+                        .setConfigProp("offsets.topic.replication.factor", "1")
+                        .setConfigProp("offsets.topic.num.partitions", "4")
+                        .setConfigProp("transaction.state.log.replication.factor", "1")
+                        .setConfigProp("transaction.state.log.min.isr", "1")
+                        .setConfigProp("transaction.state.log.num.partitions", "4")
+                        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                        .setConfigProp("auto.create.topics.enable", "false")
+                        .setDeleteOnClose(false)
+                        .build();
+        try {
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+        } catch (Exception e) {
+            cluster.close();
+            throw e;
+        }
+        return new EmbeddedKafka(cluster);
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    public Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return Admin.create(p);
+    }
+
+    /** Creates the topics that do not exist yet, each with {@code partitions} partitions. */
+    public void createTopics(Collection<String> topics, int partitions) throws Exception {
+        try (Admin admin = admin()) {
+            List<NewTopic> missing =
+                    topics.stream()
+                            .map(t -> new NewTopic(t, partitions, (short) 1))
+                            .collect(Collectors.toList());
+            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e :
+                    admin.createTopics(missing).values().entrySet()) {
+                try {
+                    e.getValue().get();
+                } catch (java.util.concurrent.ExecutionException ex) {
+                    if (!(ex.getCause() instanceof TopicExistsException)) {
+                        throw ex;
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}

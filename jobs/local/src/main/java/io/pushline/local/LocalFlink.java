@@ -1,0 +1,62 @@
+package io.pushline.local;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+
+/**
+ * Flink configuration for local runs: {@code deploy/flink-conf/config.yaml} (the one production
+ * uses) plus local overrides: checkpoints under the stack's folder, a short checkpoint interval so
+ * exactly-once output shows within a second or two, and no metric reporter ports.
+ */
+public final class LocalFlink {
+    /** System property or environment variable naming the folder that holds config.yaml. */
+    public static final String CONF_DIR_PROPERTY = "pushline.flink-conf-dir";
+
+    public static final String CONF_DIR_ENV = "PUSHLINE_FLINK_CONF_DIR";
+
+    private LocalFlink() {}
+
+    public static Configuration configuration(Path dataDir) {
+        Path confDir = findConfDir();
+        Configuration conf =
+                confDir == null
+                        ? new Configuration()
+                        : GlobalConfiguration.loadConfiguration(confDir.toString());
+        Map<String, String> local = new HashMap<>();
+        local.put("state.backend.type", "rocksdb");
+        local.put("execution.checkpointing.incremental", "true");
+        local.put("execution.checkpointing.mode", "EXACTLY_ONCE");
+        local.put("execution.checkpointing.interval", "1 s");
+        local.put("execution.checkpointing.min-pause", "200 ms");
+        local.put("execution.checkpointing.dir", dataDir.resolve("checkpoints").toUri().toString());
+        local.put(
+                "execution.checkpointing.savepoint-dir",
+                dataDir.resolve("savepoints").toUri().toString());
+        local.put("pipeline.generic-types", "false");
+        local.put("io.tmp.dirs", dataDir.resolve("tmp").toAbsolutePath().toString());
+        Map<String, String> merged = new HashMap<>(conf.toMap());
+        merged.keySet().removeIf(k -> k.startsWith("metrics.reporter."));
+        merged.putAll(local);
+        return Configuration.fromMap(merged);
+    }
+
+    /** The folder of config.yaml: set explicitly, else the nearest deploy/flink-conf upwards. */
+    public static Path findConfDir() {
+        String explicit = System.getProperty(CONF_DIR_PROPERTY, System.getenv(CONF_DIR_ENV));
+        if (explicit != null && !explicit.isBlank()) {
+            return Paths.get(explicit);
+        }
+        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path candidate = p.resolve("deploy").resolve("flink-conf");
+            if (Files.isRegularFile(candidate.resolve("config.yaml"))) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,176 @@
+package io.pushline.local;
+
+import io.pushline.common.PushlineOptions;
+import io.pushline.schema.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole embedded stack in this JVM: a Kafka broker (KRaft), an HBase mini cluster and the Flink
+ * configuration for local jobs, with every file under one folder. Starts empty each time.
+ */
+public final class LocalStack implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
+
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofMinutes(3);
+
+    private final Path dir;
+    private final EmbeddedKafka kafka;
+    private final EmbeddedHBase hbase;
+
+    private LocalStack(Path dir, EmbeddedKafka kafka, EmbeddedHBase hbase) {
+        this.dir = dir;
+        this.kafka = kafka;
+        this.hbase = hbase;
+    }
+
+    /** The default folder: {@code $PUSHLINE_HOME}, else {@code .pushline} in the working folder. */
+    public static Path defaultDir() {
+        String home = System.getenv("PUSHLINE_HOME");
+        return Paths.get(home == null || home.isBlank() ? ".pushline" : home).toAbsolutePath();
+    }
+
+    /**
+     * Starts Kafka and HBase under {@code dir}, and creates the dispatch topics.
+     *
+     * @throws TimeoutException if the stack is not up within {@code timeout}; what did start is
+     *     stopped again
+     */
+    public static LocalStack start(Path dir, Duration timeout) throws Exception {
+        Path root = dir.toAbsolutePath();
+        deleteRecursively(root.resolve("kafka"));
+        deleteRecursively(root.resolve("hbase"));
+        Files.createDirectories(root);
+        long t0 = System.nanoTime();
+        ExecutorService starter =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "pushline-stack-start");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        EmbeddedKafka[] kafka = new EmbeddedKafka[1];
+        EmbeddedHBase[] hbase = new EmbeddedHBase[1];
+        Future<?> started =
+                starter.submit(
+                        () -> {
+                            kafka[0] = EmbeddedKafka.start(root.resolve("kafka"));
+                            LOG.info(
+                                    "Kafka up at {} after {} ms",
+                                    kafka[0].bootstrapServers(),
+                                    (System.nanoTime() - t0) / 1_000_000);
+                            hbase[0] = EmbeddedHBase.start(root.resolve("hbase"));
+                            LOG.info(
+                                    "HBase up at {} after {} ms",
+                                    hbase[0].zkQuorum(),
+                                    (System.nanoTime() - t0) / 1_000_000);
+                            kafka[0].createTopics(Topics.dispatchTopics(), 2);
+                            return null;
+                        });
+        try {
+            started.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException | InterruptedException e) {
+            started.cancel(true);
+            closeQuietly(hbase[0]);
+            closeQuietly(kafka[0]);
+            if (e instanceof TimeoutException) {
+                throw new TimeoutException(
+                        "the local stack did not start within "
+                                + timeout
+                                + " (files in "
+                                + root
+                                + ")");
+            }
+            throw e;
+        } finally {
+            starter.shutdownNow();
+        }
+        return new LocalStack(root, kafka[0], hbase[0]);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public EmbeddedKafka kafka() {
+        return kafka;
+    }
+
+    public EmbeddedHBase hbase() {
+        return hbase;
+    }
+
+    public String kafkaBootstrap() {
+        return kafka.bootstrapServers();
+    }
+
+    public String hbaseZkQuorum() {
+        return hbase.zkQuorum();
+    }
+
+    /** Flink configuration for jobs run against this stack. */
+    public Configuration flinkConfiguration() {
+        return LocalFlink.configuration(dir.resolve("flink"));
+    }
+
+    /** Job options that point a job at this stack. */
+    public Map<String, String> jobOptions() {
+        Map<String, String> o = new HashMap<>();
+        o.put(PushlineOptions.KAFKA_BOOTSTRAP.key(), kafkaBootstrap());
+        o.put(PushlineOptions.HBASE_ZK_QUORUM.key(), hbaseZkQuorum());
+        return o;
+    }
+
+    /** The lines of {@code local.env}: how tools and jobs find this stack. */
+    public String envLines() {
+        return "KAFKA_BOOTSTRAP="
+                + kafkaBootstrap()
+                + "\nHBASE_ZK_QUORUM="
+                + hbaseZkQuorum()
+                + "\n";
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(hbase);
+        closeQuietly(kafka);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("failed to stop {}", c.getClass().getSimpleName(), e);
+        }
+    }
+
+    static void deleteRecursively(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(p)) {
+            for (Path f : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.pushline.schema;
+
+import java.util.Locale;
+
+/**
+ * Why the gate dropped a (push, device): the {@code reason} of a decision, with a compact status
+ * code that receipts and lifecycle tables store instead of the string. Codes are stable: never
+ * renumber, only append.
+ */
+public enum DropReason {
+    NO_DEVICE(10),
+    PUSH_DISABLED(11),
+    DUPLICATE(12),
+    QUIET_HOURS(13),
+    MIN_INTERVAL(14),
+    TYPE_CAP(15),
+    DAILY_CAP(16),
+    EXPIRED(17);
+
+    /** The status code of a PASS. */
+    public static final int PASS_CODE = 0;
+
+    private final int code;
+
+    DropReason(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,42 @@
+package io.pushline.schema;
+
+/**
+ * One input record after parsing: exactly one of {@code event}, {@code request} or {@code dead} is
+ * set. Parsing never throws, so a bad record cannot fail the source.
+ */
+public class ParsedRecord {
+    public DeviceEvent event;
+    public PushRequest request;
+    public DeadLetter dead;
+
+    public ParsedRecord() {}
+
+    public static ParsedRecord of(DeviceEvent e) {
+        ParsedRecord r = new ParsedRecord();
+        r.event = e;
+        return r;
+    }
+
+    public static ParsedRecord of(PushRequest p) {
+        ParsedRecord r = new ParsedRecord();
+        r.request = p;
+        return r;
+    }
+
+    public static ParsedRecord of(DeadLetter d) {
+        ParsedRecord r = new ParsedRecord();
+        r.dead = d;
+        return r;
+    }
+
+    /** Event time; bad records have none and must not move watermarks. */
+    public long timestamp() {
+        if (event != null) {
+            return event.ts;
+        }
+        if (request != null) {
+            return request.ts;
+        }
+        return Long.MIN_VALUE;
+    }
+}

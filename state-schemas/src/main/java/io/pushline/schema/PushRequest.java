@@ -1,0 +1,57 @@
+package io.pushline.schema;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.Objects;
+
+/**
+ * A record of {@code push.requests}: exactly a {@code push} line of the dispatch trace.
+ *
+ * <p>{@code seq} is not on the wire: it orders records with equal {@code ts} (line number in a
+ * trace, position in the topic on Kafka).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"ts", "type", "msgId", "msgType", "level", "title", "body", "target"})
+public class PushRequest {
+    public static final String TYPE = "push";
+
+    public long ts;
+    public String type = TYPE;
+    public String msgId;
+    public String msgType;
+    public Integer level;
+    public String title;
+    public String body;
+    public Target target;
+
+    @JsonIgnore public long seq;
+
+    public PushRequest() {}
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PushRequest)) {
+            return false;
+        }
+        PushRequest p = (PushRequest) o;
+        return ts == p.ts
+                && seq == p.seq
+                && Objects.equals(msgId, p.msgId)
+                && Objects.equals(msgType, p.msgType)
+                && Objects.equals(level, p.level)
+                && Objects.equals(title, p.title)
+                && Objects.equals(body, p.body)
+                && Objects.equals(target, p.target);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(ts, msgId, seq);
+    }
+
+    @Override
+    public String toString() {
+        return "PushRequest{" + msgId + "@" + ts + "#" + seq + "}";
+    }
+}

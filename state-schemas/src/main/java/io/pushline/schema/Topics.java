@@ -1,0 +1,28 @@
+package io.pushline.schema;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Names of the public Kafka topics. Each carries JSON with one schema, see README.md. */
+public final class Topics {
+    public static final String PUSH_REQUESTS = "push.requests";
+    public static final String DEVICE_EVENTS = "device.events";
+    public static final String DECISIONS = "push.decisions";
+    public static final String DLQ = "push.dlq";
+    public static final String VENDOR_PREFIX = "push.vendor.";
+
+    private Topics() {}
+
+    public static String vendorTopic(String vendorWireName) {
+        return VENDOR_PREFIX + vendorWireName;
+    }
+
+    /** Every topic the dispatch job reads or writes. */
+    public static List<String> dispatchTopics() {
+        List<String> all = new ArrayList<>(List.of(PUSH_REQUESTS, DEVICE_EVENTS, DECISIONS, DLQ));
+        for (Vendor v : Vendor.values()) {
+            all.add(v.topic());
+        }
+        return all;
+    }
+}

@@ -1,0 +1,250 @@
+package io.pushline.schema;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads one record of {@code push.requests} or {@code device.events} (equally, one line of a
+ * dispatch trace) and checks it against the contract in dispatch-filters.md. Never throws: a bad
+ * record comes back as a dead letter whose reason names the field.
+ */
+public final class WireParser {
+    private final boolean knownVendorsOnly;
+
+    /**
+     * @param knownVendorsOnly reject binds whose vendor is not one of {@link Vendor}: the streaming
+     *     job must, because it has no topic for them; a replay need not.
+     */
+    public WireParser(boolean knownVendorsOnly) {
+        this.knownVendorsOnly = knownVendorsOnly;
+    }
+
+    /**
+     * @param source topic name or {@code trace}
+     * @param position where in the source, for the dead letter
+     * @param seq order among records with equal {@code ts}
+     */
+    public ParsedRecord parse(String text, String source, String position, long seq) {
+        try {
+            Object parsed = parseOrReason(text, seq);
+            if (parsed instanceof DeviceEvent) {
+                return ParsedRecord.of((DeviceEvent) parsed);
+            }
+            if (parsed instanceof PushRequest) {
+                return ParsedRecord.of((PushRequest) parsed);
+            }
+            return ParsedRecord.of(DeadLetter.of(source, position, (String) parsed, text));
+        } catch (RuntimeException e) {
+            // A parser bug must not stop the job either; the record is kept with the cause.
+            return ParsedRecord.of(
+                    DeadLetter.of(source, position, "unreadable record: " + e, text));
+        }
+    }
+
+    /** The event or request, or a String with the reason it is bad. */
+    private Object parseOrReason(String text, long seq) {
+        if (text == null || text.isBlank()) {
+            return "empty record";
+        }
+        JsonNode node;
+        try {
+            node = Json.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            return "not valid JSON: " + e.getOriginalMessage();
+        }
+        if (node == null || !node.isObject()) {
+            return "not a JSON object";
+        }
+        String type = textOf(node, "type");
+        if (type == null) {
+            return missingOrWrong(node, "type", "a string");
+        }
+        JsonNode ts = node.get("ts");
+        if (ts == null || ts.isNull()) {
+            return "missing field 'ts'";
+        }
+        if (!ts.canConvertToExactIntegral() || !ts.canConvertToLong()) {
+            return "field 'ts' must be an integer (epoch milliseconds)";
+        }
+        switch (type) {
+            case DeviceEvent.BIND:
+            case DeviceEvent.UNBIND:
+            case DeviceEvent.SWITCH:
+                return deviceEvent(node, type, ts.asLong(), seq);
+            case PushRequest.TYPE:
+                return push(node, ts.asLong(), seq);
+            default:
+                return "unknown type '" + type + "'";
+        }
+    }
+
+    private Object deviceEvent(JsonNode node, String type, long ts, long seq) {
+        DeviceEvent e = new DeviceEvent();
+        e.ts = ts;
+        e.type = type;
+        e.seq = seq;
+        e.deviceId = id(node, "deviceId");
+        if (e.deviceId == null) {
+            return missingOrWrong(node, "deviceId", "a non-empty string");
+        }
+        if (DeviceEvent.BIND.equals(type)) {
+            e.uid = id(node, "uid");
+            if (e.uid == null) {
+                return missingOrWrong(node, "uid", "a non-empty string");
+            }
+            e.vendor = id(node, "vendor");
+            if (e.vendor == null) {
+                return missingOrWrong(node, "vendor", "a non-empty string");
+            }
+            if (knownVendorsOnly && Vendor.fromWire(e.vendor) == null) {
+                return "unknown vendor '" + e.vendor + "' (one of " + vendorNames() + ")";
+            }
+            e.token = textOf(node, "token");
+            if (e.token == null) {
+                return missingOrWrong(node, "token", "a string");
+            }
+            if (present(node, "tz")) {
+                e.tz = textOf(node, "tz");
+                if (e.tz == null) {
+                    return "field 'tz' must be a string (an IANA zone)";
+                }
+                try {
+                    ZoneId.of(e.tz);
+                } catch (DateTimeException ex) {
+                    return "field 'tz': unknown zone '" + e.tz + "'";
+                }
+            }
+            if (present(node, "pushEnabled")) {
+                if (!node.get("pushEnabled").isBoolean()) {
+                    return "field 'pushEnabled' must be true or false";
+                }
+                e.pushEnabled = node.get("pushEnabled").booleanValue();
+            }
+        } else if (DeviceEvent.SWITCH.equals(type)) {
+            JsonNode enabled = node.get("enabled");
+            if (enabled == null || enabled.isNull()) {
+                return "missing field 'enabled'";
+            }
+            if (!enabled.isBoolean()) {
+                return "field 'enabled' must be true or false";
+            }
+            e.enabled = enabled.booleanValue();
+        }
+        return e;
+    }
+
+    private Object push(JsonNode node, long ts, long seq) {
+        PushRequest p = new PushRequest();
+        p.ts = ts;
+        p.seq = seq;
+        p.msgId = id(node, "msgId");
+        if (p.msgId == null) {
+            return missingOrWrong(node, "msgId", "a non-empty string");
+        }
+        p.msgType = id(node, "msgType");
+        if (p.msgType == null) {
+            return missingOrWrong(node, "msgType", "a non-empty string");
+        }
+        p.title = textOf(node, "title");
+        if (p.title == null) {
+            return missingOrWrong(node, "title", "a string");
+        }
+        p.body = textOf(node, "body");
+        if (p.body == null) {
+            return missingOrWrong(node, "body", "a string");
+        }
+        if (present(node, "level")) {
+            JsonNode level = node.get("level");
+            if (!level.canConvertToExactIntegral() || !level.canConvertToInt()) {
+                return "field 'level' must be an integer";
+            }
+            p.level = level.asInt();
+        }
+        JsonNode target = node.get("target");
+        if (target == null || target.isNull()) {
+            return "missing field 'target'";
+        }
+        if (!target.isObject()) {
+            return "field 'target' must be an object with one of uids, devices, audience";
+        }
+        int kinds = 0;
+        p.target = new Target();
+        if (present(target, "uids")) {
+            kinds++;
+            p.target.uids = idList(target.get("uids"));
+            if (p.target.uids == null) {
+                return "field 'target.uids' must be an array of non-empty strings";
+            }
+        }
+        if (present(target, "devices")) {
+            kinds++;
+            p.target.devices = idList(target.get("devices"));
+            if (p.target.devices == null) {
+                return "field 'target.devices' must be an array of non-empty strings";
+            }
+        }
+        if (present(target, "audience")) {
+            kinds++;
+            p.target.audience = textOf(target, "audience");
+            if (p.target.audience == null) {
+                return "field 'target.audience' must be a string (an audience expression)";
+            }
+        }
+        if (kinds != 1) {
+            return "field 'target' must have exactly one of uids, devices, audience (has "
+                    + kinds
+                    + ")";
+        }
+        return p;
+    }
+
+    private static boolean present(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v != null && !v.isNull();
+    }
+
+    private static String textOf(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v != null && v.isTextual() ? v.textValue() : null;
+    }
+
+    private static String id(JsonNode node, String field) {
+        String v = textOf(node, field);
+        return v == null || v.isEmpty() ? null : v;
+    }
+
+    private static String missingOrWrong(JsonNode node, String field, String what) {
+        return present(node, field)
+                ? "field '" + field + "' must be " + what
+                : "missing field '" + field + "'";
+    }
+
+    private static List<String> idList(JsonNode array) {
+        if (!array.isArray()) {
+            return null;
+        }
+        List<String> out = new ArrayList<>(array.size());
+        for (JsonNode item : array) {
+            if (!item.isTextual() || item.textValue().isEmpty()) {
+                return null;
+            }
+            out.add(item.textValue());
+        }
+        return out;
+    }
+
+    private static String vendorNames() {
+        StringBuilder b = new StringBuilder();
+        for (Vendor v : Vendor.values()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(v.wireName());
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,24 @@
+package io.pushline.schema.dispatch;
+
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Decision;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.registry.RegistryChange;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.util.OutputTag;
+
+/** Side outputs of the dispatch operators, shared so producers and consumers agree. */
+public final class DispatchTags {
+    public static final OutputTag<DeadLetter> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+    public static final OutputTag<Decision> DECISIONS =
+            new OutputTag<>("decisions", TypeInformation.of(Decision.class));
+    public static final OutputTag<SendRecord> SENDS =
+            new OutputTag<>("sends", TypeInformation.of(SendRecord.class));
+    public static final OutputTag<UidKeyed> UID_KEYED =
+            new OutputTag<>("uid-keyed", TypeInformation.of(UidKeyed.class));
+    public static final OutputTag<RegistryChange> REGISTRY_CHANGES =
+            new OutputTag<>("registry-changes", TypeInformation.of(RegistryChange.class));
+
+    private DispatchTags() {}
+}

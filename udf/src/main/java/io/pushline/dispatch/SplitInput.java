@@ -1,0 +1,63 @@
+package io.pushline.dispatch;
+
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Topics;
+import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.UidKeyed;
+import java.util.LinkedHashSet;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Routes parsed input: device events and device-targeted requests to the registry (main output),
+ * uid-targeted requests to the uid index ({@link DispatchTags#UID_KEYED}), bad records to {@link
+ * DispatchTags#DEAD_LETTERS}. A request's target list is de-duplicated here, so each listed uid or
+ * device is decided once however often it is listed.
+ */
+public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
+    static final String AUDIENCE_UNSUPPORTED =
+            "audience targets are not supported by this dispatch job yet: "
+                    + "target uids or devices instead";
+
+    private transient Counter deadLetters;
+
+    @Override
+    public void open(OpenContext openContext) {
+        deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
+    }
+
+    @Override
+    public void processElement(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
+        if (in.dead != null) {
+            deadLetters.inc();
+            ctx.output(DispatchTags.DEAD_LETTERS, in.dead);
+        } else if (in.event != null) {
+            out.collect(DeviceKeyed.of(in.event));
+        } else {
+            route(in.request, ctx, out);
+        }
+    }
+
+    private void route(PushRequest p, Context ctx, Collector<DeviceKeyed> out) {
+        if (p.target.uids != null) {
+            for (String uid : new LinkedHashSet<>(p.target.uids)) {
+                ctx.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, p));
+            }
+        } else if (p.target.devices != null) {
+            for (String deviceId : new LinkedHashSet<>(p.target.devices)) {
+                out.collect(DeviceKeyed.of(deviceId, p));
+            }
+        } else {
+            deadLetters.inc();
+            ctx.output(
+                    DispatchTags.DEAD_LETTERS,
+                    DeadLetter.of(Topics.PUSH_REQUESTS, null, AUDIENCE_UNSUPPORTED, Json.write(p)));
+        }
+    }
+}
