@@ -9,6 +9,11 @@ public class ParsedRecord {
     public PushRequest request;
     public DeadLetter dead;
 
+    /** Where the record came from, for dead letters raised after parsing. */
+    public String source;
+
+    public String position;
+
     public ParsedRecord() {}
 
     public static ParsedRecord of(DeviceEvent e) {
@@ -27,6 +32,12 @@ public class ParsedRecord {
         ParsedRecord r = new ParsedRecord();
         r.dead = d;
         return r;
+    }
+
+    public ParsedRecord from(String source, String position) {
+        this.source = source;
+        this.position = position;
+        return this;
     }
 
     /** Event time; bad records have none and must not move watermarks. */

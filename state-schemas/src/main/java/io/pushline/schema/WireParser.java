@@ -29,6 +29,10 @@ public final class WireParser {
      * @param seq order among records with equal {@code ts}
      */
     public ParsedRecord parse(String text, String source, String position, long seq) {
+        return parseRecord(text, source, position, seq).from(source, position);
+    }
+
+    private ParsedRecord parseRecord(String text, String source, String position, long seq) {
         try {
             Object parsed = parseOrReason(text, seq);
             if (parsed instanceof DeviceEvent) {

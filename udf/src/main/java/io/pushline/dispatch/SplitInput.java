@@ -4,7 +4,6 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
@@ -40,11 +39,12 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
         } else if (in.event != null) {
             out.collect(DeviceKeyed.of(in.event));
         } else {
-            route(in.request, ctx, out);
+            route(in, ctx, out);
         }
     }
 
-    private void route(PushRequest p, Context ctx, Collector<DeviceKeyed> out) {
+    private void route(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
+        PushRequest p = in.request;
         if (p.target.uids != null) {
             for (String uid : new LinkedHashSet<>(p.target.uids)) {
                 ctx.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, p));
@@ -57,7 +57,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
             deadLetters.inc();
             ctx.output(
                     DispatchTags.DEAD_LETTERS,
-                    DeadLetter.of(Topics.PUSH_REQUESTS, null, AUDIENCE_UNSUPPORTED, Json.write(p)));
+                    DeadLetter.of(in.source, in.position, AUDIENCE_UNSUPPORTED, Json.write(p)));
         }
     }
 }
