@@ -38,9 +38,18 @@ public final class LocalFlink {
                 "execution.checkpointing.savepoint-dir",
                 dataDir.resolve("savepoints").toUri().toString());
         local.put("pipeline.generic-types", "false");
+        local.put("taskmanager.memory.managed.size", "256m");
         local.put("io.tmp.dirs", dataDir.resolve("tmp").toAbsolutePath().toString());
         Map<String, String> merged = new HashMap<>(conf.toMap());
-        merged.keySet().removeIf(k -> k.startsWith("metrics.reporter."));
+        // Cluster sizing and reporter ports mean nothing in one local JVM.
+        merged.keySet()
+                .removeIf(
+                        k ->
+                                k.startsWith("metrics.reporter.")
+                                        || k.startsWith("taskmanager.memory.")
+                                        || k.startsWith("jobmanager.memory.")
+                                        || k.equals("parallelism.default")
+                                        || k.equals("taskmanager.numberOfTaskSlots"));
         merged.putAll(local);
         return Configuration.fromMap(merged);
     }
