@@ -29,6 +29,23 @@ public class PushRequest {
 
     public PushRequest() {}
 
+    /**
+     * This request without its target: what travels with each resolved uid or device. A campaign to
+     * 10,000 uids must not carry the 10,000-entry list 10,000 times through state.
+     */
+    public PushRequest withoutTarget() {
+        PushRequest p = new PushRequest();
+        p.ts = ts;
+        p.type = type;
+        p.msgId = msgId;
+        p.msgType = msgType;
+        p.level = level;
+        p.title = title;
+        p.body = body;
+        p.seq = seq;
+        return p;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof PushRequest)) {

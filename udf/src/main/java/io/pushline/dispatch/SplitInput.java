@@ -46,12 +46,14 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
     private void route(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
         PushRequest p = in.request;
         if (p.target.uids != null) {
+            PushRequest each = p.withoutTarget();
             for (String uid : new LinkedHashSet<>(p.target.uids)) {
-                ctx.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, p));
+                ctx.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, each));
             }
         } else if (p.target.devices != null) {
+            PushRequest each = p.withoutTarget();
             for (String deviceId : new LinkedHashSet<>(p.target.devices)) {
-                out.collect(DeviceKeyed.of(deviceId, p));
+                out.collect(DeviceKeyed.of(deviceId, each));
             }
         } else {
             deadLetters.inc();

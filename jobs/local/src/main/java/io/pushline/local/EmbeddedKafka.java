@@ -1,5 +1,7 @@
 package io.pushline.local;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
@@ -44,13 +46,19 @@ public final class EmbeddedKafka implements AutoCloseable {
                         .setConfigProp("auto.create.topics.enable", "false")
                         .setDeleteOnClose(false)
                         .build();
+        PrintStream stdout = System.out;
         try {
+            // format() prints the bootstrap metadata to standard output; keep the CLI's clean.
+            System.setOut(new PrintStream(OutputStream.nullOutputStream(), true, "UTF-8"));
             cluster.format();
+            System.setOut(stdout);
             cluster.startup();
             cluster.waitForReadyBrokers();
         } catch (Exception e) {
             cluster.close();
             throw e;
+        } finally {
+            System.setOut(stdout);
         }
         return new EmbeddedKafka(cluster);
     }

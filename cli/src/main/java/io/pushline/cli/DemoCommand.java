@@ -1,0 +1,282 @@
+package io.pushline.cli;
+
+import io.pushline.common.HBaseTables;
+import io.pushline.common.PushlineOptions;
+import io.pushline.dispatch.DispatchJob;
+import io.pushline.local.LocalStack;
+import io.pushline.schema.Decision;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import io.pushline.schema.Vendor;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * {@code ./pushline demo}: the embedded stack, generated devices and requests, the dispatch job on
+ * them, a summary checked against a model of the expected output.
+ */
+final class DemoCommand {
+    private DemoCommand() {}
+
+    static int run(String[] args) throws Exception {
+        int devices = 100_000;
+        int requests = 3_000;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--devices") && i + 1 < args.length) {
+                devices = positive("--devices", args[++i]);
+            } else if (args[i].equals("--requests") && i + 1 < args.length) {
+                requests = positive("--requests", args[++i]);
+            } else {
+                throw new Main.UsageException(
+                        "usage: ./pushline demo [--devices N] [--requests M]");
+            }
+        }
+        long t0 = System.nanoTime();
+        System.out.printf(
+                "Pushline demo: %,d devices, %,d push requests, dispatch job at parallelism 2%n",
+                devices, requests);
+
+        Path dir = LocalStack.defaultDir().resolve("demo");
+        step("[1/4] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
+        long ts = System.nanoTime();
+        try (LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT)) {
+            System.out.printf(
+                    "      up in %.1f s: KAFKA_BOOTSTRAP=%s HBASE_ZK_QUORUM=%s%n",
+                    secs(ts), stack.kafkaBootstrap(), stack.hbaseZkQuorum());
+
+            step("[2/4] generating and producing device events and requests");
+            ts = System.nanoTime();
+            DemoData data =
+                    DemoData.generate(
+                            devices, requests, 42L, System.currentTimeMillis() - 3_600_000L);
+            produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
+            produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
+            long inputRecords = data.deviceEvents.size() + data.requests.size();
+            System.out.printf(
+                    "      %,d device events and %,d requests in %.1f s%n",
+                    data.deviceEvents.size(), data.requests.size(), secs(ts));
+
+            step("[3/4] running the dispatch job (RocksDB, event time, exactly-once sinks)");
+            Map<String, String> opts = new HashMap<>(stack.jobOptions());
+            opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
+            opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+            opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+            env.setParallelism(2);
+            ts = System.nanoTime();
+            JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));
+            long expectedDecisions =
+                    data.expectedDecisionsByReason.values().stream().mapToLong(x -> x).sum();
+            var result = job.getJobExecutionResult();
+            while (!result.isDone()) {
+                // Decisions are committed with each checkpoint once the watermark has passed
+                // their requests' time; a catch-up run decides most of them as its input ends.
+                System.out.printf(
+                        "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
+                        secs(ts),
+                        job.getJobStatus().get(),
+                        committedCount(stack.kafkaBootstrap(), Topics.DECISIONS),
+                        expectedDecisions);
+                try {
+                    result.get(2, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException stillRunning) {
+                    // Print progress again.
+                }
+            }
+            result.get();
+            double jobSecs = secs(ts);
+            System.out.printf("      job finished in %.1f s%n", jobSecs);
+
+            step("[4/4] reading the output topics and HBase");
+            return summary(stack, data, inputRecords, jobSecs, t0);
+        }
+    }
+
+    private static int summary(
+            LocalStack stack, DemoData data, long inputRecords, double jobSecs, long t0)
+            throws Exception {
+        String kafka = stack.kafkaBootstrap();
+        Map<String, Long> sends = new TreeMap<>();
+        for (Vendor v : Vendor.values()) {
+            long[] n = {0};
+            readAll(kafka, v.topic(), r -> n[0]++);
+            sends.put(v.topic(), n[0]);
+        }
+        Map<String, Long> reasons = new TreeMap<>();
+        readAll(
+                kafka,
+                Topics.DECISIONS,
+                r -> {
+                    Decision d =
+                            Json.read(
+                                    new String(r.value(), StandardCharsets.UTF_8), Decision.class);
+                    reasons.merge(d.reason == null ? "pass" : d.reason, 1L, Long::sum);
+                });
+        long[] dead = {0};
+        readAll(kafka, Topics.DLQ, r -> dead[0]++);
+        long rows = 0;
+        try (Table t = stack.hbase().connection().getTable(HBaseTables.devices("pushline"));
+                ResultScanner s = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()))) {
+            while (s.next() != null) {
+                rows++;
+            }
+        }
+
+        long totalSends = sends.values().stream().mapToLong(x -> x).sum();
+        long totalDecisions = reasons.values().stream().mapToLong(x -> x).sum();
+        System.out.println();
+        System.out.println("Sends per vendor topic:");
+        for (Map.Entry<String, Long> e : sends.entrySet()) {
+            System.out.printf("  %-22s %,10d%n", e.getKey(), e.getValue());
+        }
+        System.out.printf("  %-22s %,10d%n", "total", totalSends);
+        System.out.println("Decisions (push.decisions) by outcome:");
+        for (Map.Entry<String, Long> e : reasons.entrySet()) {
+            System.out.printf("  %-22s %,10d%n", e.getKey(), e.getValue());
+        }
+        System.out.printf("Dead letters (push.dlq):  %,d%n", dead[0]);
+        System.out.printf("Registry rows in HBase:   %,d%n", rows);
+        System.out.printf(
+                "Dispatch job: %,d input records in %.1f s = %,.0f records/s, %,.0f decisions/s%n",
+                inputRecords, jobSecs, inputRecords / jobSecs, totalDecisions / jobSecs);
+        System.out.printf("Wall time: %.1f s%n", secs(t0));
+
+        boolean ok =
+                sends.equals(withZeros(data.expectedSendsByVendor))
+                        && reasons.equals(data.expectedDecisionsByReason)
+                        && dead[0] == data.expectedDeadLetters
+                        && rows == data.expectedRegistryRows;
+        if (ok) {
+            System.out.println("Check: every count equals the in-memory model of the input. OK");
+            return 0;
+        }
+        System.out.println("Check FAILED: expected");
+        System.out.println("  sends     " + withZeros(data.expectedSendsByVendor));
+        System.out.println("  decisions " + data.expectedDecisionsByReason);
+        System.out.println("  dead letters " + data.expectedDeadLetters);
+        System.out.println("  registry rows " + data.expectedRegistryRows);
+        return 1;
+    }
+
+    private static Map<String, Long> withZeros(Map<String, Long> m) {
+        Map<String, Long> all = new TreeMap<>();
+        for (Vendor v : Vendor.values()) {
+            all.put(v.topic(), m.getOrDefault(v.topic(), 0L));
+        }
+        return all;
+    }
+
+    private static void produce(String bootstrap, String topic, List<String[]> records)
+            throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        Exception[] failed = {null};
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            for (String[] kv : records) {
+                producer.send(
+                        new ProducerRecord<>(topic, kv[0], kv[1]),
+                        (meta, e) -> {
+                            if (e != null) {
+                                failed[0] = e;
+                            }
+                        });
+            }
+            producer.flush();
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    private static Properties consumerProps(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        return p;
+    }
+
+    /** Committed records so far: the consumer's end offsets under read_committed, summed. */
+    private static long committedCount(String bootstrap, String topic) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(bootstrap))) {
+            List<TopicPartition> parts = partitions(c, topic);
+            // Offsets include transaction markers: an estimate good enough for progress.
+            return c.endOffsets(parts).values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    private static void readAll(
+            String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(bootstrap))) {
+            List<TopicPartition> parts = partitions(c, topic);
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                c.poll(Duration.ofMillis(200)).forEach(each);
+            }
+        }
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> c, String topic) {
+        return c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(i -> new TopicPartition(topic, i.partition()))
+                .collect(Collectors.toList());
+    }
+
+    private static void step(String what) {
+        System.out.println(what);
+        System.out.flush();
+    }
+
+    private static double secs(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+
+    private static int positive(String name, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // Reported below.
+        }
+        throw new Main.UsageException(name + " must be a positive integer, not '" + value + "'");
+    }
+}

@@ -1,0 +1,219 @@
+package io.pushline.cli;
+
+import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Json;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Target;
+import io.pushline.schema.Vendor;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The demo's input, deterministic by seed: device binds over vendors, zones and uids, some churn
+ * (switch-offs, unbinds, moves), push requests to uids and devices, a few malformed records. Also
+ * computes what the dispatch job must answer, from a plain in-memory model, so the demo can check
+ * the job's output.
+ */
+final class DemoData {
+    /** Vendor mix, roughly as in a Chinese consumer app's install base. */
+    private static final Object[][] VENDOR_WEIGHTS = {
+        {Vendor.APNS, 25}, {Vendor.HUAWEI, 20}, {Vendor.FCM, 10}, {Vendor.XIAOMI, 14},
+        {Vendor.OPPO, 10}, {Vendor.VIVO, 9}, {Vendor.HONOR, 7}, {Vendor.LONGCONN, 5}
+    };
+
+    private static final String[] ZONES = {
+        "Asia/Shanghai", "Asia/Shanghai", "Asia/Shanghai", "Asia/Tokyo", "Europe/Berlin", null
+    };
+
+    final List<String[]> deviceEvents = new ArrayList<>(); // key, value
+    final List<String[]> requests = new ArrayList<>();
+    final Map<String, Long> expectedSendsByVendor = new TreeMap<>();
+    final Map<String, Long> expectedDecisionsByReason = new TreeMap<>();
+    long expectedDeadLetters;
+    long expectedRegistryRows;
+
+    private final Map<String, DeviceEvent> bound = new HashMap<>();
+    private final Map<String, Set<String>> devicesOfUid = new HashMap<>();
+
+    static DemoData generate(int devices, int requestCount, long seed, long baseTs) {
+        DemoData d = new DemoData();
+        d.build(devices, requestCount, new Random(seed), baseTs);
+        return d;
+    }
+
+    private void build(int devices, int requestCount, Random rnd, long ts) {
+        int uids = Math.max(1, devices * 10 / 13);
+        for (int i = 0; i < devices; i++) {
+            String device = String.format("dev-%07d", i);
+            String uid = String.format("u-%07d", (long) i * uids / devices);
+            DeviceEvent e =
+                    DeviceEvent.bind(
+                            ts + i / 10,
+                            device,
+                            uid,
+                            vendor(rnd).wireName(),
+                            Long.toHexString(rnd.nextLong()),
+                            ZONES[rnd.nextInt(ZONES.length)]);
+            if (rnd.nextInt(100) < 4) {
+                e.pushEnabled = false;
+            }
+            event(e);
+        }
+        ts += devices / 10 + 1000;
+        for (int i = 0; i < devices / 50; i++) {
+            String device = String.format("dev-%07d", rnd.nextInt(devices));
+            switch (rnd.nextInt(3)) {
+                case 0:
+                    event(DeviceEvent.switchTo(ts, device, false));
+                    break;
+                case 1:
+                    event(DeviceEvent.unbind(ts, device));
+                    break;
+                default:
+                    event(
+                            DeviceEvent.bind(
+                                    ts,
+                                    device,
+                                    String.format("u-%07d", rnd.nextInt(uids)),
+                                    vendor(rnd).wireName(),
+                                    Long.toHexString(rnd.nextLong()),
+                                    null));
+            }
+            ts += 1;
+        }
+        deadLetter(deviceEvents, "dev-bad-1", "{\"ts\": 1, \"type\": \"bind\", \"deviceId\": ");
+        deadLetter(deviceEvents, "dev-bad-2", "{\"ts\":1,\"type\":\"bind\",\"deviceId\":\"x\"}");
+        expectedRegistryRows = bound.size();
+
+        ts += 1000;
+        String[] types = {"news", "live_start", "album_update", "security_notice"};
+        for (int r = 0; r < requestCount; r++) {
+            PushRequest p = new PushRequest();
+            p.ts = ts + r * 5L;
+            p.msgId = String.format("msg-%06d", r);
+            p.msgType = types[rnd.nextInt(types.length)];
+            p.title = "Title " + r;
+            p.body = "Body of message " + r;
+            int kind = rnd.nextInt(100);
+            if (kind < 90) {
+                List<String> targets = new ArrayList<>();
+                int k = 1 + rnd.nextInt(200);
+                for (int j = 0; j < k; j++) {
+                    targets.add(
+                            rnd.nextInt(100) < 2
+                                    ? "u-missing-" + rnd.nextInt(1000)
+                                    : String.format("u-%07d", rnd.nextInt(uids)));
+                }
+                p.target = Target.ofUids(targets);
+            } else if (kind < 98) {
+                List<String> targets = new ArrayList<>();
+                int k = 1 + rnd.nextInt(50);
+                for (int j = 0; j < k; j++) {
+                    targets.add(
+                            rnd.nextInt(100) < 5
+                                    ? "dev-missing-" + rnd.nextInt(1000)
+                                    : String.format("dev-%07d", rnd.nextInt(devices)));
+                }
+                p.target = Target.ofDevices(targets);
+            } else {
+                // Audience targets wait for the audience store: the job dead-letters them.
+                p.target = Target.ofAudience("sports AND beijing");
+            }
+            request(p);
+        }
+        deadLetter(requests, "msg-bad-1", "not json at all");
+        deadLetter(requests, "msg-bad-2", "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\"}");
+        deadLetter(requests, "msg-bad-3", "{\"ts\":1,\"type\":\"alarm\"}");
+    }
+
+    private Vendor vendor(Random rnd) {
+        int total = 0;
+        for (Object[] vw : VENDOR_WEIGHTS) {
+            total += (Integer) vw[1];
+        }
+        int pick = rnd.nextInt(total);
+        for (Object[] vw : VENDOR_WEIGHTS) {
+            pick -= (Integer) vw[1];
+            if (pick < 0) {
+                return (Vendor) vw[0];
+            }
+        }
+        throw new AssertionError();
+    }
+
+    private void event(DeviceEvent e) {
+        deviceEvents.add(new String[] {e.deviceId, Json.write(e)});
+        DeviceEvent before = bound.get(e.deviceId);
+        switch (e.type) {
+            case DeviceEvent.BIND:
+                if (before != null) {
+                    devicesOfUid.get(before.uid).remove(e.deviceId);
+                }
+                bound.put(e.deviceId, e);
+                devicesOfUid.computeIfAbsent(e.uid, u -> new LinkedHashSet<>()).add(e.deviceId);
+                break;
+            case DeviceEvent.UNBIND:
+                if (before != null) {
+                    devicesOfUid.get(before.uid).remove(e.deviceId);
+                    bound.remove(e.deviceId);
+                }
+                break;
+            default:
+                if (before != null) {
+                    before.pushEnabled = e.enabled;
+                }
+        }
+    }
+
+    private void request(PushRequest p) {
+        requests.add(new String[] {p.msgId, Json.write(p)});
+        if (p.target.audience != null) {
+            expectedDeadLetters++;
+            return;
+        }
+        if (p.target.uids != null) {
+            for (String uid : new LinkedHashSet<>(p.target.uids)) {
+                Set<String> devs = devicesOfUid.getOrDefault(uid, Set.of());
+                if (devs.isEmpty()) {
+                    count(expectedDecisionsByReason, "no_device");
+                }
+                for (String device : devs) {
+                    decide(bound.get(device));
+                }
+            }
+        } else {
+            for (String device : new LinkedHashSet<>(p.target.devices)) {
+                DeviceEvent b = bound.get(device);
+                if (b == null) {
+                    count(expectedDecisionsByReason, "no_device");
+                } else {
+                    decide(b);
+                }
+            }
+        }
+    }
+
+    private void decide(DeviceEvent device) {
+        if (device.pushEnabled != null && !device.pushEnabled) {
+            count(expectedDecisionsByReason, "push_disabled");
+        } else {
+            count(expectedDecisionsByReason, "pass");
+            count(expectedSendsByVendor, Vendor.fromWire(device.vendor).topic());
+        }
+    }
+
+    private void deadLetter(List<String[]> topic, String key, String raw) {
+        topic.add(new String[] {key, raw});
+        expectedDeadLetters++;
+    }
+
+    private static void count(Map<String, Long> m, String k) {
+        m.merge(k, 1L, Long::sum);
+    }
+}

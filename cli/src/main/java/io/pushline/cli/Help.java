@@ -1,0 +1,68 @@
+package io.pushline.cli;
+
+import io.pushline.common.PushlineOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.description.HtmlFormatter;
+
+/** {@code ./pushline help [options]}. */
+final class Help {
+    static final String TEXT =
+            String.join(
+                    "\n",
+                    "Pushline: push-notification pipeline on Apache Flink.",
+                    "",
+                    "Usage: ./pushline COMMAND [ARGS]",
+                    "",
+                    "Commands:",
+                    "  demo [--devices N] [--requests M]",
+                    "                       start the embedded stack, bind N devices (default 100000),",
+                    "                       send M push requests (default 3000) through the dispatch job,",
+                    "                       print a summary, stop everything",
+                    "  local up [--dir DIR] run the embedded stack (Kafka KRaft, HBase) in the foreground",
+                    "                       until Ctrl-C; prints and writes DIR/local.env (default .pushline)",
+                    "  run dispatch [--key value ...]",
+                    "                       run the dispatch job on a local Flink MiniCluster (RocksDB)",
+                    "                       until Ctrl-C, against .pushline/local.env or the given options",
+                    "  help options         list every job option with its default",
+                    "  help                 this text",
+                    "",
+                    "Environment: PUSHLINE_HOME (default .pushline) holds all local data;",
+                    "JAVA_OPTS is passed to the JVM.",
+                    "");
+
+    private Help() {}
+
+    static int run(String[] args) {
+        if (args.length > 0 && args[0].equals("options")) {
+            System.out.print(options());
+        } else {
+            System.out.print(TEXT);
+        }
+        return 0;
+    }
+
+    static String options() {
+        StringBuilder b = new StringBuilder("| option | default | description |\n|---|---|---|\n");
+        HtmlFormatter f = new HtmlFormatter();
+        for (ConfigOption<?> o : PushlineOptions.all()) {
+            b.append("| `")
+                    .append(o.key())
+                    .append("` | ")
+                    .append(o.hasDefaultValue() ? "`" + format(o.defaultValue()) + "`" : "(none)")
+                    .append(" | ")
+                    .append(f.format(o.description()))
+                    .append(" |\n");
+        }
+        return b.toString();
+    }
+
+    private static String format(Object v) {
+        if (v instanceof java.time.Duration) {
+            java.time.Duration d = (java.time.Duration) v;
+            return d.toMillis() % 60_000 == 0 && d.toMinutes() > 0
+                    ? d.toMinutes() + " min"
+                    : d.toMillis() % 1000 == 0 ? d.getSeconds() + " s" : d.toMillis() + " ms";
+        }
+        return String.valueOf(v);
+    }
+}

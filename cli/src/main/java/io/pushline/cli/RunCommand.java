@@ -1,0 +1,85 @@
+package io.pushline.cli;
+
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.dispatch.DispatchJob;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** {@code ./pushline run dispatch [--key value ...]}: a job on a local MiniCluster. */
+final class RunCommand {
+    private RunCommand() {}
+
+    static int run(String[] args) throws Exception {
+        if (args.length == 0 || !args[0].equals("dispatch")) {
+            throw new Main.UsageException(
+                    "usage: ./pushline run dispatch [--key value ...] (see ./pushline help options)");
+        }
+        Path home = LocalStack.defaultDir();
+        List<String> all = new ArrayList<>(localEnvDefaults(home));
+        all.addAll(Arrays.asList(args).subList(1, args.length));
+        Configuration options =
+                OptionsParser.parse(all.toArray(new String[0]), PushlineOptions.all());
+        OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
+
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        LocalFlink.configuration(home.resolve("flink-run")));
+        env.setParallelism(2);
+        JobClient job = DispatchJob.start(env, options);
+        System.out.printf(
+                "dispatch job %s running against Kafka %s%s. Ctrl-C stops it.%n",
+                job.getJobID(),
+                options.get(PushlineOptions.KAFKA_BOOTSTRAP),
+                options.get(PushlineOptions.HBASE_ZK_QUORUM) == null
+                        ? ""
+                        : " and HBase " + options.get(PushlineOptions.HBASE_ZK_QUORUM));
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    try {
+                                        job.cancel().get();
+                                    } catch (Exception ignored) {
+                                        // The job may have finished on its own.
+                                    }
+                                },
+                                "pushline-run-stop"));
+        job.getJobExecutionResult().get();
+        System.out.println("dispatch job finished");
+        return 0;
+    }
+
+    /**
+     * {@code --kafka.bootstrap-servers} and {@code --hbase.zookeeper.quorum} from {@code
+     * local.env}, when {@code ./pushline local up} wrote one; given options come later and win.
+     */
+    static List<String> localEnvDefaults(Path home) throws Exception {
+        Path env = home.resolve("local.env");
+        List<String> out = new ArrayList<>();
+        if (!Files.isRegularFile(env)) {
+            return out;
+        }
+        Map<String, String> keys = new HashMap<>();
+        keys.put("KAFKA_BOOTSTRAP", PushlineOptions.KAFKA_BOOTSTRAP.key());
+        keys.put("HBASE_ZK_QUORUM", PushlineOptions.HBASE_ZK_QUORUM.key());
+        for (String line : Files.readAllLines(env)) {
+            int eq = line.indexOf('=');
+            if (eq > 0 && keys.containsKey(line.substring(0, eq))) {
+                out.add("--" + keys.get(line.substring(0, eq)));
+                out.add(line.substring(eq + 1).trim());
+            }
+        }
+        return out;
+    }
+}
