@@ -100,7 +100,7 @@ final class DemoCommand {
                 System.out.printf(
                         "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
                         secs(ts),
-                        job.getJobStatus().get(),
+                        status(job),
                         committedCount(stack.kafkaBootstrap(), Topics.DECISIONS),
                         expectedDecisions);
                 try {
@@ -257,6 +257,15 @@ final class DemoCommand {
         return c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(i -> new TopicPartition(topic, i.partition()))
                 .collect(Collectors.toList());
+    }
+
+    private static String status(JobClient job) {
+        try {
+            return job.getJobStatus().get(5, TimeUnit.SECONDS).toString();
+        } catch (Exception e) {
+            // The per-job MiniCluster goes away as soon as the job has finished.
+            return "FINISHING";
+        }
     }
 
     private static void step(String what) {

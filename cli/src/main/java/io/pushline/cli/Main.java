@@ -41,6 +41,10 @@ public final class Main {
                 return RunCommand.run(rest);
             case "demo":
                 return DemoCommand.run(rest);
+            case "produce":
+                return TopicCommand.produce(rest);
+            case "consume":
+                return TopicCommand.consume(rest);
             default:
                 throw new UsageException("unknown command '" + args[0] + "'; try ./pushline help");
         }

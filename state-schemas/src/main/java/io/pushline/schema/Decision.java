@@ -1,5 +1,6 @@
 package io.pushline.schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
@@ -63,6 +64,7 @@ public class Decision {
         return d;
     }
 
+    @JsonIgnore
     public boolean isPass() {
         return PASS.equals(decision);
     }
