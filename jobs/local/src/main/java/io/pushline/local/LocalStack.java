@@ -40,9 +40,12 @@ public final class LocalStack implements AutoCloseable {
         this.hbase = hbase;
     }
 
-    /** The default folder: {@code $PUSHLINE_HOME}, else {@code .pushline} in the working folder. */
+    /**
+     * The default folder: system property {@code pushline.home}, else {@code $PUSHLINE_HOME}, else
+     * {@code .pushline} in the working folder.
+     */
     public static Path defaultDir() {
-        String home = System.getenv("PUSHLINE_HOME");
+        String home = System.getProperty("pushline.home", System.getenv("PUSHLINE_HOME"));
         return Paths.get(home == null || home.isBlank() ? ".pushline" : home).toAbsolutePath();
     }
 

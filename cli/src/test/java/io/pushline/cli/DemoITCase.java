@@ -1,0 +1,38 @@
+package io.pushline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The demo at a small size, as {@code ./pushline demo} runs it: its own embedded stack, generated
+ * devices with churn, requests to uids and devices, malformed records, the dispatch job at
+ * parallelism 2. It exits 0 only when every output count equals the in-memory model of the input.
+ */
+class DemoITCase {
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void demoOutputMatchesTheModel() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            code = DemoCommand.run(new String[] {"--devices", "5000", "--requests", "300"});
+        } finally {
+            System.setOut(stdout);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        System.out.print(out);
+        assertThat(out)
+                .contains("Sends per vendor topic:")
+                .contains("push.vendor.huawei")
+                .contains("Check: every count equals the in-memory model of the input. OK");
+        assertThat(code).isZero();
+    }
+}
