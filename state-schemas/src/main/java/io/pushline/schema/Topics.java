@@ -9,6 +9,7 @@ public final class Topics {
     public static final String DEVICE_EVENTS = "device.events";
     public static final String DECISIONS = "push.decisions";
     public static final String DLQ = "push.dlq";
+    public static final String RULES = "push.rules";
     public static final String VENDOR_PREFIX = "push.vendor.";
 
     private Topics() {}
@@ -19,7 +20,8 @@ public final class Topics {
 
     /** Every topic the dispatch job reads or writes. */
     public static List<String> dispatchTopics() {
-        List<String> all = new ArrayList<>(List.of(PUSH_REQUESTS, DEVICE_EVENTS, DECISIONS, DLQ));
+        List<String> all =
+                new ArrayList<>(List.of(PUSH_REQUESTS, DEVICE_EVENTS, RULES, DECISIONS, DLQ));
         for (Vendor v : Vendor.values()) {
             all.add(v.topic());
         }

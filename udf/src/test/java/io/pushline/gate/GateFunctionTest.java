@@ -1,114 +1,298 @@
 package io.pushline.gate;
 
+import static io.pushline.gate.GateHarness.at;
+import static io.pushline.gate.GateHarness.device;
+import static io.pushline.gate.GateHarness.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.schema.Decision;
-import io.pushline.schema.PushRequest;
-import io.pushline.schema.SendRecord;
-import io.pushline.schema.Target;
-import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.registry.DeviceInfo;
-import java.util.List;
-import java.util.stream.Collectors;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.junit.jupiter.api.Test;
 
+/** Every rule and edge of dispatch-filters.md, through the operator. */
 class GateFunctionTest {
-    private KeyedOneInputStreamOperatorTestHarness<String, Delivery, Decision> h;
+    static final String SH = "Asia/Shanghai";
+    static final long MIN = 60_000L;
+    static final long HOUR = 60 * MIN;
 
-    @BeforeEach
-    void setUp() throws Exception {
-        h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        new GateFunction(), d -> d.device.deviceId, Types.STRING);
-    }
+    static final String CONTRACT_RULES =
+            String.join(
+                    "\n",
+                    "timezone: Asia/Shanghai",
+                    "quietHours:  {start: \"23:00\", end: \"07:00\", exemptLevel: 3}",
+                    "minInterval: {period: 30m, exemptLevel: 3}",
+                    "dailyCap:    {limit: 5, exemptLevel: 3}",
+                    "dedupe:      {window: 24h}",
+                    "msgTypes:",
+                    "  default:      {level: 1}",
+                    "  news:         {level: 2, cap: {limit: 2, period: 1h}}",
+                    "  album_update: {level: 1, cap: {limit: 1, period: 1h}}",
+                    "  live_start:   {level: 3}",
+                    "whitelist:",
+                    "  msgTypes: [security_notice]",
+                    "  devices:  [d-000042]");
 
-    @AfterEach
-    void tearDown() throws Exception {
-        h.close();
+    @Test
+    void noRulesPassEverythingButASwitchedOffDevice() throws Exception {
+        try (GateHarness g = new GateHarness("{}")) {
+            DeviceInfo d = device("d1", "u1", null);
+            assertThat(g.decide(d, 1000, "m1", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, 1001, "m1", "news")).isEqualTo("PASS");
+            d.pushEnabled = false;
+            assertThat(g.decide(d, 1002, "m2", "news")).isEqualTo("push_disabled");
+        }
     }
 
     @Test
-    void passBecomesASendToTheDevicesVendor() throws Exception {
-        h.processElement(Delivery.of(push(10, 7, "m1", 3), device(true)), 10);
-        h.processWatermark(10);
-
-        assertThat(h.extractOutputValues())
-                .singleElement()
-                .satisfies(
-                        d -> {
-                            assertThat(d.decision).isEqualTo("PASS");
-                            assertThat(d.reason).isNull();
-                            assertThat(d.vendor).isEqualTo("oppo");
-                            assertThat(d.code).isZero();
-                        });
-        List<SendRecord> sends =
-                h.getSideOutput(DispatchTags.SENDS).stream()
-                        .map(StreamRecord::getValue)
-                        .collect(Collectors.toList());
-        assertThat(sends)
-                .singleElement()
-                .satisfies(
-                        s -> {
-                            assertThat(s.token).isEqualTo("tok");
-                            assertThat(s.level).isEqualTo(3);
-                            assertThat(s.vendor).isEqualTo("oppo");
-                            assertThat(s.uid).isEqualTo("u1");
-                        });
+    void quietHoursWrapMidnightInTheDevicesZone() throws Exception {
+        try (GateHarness g = new GateHarness("quietHours: {start: \"23:00\", end: \"07:00\"}")) {
+            DeviceInfo d = device("d1", "u1", SH);
+            assertThat(g.decide(d, at("2026-03-01T22:59:59", SH), "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, at("2026-03-01T23:00:00", SH), "b", "t"))
+                    .isEqualTo("quiet_hours");
+            assertThat(g.decide(d, at("2026-03-02T03:00:00", SH), "c", "t"))
+                    .isEqualTo("quiet_hours");
+            assertThat(g.decide(d, at("2026-03-02T06:59:59", SH), "d", "t"))
+                    .isEqualTo("quiet_hours");
+            assertThat(g.decide(d, at("2026-03-02T07:00:00", SH), "e", "t")).isEqualTo("PASS");
+        }
     }
 
     @Test
-    void switchedOffDeviceIsDroppedAndNothingIsSent() throws Exception {
-        h.processElement(Delivery.of(push(10, 7, "m1", null), device(false)), 10);
-        h.processWatermark(10);
-
-        assertThat(h.extractOutputValues())
-                .singleElement()
-                .satisfies(
-                        d -> {
-                            assertThat(d.decision).isEqualTo("DROP");
-                            assertThat(d.reason).isEqualTo("push_disabled");
-                            assertThat(d.vendor).isNull();
-                            assertThat(d.code).isEqualTo(11);
-                        });
-        assertThat(h.getSideOutput(DispatchTags.SENDS)).isNull();
+    void quietHoursUseRulesZoneWithoutDeviceZoneAndUtcWithoutEither() throws Exception {
+        long utcMidnightish = at("2026-03-01T23:30:00", "UTC"); // 07:30 in Shanghai
+        try (GateHarness g =
+                new GateHarness(
+                        "timezone: Asia/Shanghai\nquietHours: {start: \"23:00\", end: \"07:00\"}")) {
+            assertThat(g.decide(device("d1", "u1", null), utcMidnightish, "a", "t"))
+                    .isEqualTo("PASS");
+            assertThat(g.decide(device("d2", "u1", "UTC"), utcMidnightish, "a", "t"))
+                    .isEqualTo("quiet_hours");
+        }
+        try (GateHarness g = new GateHarness("quietHours: {start: \"23:00\", end: \"07:00\"}")) {
+            assertThat(g.decide(device("d1", "u1", null), utcMidnightish, "a", "t"))
+                    .isEqualTo("quiet_hours");
+        }
     }
 
     @Test
-    void nothingIsDecidedBeforeTheWatermark() throws Exception {
-        h.processElement(Delivery.of(push(10, 7, "m1", null), device(true)), 10);
-        h.processWatermark(9);
-        assertThat(h.extractOutputValues()).isEmpty();
-        h.processWatermark(10);
-        assertThat(h.extractOutputValues()).hasSize(1);
+    void equalStartAndEndIsAnEmptyWindowAndNonWrappingWindowsWork() throws Exception {
+        try (GateHarness g = new GateHarness("quietHours: {start: \"12:00\", end: \"12:00\"}")) {
+            assertThat(
+                            g.decide(
+                                    device("d1", "u", "UTC"),
+                                    at("2026-03-01T12:00:00", "UTC"),
+                                    "a",
+                                    "t"))
+                    .isEqualTo("PASS");
+        }
+        try (GateHarness g = new GateHarness("quietHours: {start: \"12:00\", end: \"14:00\"}")) {
+            DeviceInfo d = device("d1", "u", "UTC");
+            assertThat(g.decide(d, at("2026-03-01T11:59:00", "UTC"), "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, at("2026-03-01T12:00:00", "UTC"), "b", "t"))
+                    .isEqualTo("quiet_hours");
+            assertThat(g.decide(d, at("2026-03-01T14:00:00", "UTC"), "c", "t")).isEqualTo("PASS");
+        }
     }
 
-    static DeviceInfo device(boolean enabled) {
-        DeviceInfo d = new DeviceInfo();
-        d.deviceId = "d1";
-        d.uid = "u1";
-        d.vendor = "oppo";
-        d.token = "tok";
-        d.pushEnabled = enabled;
-        return d;
+    @Test
+    void exemptLevelsSkipQuietHoursIntervalAndDailyCapButNotTypeCaps() throws Exception {
+        try (GateHarness g = new GateHarness(CONTRACT_RULES)) {
+            DeviceInfo d = device("d1", "u1", SH);
+            long night = at("2026-03-01T23:30:00", SH);
+            // live_start is level 3 by its msgType: exempt from quiet hours and interval.
+            assertThat(g.decide(d, night, "l1", "live_start")).isEqualTo("PASS");
+            assertThat(g.decide(d, night + MIN, "l2", "live_start")).isEqualTo("PASS");
+            // A request's own level overrides its msgType's.
+            assertThat(g.decide(d, push(night + 2 * MIN, "n1", "news", 3, "n1"))).isEqualTo("PASS");
+            assertThat(g.decide(d, push(night + 3 * MIN, "n2", "news", 3, "n2"))).isEqualTo("PASS");
+            // news cap 2/h has no exempt level.
+            assertThat(g.decide(d, push(night + 4 * MIN, "n3", "news", 3, "n3")))
+                    .isEqualTo("type_cap");
+            assertThat(g.decide(d, push(night + 5 * MIN, "x", "other", 2, "x")))
+                    .isEqualTo("quiet_hours");
+        }
     }
 
-    static PushRequest push(long ts, long seq, String msgId, Integer level) {
-        PushRequest p = new PushRequest();
-        p.ts = ts;
-        p.seq = seq;
-        p.msgId = msgId;
-        p.msgType = "news";
-        p.level = level;
-        p.title = "t";
-        p.body = "b";
-        p.target = Target.ofDevices(List.of("d1"));
-        return p;
+    @Test
+    void minIntervalCountsFromTheLastCountedPass() throws Exception {
+        try (GateHarness g = new GateHarness("minInterval: {period: 30m}")) {
+            DeviceInfo d = device("d1", "u1", "UTC");
+            assertThat(g.decide(d, 0, "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, 30 * MIN - 1, "b", "t")).isEqualTo("min_interval");
+            assertThat(g.decide(d, 30 * MIN, "c", "t")).isEqualTo("PASS");
+        }
+    }
+
+    @Test
+    void typeCapWindowOpensAtAPassAndReopensAfterItsPeriod() throws Exception {
+        try (GateHarness g = new GateHarness("msgTypes:\n  news: {cap: {limit: 2, period: 1h}}")) {
+            DeviceInfo d = device("d1", "u1", "UTC");
+            long t0 = 10 * HOUR;
+            assertThat(g.decide(d, t0, "a", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, t0 + 10 * MIN, "b", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, t0 + HOUR - 1, "c", "news")).isEqualTo("type_cap");
+            // A window is [start, start + period): at t0 + 1h a new one starts.
+            assertThat(g.decide(d, t0 + HOUR, "d", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, t0 + HOUR + 1, "e", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, t0 + HOUR + 2, "f", "news")).isEqualTo("type_cap");
+        }
+    }
+
+    @Test
+    void unlistedMsgTypesShareDefaultsCapButEachHasItsOwnWindow() throws Exception {
+        try (GateHarness g =
+                new GateHarness(
+                        "msgTypes:\n  default: {cap: {limit: 1, period: 1h}}\n  news: {level: 2}")) {
+            DeviceInfo d = device("d1", "u1", "UTC");
+            assertThat(g.decide(d, 0, "a", "promo")).isEqualTo("PASS");
+            assertThat(g.decide(d, 1, "b", "coupon")).isEqualTo("PASS");
+            assertThat(g.decide(d, 2, "c", "promo")).isEqualTo("type_cap");
+            // news is listed without a cap: it has none, not default's.
+            assertThat(g.decide(d, 3, "d", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, 4, "e", "news")).isEqualTo("PASS");
+        }
+    }
+
+    @Test
+    void dailyCapFollowsTheLocalCalendarDay() throws Exception {
+        try (GateHarness g = new GateHarness("dailyCap: {limit: 2}")) {
+            DeviceInfo d = device("d1", "u1", SH);
+            assertThat(g.decide(d, at("2026-03-01T22:00:00", SH), "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, at("2026-03-01T23:00:00", SH), "b", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, at("2026-03-01T23:59:59", SH), "c", "t")).isEqualTo("daily_cap");
+            // Midnight in Shanghai is 16:00 UTC: a new local day, counting from 1 again.
+            assertThat(g.decide(d, at("2026-03-02T00:00:00", SH), "e", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, at("2026-03-02T00:00:01", SH), "f", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, at("2026-03-02T08:00:00", SH), "g", "t")).isEqualTo("daily_cap");
+        }
+    }
+
+    @Test
+    void dailyCapDayBoundaryIsTheDevicesNotUtc() throws Exception {
+        try (GateHarness g = new GateHarness("dailyCap: {limit: 1}")) {
+            DeviceInfo ny = device("d1", "u1", "America/New_York");
+            // 2026-03-01 23:30 and 2026-03-02 00:30 UTC are the same New York day.
+            assertThat(g.decide(ny, at("2026-03-01T23:30:00", "UTC"), "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(ny, at("2026-03-02T00:30:00", "UTC"), "b", "t"))
+                    .isEqualTo("daily_cap");
+        }
+    }
+
+    @Test
+    void duplicatesByMsgIdOrByCopyWithinTheWindow() throws Exception {
+        try (GateHarness g = new GateHarness("dedupe: {window: 24h}")) {
+            DeviceInfo d = device("d1", "u1", "UTC");
+            assertThat(g.decide(d, push(0, "m1", "news", null, "Hello"))).isEqualTo("PASS");
+            assertThat(g.decide(d, push(HOUR, "m1", "news", null, "Other"))).isEqualTo("duplicate");
+            assertThat(g.decide(d, push(2 * HOUR, "m2", "news", null, "Hello")))
+                    .isEqualTo("duplicate");
+            assertThat(g.decide(d, push(3 * HOUR, "m3", "news", null, "Fresh"))).isEqualTo("PASS");
+            // t - pass time < window: at exactly 24 h the first pass no longer counts.
+            assertThat(g.decide(d, push(24 * HOUR, "m1", "news", null, "Hello"))).isEqualTo("PASS");
+            // Another device has its own memory.
+            assertThat(
+                            g.decide(
+                                    device("d2", "u1", "UTC"),
+                                    push(24 * HOUR, "m1", "news", null, "Hello")))
+                    .isEqualTo("PASS");
+        }
+    }
+
+    @Test
+    void dropsAreNotRememberedForDedupe() throws Exception {
+        try (GateHarness g = new GateHarness("dedupe: {window: 24h}\nminInterval: {period: 1h}")) {
+            DeviceInfo d = device("d1", "u1", "UTC");
+            assertThat(g.decide(d, 0, "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, MIN, "b", "t")).isEqualTo("min_interval");
+            assertThat(g.decide(d, HOUR, "b", "t")).isEqualTo("PASS");
+        }
+    }
+
+    @Test
+    void whitelistPassesWithoutCountingButIsRememberedForDedupe() throws Exception {
+        try (GateHarness g = new GateHarness(CONTRACT_RULES)) {
+            DeviceInfo d = device("d1", "u1", SH);
+            long night = at("2026-03-01T23:30:00", SH);
+            assertThat(g.decide(d, night, "s1", "security_notice")).isEqualTo("PASS");
+            assertThat(g.decide(d, night + 1, "s1", "security_notice")).isEqualTo("duplicate");
+            long day = at("2026-03-02T09:00:00", SH);
+            assertThat(g.decide(d, day, "a", "other")).isEqualTo("PASS");
+            // Whitelisted passes do not move the last counted pass...
+            assertThat(g.decide(d, day + MIN, "s2", "security_notice")).isEqualTo("PASS");
+            assertThat(g.decide(d, day + 2 * MIN, "b", "other")).isEqualTo("min_interval");
+            // ...and a whitelisted device skips quiet hours, intervals and caps.
+            DeviceInfo vip = device("d-000042", "u2", SH);
+            for (int i = 0; i < 8; i++) {
+                assertThat(g.decide(vip, night + i, "v" + i, "album_update")).isEqualTo("PASS");
+            }
+        }
+    }
+
+    @Test
+    void countersBelongToTheDeviceAcrossUnbindAndRebind() throws Exception {
+        try (GateHarness g = new GateHarness("minInterval: {period: 30m}\ndedupe: {window: 1h}")) {
+            assertThat(g.decide(device("d1", "u1", "UTC"), 0, "a", "t")).isEqualTo("PASS");
+            // The registry moved d1 to u2; the gate's memory stays with d1.
+            assertThat(g.decide(device("d1", "u2", "UTC"), MIN, "b", "t"))
+                    .isEqualTo("min_interval");
+            assertThat(g.decide(device("d1", "u2", "UTC"), 31 * MIN, "a", "t"))
+                    .isEqualTo("duplicate");
+        }
+    }
+
+    @Test
+    void contractOrderDisabledBeforeDuplicateBeforeWhitelist() throws Exception {
+        try (GateHarness g = new GateHarness(CONTRACT_RULES)) {
+            DeviceInfo d = device("d-000042", "u1", SH);
+            long day = at("2026-03-02T09:00:00", SH);
+            assertThat(g.decide(d, day, "m1", "news")).isEqualTo("PASS");
+            assertThat(g.decide(d, day + 1, "m1", "news")).isEqualTo("duplicate");
+            d.pushEnabled = false;
+            assertThat(g.decide(d, day + 2, "m1", "news")).isEqualTo("push_disabled");
+        }
+    }
+
+    @Test
+    void sendsCarryTheLevelTheGateUsed() throws Exception {
+        try (GateHarness g = new GateHarness(CONTRACT_RULES)) {
+            DeviceInfo d = device("d1", "u1", SH);
+            long day = at("2026-03-02T09:00:00", SH);
+            g.decide(d, day, "a", "news");
+            g.decide(d, push(day + HOUR, "b", "other", 5, "b"));
+            g.decide(d, day + 2 * HOUR, "c", "unlisted");
+            assertThat(g.sends())
+                    .extracting(s -> s.msgId + ":" + s.level)
+                    .containsExactly("a:2", "b:5", "c:1");
+        }
+    }
+
+    @Test
+    void newRulesApplyFromTheNextDecision() throws Exception {
+        try (GateHarness g = new GateHarness("minInterval: {period: 1h}")) {
+            DeviceInfo d = device("d1", "u1", "UTC");
+            assertThat(g.decide(d, 0, "a", "t")).isEqualTo("PASS");
+            assertThat(g.decide(d, MIN, "b", "t")).isEqualTo("min_interval");
+            g.newRules("{\"minInterval\": {\"period\": \"1m\"}}");
+            assertThat(g.decide(d, 2 * MIN, "c", "t")).isEqualTo("PASS");
+        }
+    }
+
+    @Test
+    void oneCompactStateValuePerDevice() throws Exception {
+        try (GateHarness g = new GateHarness(CONTRACT_RULES)) {
+            long day = at("2026-03-02T09:00:00", SH);
+            g.decide(device("d1", "u1", SH), day, "a", "news");
+            g.decide(device("d1", "u1", SH), day + HOUR, "b", "album_update");
+            g.decide(device("d2", "u1", SH), day, "a", "news");
+            // One gate-device value per device; the event-time buffer is empty after the watermark.
+            var backend = g.h.getOperator().getKeyedStateBackend();
+            try (var keys = backend.getKeys("gate-device", VoidNamespace.INSTANCE)) {
+                assertThat(keys).containsExactlyInAnyOrder("d1", "d2");
+            }
+            try (var keys = backend.getKeys("gate-buffer", VoidNamespace.INSTANCE)) {
+                assertThat(keys).isEmpty();
+            }
+        }
     }
 }

@@ -38,6 +38,48 @@ public final class KafkaIO {
         return b.build();
     }
 
+    /**
+     * {@code push.rules}: each record a whole rules document. Read from the start of what the group
+     * has not seen, so the newest version wins; never holds back event time.
+     */
+    public static KafkaSource<String> rulesInput(Configuration conf) {
+        KafkaSourceBuilder<String> b =
+                KafkaSource.<String>builder()
+                        .setBootstrapServers(
+                                OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                        .setTopics(Topics.RULES)
+                        .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + "-rules")
+                        .setStartingOffsets(startingOffsets(conf))
+                        .setDeserializer(new TextRecords())
+                        .setProperty("isolation.level", "read_committed");
+        if (conf.get(PushlineOptions.KAFKA_BOUNDED)) {
+            b.setBounded(OffsetsInitializer.latest());
+        }
+        return b.build();
+    }
+
+    /** Record values as text; empty and null values (tombstones) are skipped. */
+    static final class TextRecords
+            implements org.apache.flink.connector.kafka.source.reader.deserializer
+                            .KafkaRecordDeserializationSchema<
+                    String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void deserialize(
+                org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
+                org.apache.flink.util.Collector<String> out) {
+            if (record.value() != null && record.value().length > 0) {
+                out.collect(new String(record.value(), StandardCharsets.UTF_8));
+            }
+        }
+
+        @Override
+        public org.apache.flink.api.common.typeinfo.TypeInformation<String> getProducedType() {
+            return org.apache.flink.api.common.typeinfo.Types.STRING;
+        }
+    }
+
     static OffsetsInitializer startingOffsets(Configuration conf) {
         String v = conf.get(PushlineOptions.KAFKA_STARTING_OFFSETS);
         switch (v) {

@@ -104,6 +104,25 @@ public final class PushlineOptions {
                             "Maximum parallelism (key groups) of every keyed operator; fixed for"
                                     + " the life of the job's state.");
 
+    public static final ConfigOption<String> GATE_RULES =
+            ConfigOptions.key("gate.rules")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Path of the gate's rules file (YAML or JSON, as in"
+                                    + " dispatch-filters.md) in force at start; later versions"
+                                    + " arrive on push.rules. Without it every filter is off"
+                                    + " until push.rules brings rules.");
+
+    public static final ConfigOption<Duration> GATE_STATE_TTL =
+            ConfigOptions.key("gate.state-ttl")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(8))
+                    .withDescription(
+                            "How long the gate keeps the memory of a device nobody pushed to"
+                                    + " (processing time). Rules that look back further are"
+                                    + " refused, so expiry never changes a decision.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -117,6 +136,8 @@ public final class PushlineOptions {
                 HBASE_CREATE_TABLES,
                 MAX_OUT_OF_ORDERNESS,
                 IDLE_ADVANCE,
-                MAX_PARALLELISM);
+                MAX_PARALLELISM,
+                GATE_RULES,
+                GATE_STATE_TTL);
     }
 }

@@ -4,9 +4,11 @@ import io.pushline.common.HBaseRegistrySink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
+import io.pushline.common.NoEventTime;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.gate.GateFunction;
+import io.pushline.gate.RulesUpdates;
 import io.pushline.registry.RegistryFunction;
 import io.pushline.registry.UidIndexFunction;
 import io.pushline.schema.DeadLetter;
@@ -18,12 +20,14 @@ import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
+import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -36,6 +40,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *
  * <pre>
  * input ─ split ─┬─ device events, device targets ─ registry (deviceId) ─┬──────────── gate (deviceId) ─ sends, decisions
+ *                │                                                       │   rules ─ check ─┘ (broadcast)
  *                └─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
  * </pre>
  *
@@ -47,9 +52,15 @@ public final class DispatchJob {
 
     private DispatchJob() {}
 
-    /** Wires the topology from {@code input} (with event time assigned) to {@code sinks}. */
-    public static void build(
-            DataStream<ParsedRecord> input, DispatchSinks sinks, int maxParallelism) {
+    /**
+     * Wires the topology from {@code input} (with event time assigned) and {@code rulesUpdates}
+     * (new rules documents, applied as they arrive).
+     */
+    public static DispatchStreams build(
+            DataStream<ParsedRecord> input,
+            DataStream<String> rulesUpdates,
+            GateSettings gate,
+            int maxParallelism) {
         SingleOutputStreamOperator<DeviceKeyed> split =
                 input.process(new SplitInput()).uid("split-input").name("Split input");
 
@@ -70,31 +81,40 @@ public final class DispatchJob {
                         .name("Uid index")
                         .setMaxParallelism(maxParallelism);
 
-        // The seam of the gate issue: every resolved (request, device) passes through here.
-        SingleOutputStreamOperator<Decision> gate =
+        SingleOutputStreamOperator<String> rules =
+                rulesUpdates
+                        .process(new RulesUpdates(gate.stateTtl))
+                        .uid("rules-check")
+                        .name("Check rules")
+                        .setParallelism(1);
+        BroadcastStream<String> broadcastRules = rules.broadcast(GateStateDescriptors.rules());
+
+        SingleOutputStreamOperator<Decision> decided =
                 registry.union(uidIndex)
                         .keyBy(d -> d.device.deviceId)
-                        .process(new GateFunction())
+                        .connect(broadcastRules)
+                        .process(new GateFunction(gate.rules, gate.stateTtl))
                         .uid("gate")
                         .name("Gate")
                         .setMaxParallelism(maxParallelism);
 
-        gate.getSideOutput(DispatchTags.SENDS)
-                .sinkTo(sinks.sends)
-                .uid("sink-vendor-topics")
-                .name("Vendor topics");
-        gate.union(
+        return new DispatchStreams(
+                decided.getSideOutput(DispatchTags.SENDS),
+                decided.union(
                         registry.getSideOutput(DispatchTags.DECISIONS),
-                        uidIndex.getSideOutput(DispatchTags.DECISIONS))
-                .sinkTo(sinks.decisions)
-                .uid("sink-decisions")
-                .name("Decisions");
-        split.getSideOutput(DispatchTags.DEAD_LETTERS)
-                .sinkTo(sinks.deadLetters)
-                .uid("sink-dead-letters")
-                .name("Dead letters");
+                        uidIndex.getSideOutput(DispatchTags.DECISIONS)),
+                split.getSideOutput(DispatchTags.DEAD_LETTERS)
+                        .union(rules.getSideOutput(DispatchTags.DEAD_LETTERS)),
+                registry.getSideOutput(DispatchTags.REGISTRY_CHANGES));
+    }
+
+    /** Sends the topology's output to {@code sinks}. */
+    public static void sinkTo(DispatchStreams streams, DispatchSinks sinks) {
+        streams.sends.sinkTo(sinks.sends).uid("sink-vendor-topics").name("Vendor topics");
+        streams.decisions.sinkTo(sinks.decisions).uid("sink-decisions").name("Decisions");
+        streams.deadLetters.sinkTo(sinks.deadLetters).uid("sink-dead-letters").name("Dead letters");
         if (sinks.registry != null) {
-            registry.getSideOutput(DispatchTags.REGISTRY_CHANGES)
+            streams.registryChanges
                     .sinkTo(sinks.registry)
                     .uid("sink-hbase-registry")
                     .name("HBase registry");
@@ -119,7 +139,13 @@ public final class DispatchJob {
                 env.fromSource(KafkaIO.dispatchInput(options), watermarks, "Kafka input")
                         .uid("source-kafka")
                         .setMaxParallelism(maxParallelism);
-        build(input, kafkaSinks(options), maxParallelism);
+        DataStream<String> rules =
+                env.fromSource(KafkaIO.rulesInput(options), NoEventTime.strategy(), "Kafka rules")
+                        .uid("source-kafka-rules")
+                        .setParallelism(1);
+        sinkTo(
+                build(input, rules, GateSettings.from(options), maxParallelism),
+                kafkaSinks(options));
     }
 
     static DispatchSinks kafkaSinks(Configuration options) throws Exception {
@@ -163,7 +189,8 @@ public final class DispatchJob {
         try {
             options = OptionsParser.parse(args, PushlineOptions.all());
             OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-        } catch (OptionsParser.InvalidOptionException e) {
+            GateSettings.from(options);
+        } catch (IllegalArgumentException e) {
             System.err.println("pushline-dispatch: " + e.getMessage());
             System.exit(2);
             return;

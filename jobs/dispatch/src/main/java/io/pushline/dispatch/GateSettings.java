@@ -1,0 +1,64 @@
+package io.pushline.dispatch;
+
+import io.pushline.common.PushlineOptions;
+import io.pushline.gate.RulesParser;
+import io.pushline.gate.RulesUpdates;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+
+/** The gate's start-up settings: the rules document in force and the state TTL, both checked. */
+public final class GateSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final String rules;
+    final Duration stateTtl;
+
+    public GateSettings(String rules, Duration stateTtl) {
+        RulesUpdates.check(RulesParser.parse(rules), stateTtl);
+        this.rules = rules;
+        this.stateTtl = stateTtl;
+    }
+
+    /**
+     * From {@code gate.rules} and {@code gate.state-ttl}.
+     *
+     * @throws IllegalArgumentException naming the option and the rules key when they are bad
+     */
+    public static GateSettings from(Configuration options) {
+        String file = options.get(PushlineOptions.GATE_RULES);
+        Duration ttl = options.get(PushlineOptions.GATE_STATE_TTL);
+        if (file == null || file.isBlank()) {
+            return new GateSettings("{}", ttl);
+        }
+        Path path = Paths.get(file);
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    "option '"
+                            + PushlineOptions.GATE_RULES.key()
+                            + "': cannot read "
+                            + path
+                            + ": "
+                            + e);
+        }
+        try {
+            return new GateSettings(text, ttl);
+        } catch (RulesParser.RulesException e) {
+            throw new IllegalArgumentException(
+                    "option '"
+                            + PushlineOptions.GATE_RULES.key()
+                            + "' ("
+                            + path
+                            + "): "
+                            + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.pushline.schema.gate;
+
+import java.time.Duration;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+
+/** State of the gate operator. Names are part of savepoint compatibility: never rename. */
+public final class GateStateDescriptors {
+    private GateStateDescriptors() {}
+
+    /**
+     * The device's gate memory, with a processing-time TTL that only collects devices nobody has
+     * pushed to for longer than any rule looks back ({@code ttl} is checked against the rules).
+     */
+    public static ValueStateDescriptor<GateState> device(Duration ttl) {
+        ValueStateDescriptor<GateState> d =
+                new ValueStateDescriptor<>("gate-device", TypeInformation.of(GateState.class));
+        d.enableTimeToLive(
+                StateTtlConfig.newBuilder(ttl)
+                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+                        .cleanupInRocksdbCompactFilter(1000)
+                        .build());
+        return d;
+    }
+
+    /** Broadcast state: the rules document in force, under the key {@link #CURRENT_RULES}. */
+    public static MapStateDescriptor<String, String> rules() {
+        return new MapStateDescriptor<>("gate-rules", Types.STRING, Types.STRING);
+    }
+
+    public static final String CURRENT_RULES = "current";
+}

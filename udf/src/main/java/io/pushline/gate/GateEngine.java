@@ -1,0 +1,194 @@
+package io.pushline.gate;
+
+import io.pushline.schema.DropReason;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.gate.GateState;
+import io.pushline.schema.registry.DeviceInfo;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+
+/**
+ * The gate of dispatch-filters.md, steps 2 to 9, for one (push, bound device) at event time t.
+ * Pure: the caller loads and stores the device's {@link GateState}; pushes of one device must come
+ * in event-time order.
+ */
+public final class GateEngine {
+    private GateEngine() {}
+
+    /** The outcome for one device: null reason for a PASS; the level the push was judged at. */
+    public static final class Outcome {
+        public final DropReason reason;
+        public final int level;
+        public final boolean whitelisted;
+
+        Outcome(DropReason reason, int level, boolean whitelisted) {
+            this.reason = reason;
+            this.level = level;
+            this.whitelisted = whitelisted;
+        }
+
+        public boolean pass() {
+            return reason == null;
+        }
+    }
+
+    /**
+     * Decides and, on a PASS, updates {@code s}.
+     *
+     * @return the outcome; {@code s} changed only when it is a PASS
+     */
+    public static Outcome decide(Rules rules, GateState s, PushRequest p, DeviceInfo d, long t) {
+        int level = rules.level(p.level, p.msgType);
+        if (!d.pushEnabled) {
+            return new Outcome(DropReason.PUSH_DISABLED, level, false);
+        }
+        long idHash = hash(p.msgId);
+        long copyHash = copyHash(p.title, p.body);
+        if (rules.dedupeWindow != null && isDuplicate(s, idHash, copyHash, t, rules.dedupeWindow)) {
+            return new Outcome(DropReason.DUPLICATE, level, false);
+        }
+        boolean whitelisted =
+                rules.whitelistMsgTypes.contains(p.msgType)
+                        || rules.whitelistDevices.contains(d.deviceId);
+        ZonedDateTime local = null;
+        if (!whitelisted) {
+            local = Instant.ofEpochMilli(t).atZone(zone(rules, d));
+            DropReason drop = filters(rules, s, p.msgType, level, t, local);
+            if (drop != null) {
+                return new Outcome(drop, level, false);
+            }
+        }
+        remember(rules, s, idHash, copyHash, t);
+        if (!whitelisted) {
+            count(rules, s, p.msgType, t, (int) local.toLocalDate().toEpochDay());
+        }
+        return new Outcome(null, level, whitelisted);
+    }
+
+    private static DropReason filters(
+            Rules rules, GateState s, String msgType, int level, long t, ZonedDateTime local) {
+        Rules.QuietHours q = rules.quietHours;
+        if (q != null && Rules.applies(level, q.exemptLevel) && q.contains(local.toLocalTime())) {
+            return DropReason.QUIET_HOURS;
+        }
+        Rules.MinInterval mi = rules.minInterval;
+        if (mi != null
+                && Rules.applies(level, mi.exemptLevel)
+                && s.lastCountedPass != Long.MIN_VALUE
+                && t - s.lastCountedPass < mi.period) {
+            return DropReason.MIN_INTERVAL;
+        }
+        Rules.Cap cap = rules.cap(msgType);
+        if (cap != null) {
+            int i = s.windowIndex(msgType);
+            if (i >= 0 && t < s.windowStarts[i] + cap.period && s.windowCounts[i] >= cap.limit) {
+                return DropReason.TYPE_CAP;
+            }
+        }
+        Rules.DailyCap dc = rules.dailyCap;
+        if (dc != null && Rules.applies(level, dc.exemptLevel)) {
+            int today = (int) local.toLocalDate().toEpochDay();
+            int counted = s.day == today ? s.dayCount : 0;
+            if (counted >= dc.limit) {
+                return DropReason.DAILY_CAP;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isDuplicate(
+            GateState s, long idHash, long copyHash, long t, long window) {
+        long[] seen = s.seen;
+        for (int i = 0; i < seen.length; i += 3) {
+            if (t - seen[i + 2] < window && (seen[i] == idHash || seen[i + 1] == copyHash)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Keeps (msgId, t) and ((title, body), t) for dedupe, dropping what the window has left. */
+    private static void remember(Rules rules, GateState s, long idHash, long copyHash, long t) {
+        if (rules.dedupeWindow == null) {
+            s.seen = new long[0];
+            return;
+        }
+        long window = rules.dedupeWindow;
+        long[] seen = s.seen;
+        int keep = 0;
+        for (int i = 0; i < seen.length; i += 3) {
+            if (t - seen[i + 2] < window) {
+                seen[keep++] = seen[i];
+                seen[keep++] = seen[i + 1];
+                seen[keep++] = seen[i + 2];
+            }
+        }
+        s.seen = java.util.Arrays.copyOf(seen, keep);
+        s.addSeen(idHash, copyHash, t);
+    }
+
+    /** A counted pass: interval, the msgType's window, the local day. */
+    private static void count(Rules rules, GateState s, String msgType, long t, int localDay) {
+        s.lastCountedPass = t;
+        Rules.Cap cap = rules.cap(msgType);
+        if (cap != null) {
+            int i = s.windowIndex(msgType);
+            if (i >= 0 && t < s.windowStarts[i] + cap.period) {
+                s.windowCounts[i]++;
+            } else {
+                s.putWindow(msgType, t, 1);
+            }
+        }
+        // Windows closed at t can never count again: events of a device come in time order.
+        for (int i = s.windowTypes.length - 1; i >= 0; i--) {
+            Rules.Cap c = rules.cap(s.windowTypes[i]);
+            if (c == null || t >= s.windowStarts[i] + c.period) {
+                s.removeWindow(i);
+            }
+        }
+        if (s.day == localDay) {
+            s.dayCount++;
+        } else {
+            s.day = localDay;
+            s.dayCount = 1;
+        }
+    }
+
+    static ZoneId zone(Rules rules, DeviceInfo d) {
+        if (d.tz != null && !d.tz.isEmpty()) {
+            return ZoneId.of(d.tz);
+        }
+        return rules.timezone;
+    }
+
+    /** 64-bit FNV-1a over UTF-8, then a murmur3 finalizer to spread the bits. */
+    static long hash(String s) {
+        return mix(fnv(0xcbf29ce484222325L, s == null ? "" : s));
+    }
+
+    /** The copy's identity: title and body, with the title's length so "ab"+"c" != "a"+"bc". */
+    static long copyHash(String title, String body) {
+        String t = title == null ? "" : title;
+        long h = fnv(0xcbf29ce484222325L, t.length() + ":" + t);
+        return mix(fnv(h, body == null ? "" : body));
+    }
+
+    private static long fnv(long h, String s) {
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+            h ^= (b & 0xff);
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    private static long mix(long k) {
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb3f53e63b9feL;
+        k ^= k >>> 33;
+        return k;
+    }
+}

@@ -1,0 +1,296 @@
+package io.pushline.gate;
+
+import java.time.DateTimeException;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
+
+/**
+ * Parses and checks a rules document (YAML, or its JSON form). Every error names the key: {@code
+ * quietHours.start: bad time '25:00' (expected HH:MM)}.
+ */
+public final class RulesParser {
+    private static final Pattern DURATION = Pattern.compile("(\\d+)([smhd])");
+    private static final DateTimeFormatter HH_MM =
+            DateTimeFormatter.ofPattern("HH:mm").withResolverStyle(ResolverStyle.STRICT);
+
+    private RulesParser() {}
+
+    /** A rules document that cannot be used; the message names the key. */
+    public static final class RulesException extends IllegalArgumentException {
+        public RulesException(String message) {
+            super(message);
+        }
+    }
+
+    public static Rules parse(String text) {
+        Object root;
+        try {
+            root = yaml().load(text);
+        } catch (YAMLException e) {
+            throw new RulesException("rules do not parse: " + e.getMessage());
+        }
+        if (root == null) {
+            root = Map.of();
+        }
+        Map<String, Object> doc = map(root, "(document)");
+        allowOnly(
+                doc,
+                "",
+                "timezone",
+                "quietHours",
+                "minInterval",
+                "dailyCap",
+                "dedupe",
+                "msgTypes",
+                "whitelist");
+
+        ZoneId zone = ZoneOffset.UTC;
+        if (doc.get("timezone") != null) {
+            String z = scalar(doc.get("timezone"), "timezone");
+            try {
+                zone = ZoneId.of(z);
+            } catch (DateTimeException e) {
+                throw new RulesException("timezone: unknown zone '" + z + "'");
+            }
+        }
+
+        Rules.QuietHours quiet = null;
+        if (doc.get("quietHours") != null) {
+            Map<String, Object> q = map(doc.get("quietHours"), "quietHours");
+            allowOnly(q, "quietHours.", "start", "end", "exemptLevel");
+            quiet =
+                    new Rules.QuietHours(
+                            time(required(q, "start", "quietHours."), "quietHours.start"),
+                            time(required(q, "end", "quietHours."), "quietHours.end"),
+                            optionalInt(q.get("exemptLevel"), "quietHours.exemptLevel"));
+        }
+
+        Rules.MinInterval minInterval = null;
+        if (doc.get("minInterval") != null) {
+            Map<String, Object> m = map(doc.get("minInterval"), "minInterval");
+            allowOnly(m, "minInterval.", "period", "exemptLevel");
+            minInterval =
+                    new Rules.MinInterval(
+                            duration(required(m, "period", "minInterval."), "minInterval.period"),
+                            optionalInt(m.get("exemptLevel"), "minInterval.exemptLevel"));
+        }
+
+        Rules.DailyCap dailyCap = null;
+        if (doc.get("dailyCap") != null) {
+            Map<String, Object> d = map(doc.get("dailyCap"), "dailyCap");
+            allowOnly(d, "dailyCap.", "limit", "exemptLevel");
+            dailyCap =
+                    new Rules.DailyCap(
+                            count(required(d, "limit", "dailyCap."), "dailyCap.limit"),
+                            optionalInt(d.get("exemptLevel"), "dailyCap.exemptLevel"));
+        }
+
+        Long dedupe = null;
+        if (doc.get("dedupe") != null) {
+            Map<String, Object> d = map(doc.get("dedupe"), "dedupe");
+            allowOnly(d, "dedupe.", "window");
+            dedupe = duration(required(d, "window", "dedupe."), "dedupe.window");
+        }
+
+        Map<String, Rules.MsgType> types = new LinkedHashMap<>();
+        if (doc.get("msgTypes") != null) {
+            Map<String, Object> all = map(doc.get("msgTypes"), "msgTypes");
+            for (Map.Entry<String, Object> e : all.entrySet()) {
+                String key = "msgTypes." + e.getKey();
+                Map<String, Object> t = e.getValue() == null ? Map.of() : map(e.getValue(), key);
+                allowOnly(t, key + ".", "level", "cap");
+                Rules.Cap cap = null;
+                if (t.get("cap") != null) {
+                    Map<String, Object> c = map(t.get("cap"), key + ".cap");
+                    allowOnly(c, key + ".cap.", "limit", "period");
+                    cap =
+                            new Rules.Cap(
+                                    count(required(c, "limit", key + ".cap."), key + ".cap.limit"),
+                                    duration(
+                                            required(c, "period", key + ".cap."),
+                                            key + ".cap.period"));
+                }
+                types.put(
+                        e.getKey(),
+                        new Rules.MsgType(optionalInt(t.get("level"), key + ".level"), cap));
+            }
+        }
+
+        Set<String> wlTypes = Set.of();
+        Set<String> wlDevices = Set.of();
+        if (doc.get("whitelist") != null) {
+            Map<String, Object> w = map(doc.get("whitelist"), "whitelist");
+            allowOnly(w, "whitelist.", "msgTypes", "devices");
+            wlTypes = strings(w.get("msgTypes"), "whitelist.msgTypes");
+            wlDevices = strings(w.get("devices"), "whitelist.devices");
+        }
+        return new Rules(
+                zone,
+                quiet,
+                minInterval,
+                dailyCap,
+                dedupe,
+                Collections.unmodifiableMap(types),
+                wlTypes,
+                wlDevices,
+                text);
+    }
+
+    /**
+     * YAML with every plain scalar kept as text (except null): YAML 1.1 would read {@code 23:00} as
+     * the number 1380 and {@code on} as true.
+     */
+    private static Yaml yaml() {
+        Resolver textOnly =
+                new Resolver() {
+                    @Override
+                    protected void addImplicitResolvers() {
+                        addImplicitResolver(Tag.NULL, NULL, "~nN\0");
+                        addImplicitResolver(Tag.NULL, EMPTY, null);
+                    }
+                };
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        return new Yaml(
+                new SafeConstructor(options),
+                new Representer(new DumperOptions()),
+                new DumperOptions(),
+                options,
+                textOnly);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object v, String key) {
+        if (!(v instanceof Map)) {
+            throw new RulesException(key + ": expected a mapping, got '" + v + "'");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+            out.put(String.valueOf(e.getKey()), e.getValue());
+        }
+        return out;
+    }
+
+    private static void allowOnly(Map<String, Object> m, String prefix, String... keys) {
+        Set<String> allowed = Set.of(keys);
+        for (String k : m.keySet()) {
+            if (!allowed.contains(k)) {
+                throw new RulesException(
+                        prefix + k + ": unknown key (known: " + String.join(", ", keys) + ")");
+            }
+        }
+    }
+
+    private static Object required(Map<String, Object> m, String key, String prefix) {
+        Object v = m.get(key);
+        if (v == null) {
+            throw new RulesException(prefix + key + ": missing");
+        }
+        return v;
+    }
+
+    private static String scalar(Object v, String key) {
+        if (v instanceof Map || v instanceof List) {
+            throw new RulesException(
+                    key + ": expected a value, got a " + (v instanceof Map ? "mapping" : "list"));
+        }
+        return String.valueOf(v).trim();
+    }
+
+    private static long duration(Object v, String key) {
+        String s = scalar(v, key);
+        Matcher m = DURATION.matcher(s);
+        if (!m.matches()) {
+            throw new RulesException(
+                    key + ": bad duration '" + s + "' (an integer with s, m, h or d, as 30m)");
+        }
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new RulesException(key + ": bad duration '" + s + "' (too large)");
+        }
+        long unit;
+        switch (m.group(2)) {
+            case "s":
+                unit = 1000L;
+                break;
+            case "m":
+                unit = 60_000L;
+                break;
+            case "h":
+                unit = 3_600_000L;
+                break;
+            default:
+                unit = 86_400_000L;
+        }
+        if (n > Long.MAX_VALUE / unit) {
+            throw new RulesException(key + ": bad duration '" + s + "' (too large)");
+        }
+        return n * unit;
+    }
+
+    private static LocalTime time(Object v, String key) {
+        String s = scalar(v, key);
+        try {
+            return LocalTime.parse(s, HH_MM);
+        } catch (DateTimeParseException e) {
+            throw new RulesException(
+                    key + ": bad time '" + s + "' (expected HH:MM, 00:00 to 23:59)");
+        }
+    }
+
+    private static Integer optionalInt(Object v, String key) {
+        if (v == null) {
+            return null;
+        }
+        String s = scalar(v, key);
+        try {
+            return Integer.valueOf(s);
+        } catch (NumberFormatException e) {
+            throw new RulesException(key + ": expected an integer, got '" + s + "'");
+        }
+    }
+
+    private static int count(Object v, String key) {
+        Integer n = optionalInt(v, key);
+        if (n < 0) {
+            throw new RulesException(key + ": must not be negative, got " + n);
+        }
+        return n;
+    }
+
+    private static Set<String> strings(Object v, String key) {
+        if (v == null) {
+            return Set.of();
+        }
+        if (!(v instanceof List)) {
+            throw new RulesException(key + ": expected a list");
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (Object item : (List<?>) v) {
+            out.add(scalar(item, key));
+        }
+        return Collections.unmodifiableSet(out);
+    }
+}
