@@ -36,6 +36,9 @@ public class Decision {
     public String msgType;
     public long ts;
 
+    /** The request's position among requests of equal ts; orders replay output, not on the wire. */
+    @JsonIgnore public long seq;
+
     public Decision() {}
 
     public static Decision pass(PushRequest p, String uid, String deviceId, String vendor) {
@@ -59,6 +62,7 @@ public class Decision {
         d.msgId = p.msgId;
         d.msgType = p.msgType;
         d.ts = p.ts;
+        d.seq = p.seq;
         d.uid = uid;
         d.deviceId = deviceId;
         return d;
