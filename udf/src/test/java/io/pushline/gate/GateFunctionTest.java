@@ -10,12 +10,12 @@ import org.apache.flink.runtime.state.VoidNamespace;
 import org.junit.jupiter.api.Test;
 
 /** Every rule and edge of dispatch-filters.md, through the operator. */
-class GateFunctionTest {
+public class GateFunctionTest {
     static final String SH = "Asia/Shanghai";
     static final long MIN = 60_000L;
     static final long HOUR = 60 * MIN;
 
-    static final String CONTRACT_RULES =
+    public static final String CONTRACT_RULES =
             String.join(
                     "\n",
                     "timezone: Asia/Shanghai",

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * model keeps every pass and answers each rule by scanning that history, as the contract words it,
  * so it shares no code or data structure with the gate.
  */
-class GateModelTest {
+public class GateModelTest {
     static final String[] TYPES = {
         "news", "album_update", "live_start", "promo", "security_notice"
     };
@@ -79,7 +79,7 @@ class GateModelTest {
     }
 
     /** dispatch-filters.md, read literally. */
-    static final class Model {
+    public static final class Model {
         record Pass(
                 long t,
                 String msgId,
@@ -92,11 +92,11 @@ class GateModelTest {
         final Rules rules;
         final Map<String, List<Pass>> passes = new HashMap<>();
 
-        Model(Rules rules) {
+        public Model(Rules rules) {
             this.rules = rules;
         }
 
-        String decide(DeviceInfo d, PushRequest p) {
+        public String decide(DeviceInfo d, PushRequest p) {
             long t = p.ts;
             Rules.MsgType listed = rules.msgTypes.get(p.msgType);
             Rules.MsgType dflt = rules.msgTypes.get("default");
