@@ -71,6 +71,7 @@ class DispatchKafkaITCase {
     static void runDispatch() throws Exception {
         LocalStack stack = STACK.get();
         String kafka = stack.kafkaBootstrap();
+        stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
 
         List<String[]> events = new ArrayList<>();
         events.add(kv("d1", bind(T, "d1", "u1", "huawei", "tok1", "Asia/Shanghai", null)));

@@ -35,6 +35,27 @@ final class KafkaTopics {
         }
     }
 
+    /** Blocks up to {@code wait} for a committed record past the current end of {@code topic}. */
+    static void waitForMore(String bootstrap, String topic, Duration wait) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> parts =
+                    c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                            .map(i -> new TopicPartition(topic, i.partition()))
+                            .collect(Collectors.toList());
+            c.assign(parts);
+            c.seekToEnd(parts);
+            parts.forEach(c::position);
+            c.poll(wait);
+        }
+    }
+
     /** Every committed value of {@code topic}, as text, in partition then offset order. */
     static List<String> readAll(String bootstrap, String topic) {
         Properties p = new Properties();

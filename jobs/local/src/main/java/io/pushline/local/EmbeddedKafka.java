@@ -8,6 +8,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -91,6 +94,28 @@ public final class EmbeddedKafka implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Deletes the topics and creates them again, empty, so that one test's records never reach
+     * another's job. Deletion is asynchronous: waits until the old topics are gone.
+     */
+    public void recreateTopics(Collection<String> topics, int partitions) throws Exception {
+        try (Admin admin = admin()) {
+            Set<String> existing = admin.listTopics().names().get();
+            admin.deleteTopics(
+                            topics.stream().filter(existing::contains).collect(Collectors.toList()))
+                    .all()
+                    .get();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (admin.listTopics().names().get().stream().anyMatch(topics::contains)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("topics not deleted within 60 s: " + topics);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        }
+        createTopics(topics, partitions);
     }
 
     @Override
