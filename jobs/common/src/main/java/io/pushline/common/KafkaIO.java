@@ -141,10 +141,12 @@ public final class KafkaIO {
         public ProducerRecord<byte[], byte[]> serialize(
                 T element, KafkaSinkContext context, Long timestamp) {
             String key = keyOf.apply(element);
+            // The record time is the producer's clock, not the event time: brokers reject
+            // records too far from their clock, and a client's odd ts must not fail the job.
             return new ProducerRecord<>(
                     topicOf.apply(element),
                     null,
-                    timestamp == null || timestamp < 0 ? null : timestamp,
+                    null,
                     key == null ? null : key.getBytes(StandardCharsets.UTF_8),
                     Json.write(element).getBytes(StandardCharsets.UTF_8));
         }
