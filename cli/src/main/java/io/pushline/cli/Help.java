@@ -26,6 +26,8 @@ final class Help {
                     "  replay --rules R --trace T [--segments DIR] --out O",
                     "                       the gate over a trace file (dispatch-filters.md); bad lines",
                     "                       to stderr and O.rejected",
+                    "  bench gate [--devices N] [--events M]",
+                    "                       gate vs a plain keyed count on one MiniCluster, state bytes",
                     "  produce TOPIC [FILE] send JSON lines (stdin or FILE) to a topic of the local stack",
                     "  consume TOPIC [--follow]",
                     "                       print a topic's committed records (and wait for more)",
@@ -64,10 +66,15 @@ final class Help {
 
     private static String format(Object v) {
         if (v instanceof java.time.Duration) {
-            java.time.Duration d = (java.time.Duration) v;
-            return d.toMillis() % 60_000 == 0 && d.toMinutes() > 0
-                    ? d.toMinutes() + " min"
-                    : d.toMillis() % 1000 == 0 ? d.getSeconds() + " s" : d.toMillis() + " ms";
+            long ms = ((java.time.Duration) v).toMillis();
+            long[] units = {86_400_000L, 3_600_000L, 60_000L, 1000L};
+            String[] names = {" d", " h", " min", " s"};
+            for (int i = 0; i < units.length; i++) {
+                if (ms > 0 && ms % units[i] == 0) {
+                    return ms / units[i] + names[i];
+                }
+            }
+            return ms + " ms";
         }
         return String.valueOf(v);
     }

@@ -1,0 +1,256 @@
+package io.pushline.cli;
+
+import io.pushline.common.NoEventTime;
+import io.pushline.gate.GateEngine;
+import io.pushline.gate.GateFunction;
+import io.pushline.gate.Rules;
+import io.pushline.gate.RulesParser;
+import io.pushline.local.LocalFlink;
+import io.pushline.schema.Decision;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.gate.GateState;
+import io.pushline.schema.gate.GateStateDescriptors;
+import io.pushline.schema.registry.DeviceInfo;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
+
+/**
+ * {@code ./pushline bench gate [--devices N] [--events M]}: the gate operator against a plain keyed
+ * count over the same generated pushes, one job after the other on one MiniCluster (RocksDB,
+ * parallelism 2); then the serialized size of the gate's state per (device, msgType).
+ */
+final class BenchCommand {
+    static final String[] TYPES = {
+        "news", "album_update", "live_start", "promo", "security_notice"
+    };
+    static final long T0 = 1_767_225_600_000L;
+
+    private BenchCommand() {}
+
+    static int run(String[] args) throws Exception {
+        if (args.length == 0 || !args[0].equals("gate")) {
+            throw new Main.UsageException(
+                    "usage: ./pushline bench gate [--devices N] [--events M]");
+        }
+        int devices = 1_000_000;
+        long events = 5_000_000;
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("--devices") && i + 1 < args.length) {
+                devices = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--events") && i + 1 < args.length) {
+                events = Long.parseLong(args[++i]);
+            } else {
+                throw new Main.UsageException("unknown argument '" + args[i] + "' for bench gate");
+            }
+        }
+        String rules = DemoCommand.DEMO_RULES;
+        System.out.printf(
+                "bench gate: %,d pushes over %,d devices, the contract's example rules,"
+                        + " RocksDB, parallelism 2%n",
+                events, devices);
+        Path work = Files.createTempDirectory("pushline-bench");
+        try {
+            Configuration conf = LocalFlink.configuration(work);
+            conf.set(RestOptions.BIND_PORT, "0");
+            MiniClusterConfiguration mc =
+                    new MiniClusterConfiguration.Builder()
+                            .setConfiguration(conf)
+                            .setNumTaskManagers(1)
+                            .setNumSlotsPerTaskManager(2)
+                            .build();
+            double plain;
+            double gate;
+            try (MiniCluster cluster = new MiniCluster(mc)) {
+                cluster.start();
+                URI rest = cluster.getRestAddress().get();
+                final int n = devices;
+                final long m = events;
+                plain = timed("plain keyed count", m, env(rest, conf), e -> plainJob(e, n, m));
+                gate = timed("gate", m, env(rest, conf), e -> gateJob(e, n, m, rules));
+            }
+            stateSize(devices, Math.min(events, 2_000_000L), rules);
+            System.out.printf("gate/plain ratio %.2f%n", gate / plain);
+        } finally {
+            LocalStackFiles.deleteRecursively(work);
+        }
+        return 0;
+    }
+
+    interface Wiring {
+        void wire(StreamExecutionEnvironment env) throws Exception;
+    }
+
+    private static StreamExecutionEnvironment env(URI rest, Configuration conf) {
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createRemoteEnvironment(
+                        rest.getHost(), rest.getPort(), conf);
+        env.setParallelism(2);
+        return env;
+    }
+
+    private static double timed(
+            String name, long events, StreamExecutionEnvironment env, Wiring wiring)
+            throws Exception {
+        wiring.wire(env);
+        long t0 = System.nanoTime();
+        env.execute("bench-" + name.replace(' ', '-'));
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double rate = events / secs;
+        System.out.printf(
+                "%-18s %,12.0f events/s  (%,d events in %.1f s)%n", name, rate, events, secs);
+        return rate;
+    }
+
+    private static DataStream<Delivery> pushes(
+            StreamExecutionEnvironment env, long events, int devices) {
+        return env.fromSequence(0, events - 1)
+                .map(new Generate(devices, events))
+                .returns(TypeInformation.of(Delivery.class))
+                .assignTimestampsAndWatermarks(
+                        WatermarkStrategy.<Delivery>forMonotonousTimestamps()
+                                .withTimestampAssigner((d, ts) -> d.request.ts));
+    }
+
+    private static void plainJob(StreamExecutionEnvironment env, int devices, long events) {
+        pushes(env, events, devices)
+                .keyBy(d -> d.device.deviceId)
+                .process(new Count())
+                .sinkTo(new DiscardingSink<>());
+    }
+
+    private static void gateJob(
+            StreamExecutionEnvironment env, int devices, long events, String rules) {
+        DataStream<String> ruleStream =
+                env.fromData(List.of(rules), Types.STRING)
+                        .assignTimestampsAndWatermarks(NoEventTime.strategy());
+        pushes(env, events, devices)
+                .keyBy(d -> d.device.deviceId)
+                .connect(ruleStream.broadcast(GateStateDescriptors.rules()))
+                .process(new GateFunction(rules, Duration.ofDays(8)))
+                .sinkTo(new DiscardingSink<>());
+    }
+
+    /**
+     * Runs the gate's engine over the first {@code events} pushes in memory and measures the gate's
+     * state as Flink serializes it into RocksDB (value bytes plus the deviceId key).
+     */
+    private static void stateSize(int devices, long events, String rulesText) throws Exception {
+        Rules rules = RulesParser.parse(rulesText);
+        Generate gen = new Generate(devices, events);
+        GateState[] states = new GateState[devices];
+        Set<Long> pairs = new HashSet<>();
+        for (long i = 0; i < events; i++) {
+            Delivery d = gen.map(i);
+            int dev = Generate.device(i, devices);
+            if (states[dev] == null) {
+                states[dev] = new GateState();
+            }
+            GateEngine.decide(rules, states[dev], d.request, d.device, d.request.ts);
+            pairs.add((long) dev * TYPES.length + Generate.type(i));
+        }
+        SerializerConfigImpl config = new SerializerConfigImpl();
+        config.setGenericTypes(false);
+        TypeSerializer<GateState> s = TypeInformation.of(GateState.class).createSerializer(config);
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        long bytes = 0;
+        long kept = 0;
+        for (int dev = 0; dev < devices; dev++) {
+            if (states[dev] == null || states[dev].isEmpty()) {
+                continue;
+            }
+            out.clear();
+            s.serialize(states[dev], out);
+            bytes += out.length() + Generate.deviceId(dev).length() + 2;
+            kept++;
+        }
+        System.out.printf(
+                "gate state: %,d devices with state, %,d bytes serialized (value + key),"
+                        + " %.1f bytes per (device, msgType) over %,d pairs seen in %,d pushes%n",
+                kept, bytes, (double) bytes / pairs.size(), pairs.size(), events);
+    }
+
+    /** The i-th push: a spread device, one of five msgTypes, a day of event time. */
+    static final class Generate implements MapFunction<Long, Delivery> {
+        private static final long serialVersionUID = 1L;
+        private final int devices;
+        private final long step;
+
+        Generate(int devices, long events) {
+            this.devices = devices;
+            this.step = Math.max(1, 86_400_000L / Math.max(1, events));
+        }
+
+        static int device(long i, int devices) {
+            return (int) Math.floorMod(i * 2_654_435_761L, (long) devices);
+        }
+
+        static int type(long i) {
+            return (int) Math.floorMod(i * 31 + (i >>> 7), (long) TYPES.length);
+        }
+
+        static String deviceId(int dev) {
+            return "dev-" + dev;
+        }
+
+        @Override
+        public Delivery map(Long i) {
+            int dev = device(i, devices);
+            DeviceInfo d = new DeviceInfo();
+            d.deviceId = deviceId(dev);
+            d.uid = "u-" + dev;
+            d.vendor = "huawei";
+            d.token = "t";
+            d.tz = (dev & 3) == 0 ? "Europe/Berlin" : null;
+            PushRequest p = new PushRequest();
+            p.ts = T0 + i * step;
+            p.seq = i;
+            p.msgId = "m-" + (i >>> 4);
+            p.msgType = TYPES[type(i)];
+            p.title = "title " + (i % 997);
+            p.body = "body";
+            return Delivery.of(p, d);
+        }
+    }
+
+    /** The baseline: one ValueState read and write per event. */
+    static final class Count extends KeyedProcessFunction<String, Delivery, Decision> {
+        private transient ValueState<Long> count;
+
+        @Override
+        public void open(OpenContext ctx) {
+            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+        }
+
+        @Override
+        public void processElement(Delivery d, Context ctx, Collector<Decision> out)
+                throws Exception {
+            Long c = count.value();
+            count.update(c == null ? 1 : c + 1);
+        }
+    }
+}
