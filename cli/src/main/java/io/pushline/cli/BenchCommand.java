@@ -164,7 +164,8 @@ final class BenchCommand {
         Generate gen = new Generate(devices, events);
         GateState[] states = new GateState[devices];
         Set<Long> pairs = new HashSet<>();
-        for (long i = 0; i < events; i++) {
+        for (long j = 0; j < events; j++) {
+            long i = gen.inTimeOrder(j);
             Delivery d = gen.map(i);
             int dev = Generate.device(i, devices);
             if (states[dev] == null) {
@@ -194,15 +195,30 @@ final class BenchCommand {
                 kept, bytes, (double) bytes / pairs.size(), pairs.size(), events);
     }
 
-    /** The i-th push: a spread device, one of five msgTypes, a day of event time. */
+    /**
+     * The i-th push: a spread device, one of five msgTypes, a day of event time. The sequence
+     * source hands each of its two readers one half of the numbers; event time interleaves the
+     * halves, so both readers move through the day together, as partitions of a topic do.
+     */
     static final class Generate implements MapFunction<Long, Delivery> {
         private static final long serialVersionUID = 1L;
         private final int devices;
         private final long step;
+        private final long half;
 
         Generate(int devices, long events) {
             this.devices = devices;
             this.step = Math.max(1, 86_400_000L / Math.max(1, events));
+            this.half = (events + 1) / 2;
+        }
+
+        long ts(long i) {
+            return T0 + ((i % half) * 2 + i / half) * step;
+        }
+
+        /** The number of the j-th push in event-time order. */
+        long inTimeOrder(long j) {
+            return (j % 2) * half + j / 2;
         }
 
         static int device(long i, int devices) {
@@ -227,7 +243,7 @@ final class BenchCommand {
             d.token = "t";
             d.tz = (dev & 3) == 0 ? "Europe/Berlin" : null;
             PushRequest p = new PushRequest();
-            p.ts = T0 + i * step;
+            p.ts = ts(i);
             p.seq = i;
             p.msgId = "m-" + (i >>> 4);
             p.msgType = TYPES[type(i)];
