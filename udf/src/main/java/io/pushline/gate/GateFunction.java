@@ -9,7 +9,6 @@ import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.registry.DeviceInfo;
-import io.pushline.schema.registry.RegistryState;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,6 +18,9 @@ import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -30,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * ({@link DispatchTags#SENDS}). New rules arrive on the broadcast input (already checked by {@link
  * RulesUpdates}) and apply from the next decision on.
  */
-public class GateFunction
-        extends KeyedBroadcastProcessFunction<String, Delivery, String, Decision> {
+public class GateFunction extends KeyedBroadcastProcessFunction<String, Delivery, String, Decision>
+        implements CheckpointedFunction {
     private static final Logger LOG = LoggerFactory.getLogger(GateFunction.class);
 
     private final String initialRules;
@@ -58,11 +60,6 @@ public class GateFunction
     @Override
     public void open(OpenContext openContext) {
         device = getRuntimeContext().getState(GateStateDescriptors.device(stateTtl));
-        buffer =
-                new EventTimeBuffer<>(
-                        getRuntimeContext()
-                                .getMapState(RegistryState.buffer("gate-buffer", Delivery.class)),
-                        Comparator.comparingLong(d -> d.request.seq));
         metrics = getRuntimeContext().getMetricGroup().addGroup("gate");
         counters = new HashMap<>();
         currentText = initialRules;
@@ -70,9 +67,27 @@ public class GateFunction
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext ctx) throws Exception {
+        buffer =
+                new EventTimeBuffer<>(
+                        "gate-buffer",
+                        Delivery.class,
+                        d -> d.device.deviceId,
+                        d -> d.request.ts,
+                        Comparator.comparingLong(d -> d.request.seq),
+                        EventTimeBuffer.DEFAULT_MAX_ON_HEAP);
+        buffer.initialize(ctx, getRuntimeContext().getTaskInfo());
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
+        buffer.snapshot();
+    }
+
+    @Override
     public void processElement(Delivery in, ReadOnlyContext ctx, Collector<Decision> out)
             throws Exception {
-        buffer.add(in, in.request.ts, ctx.timerService());
+        buffer.add(ctx.getCurrentKey(), in, in.request.ts, ctx.timerService());
     }
 
     @Override
@@ -88,7 +103,7 @@ public class GateFunction
         Rules rules = rules(ctx.getBroadcastState(GateStateDescriptors.rules()));
         GateState s = null;
         boolean dirty = false;
-        for (Delivery d : buffer.release(ts)) {
+        for (Delivery d : buffer.release(ctx.getCurrentKey(), ts)) {
             if (s == null) {
                 s = device.value();
                 if (s == null) {

@@ -17,6 +17,9 @@ import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -25,7 +28,8 @@ import org.apache.flink.util.Collector;
  * resolves requests that target the device by id. Every change of a binding also goes to the uid
  * index ({@link DispatchTags#UID_KEYED}) and to HBase ({@link DispatchTags#REGISTRY_CHANGES}).
  */
-public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, Delivery> {
+public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, Delivery>
+        implements CheckpointedFunction {
     private transient ValueState<DeviceInfo> device;
     private transient EventTimeBuffer<DeviceKeyed> buffer;
     private transient Counter binds;
@@ -36,12 +40,6 @@ public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, 
     @Override
     public void open(OpenContext openContext) {
         device = getRuntimeContext().getState(RegistryState.device());
-        buffer =
-                new EventTimeBuffer<>(
-                        getRuntimeContext()
-                                .getMapState(
-                                        RegistryState.buffer("registry-buffer", DeviceKeyed.class)),
-                        Comparator.comparingLong(DeviceKeyed::seq));
         var metrics = getRuntimeContext().getMetricGroup().addGroup("registry");
         binds = metrics.addGroup("event", "bind").counter("deviceEvents");
         unbinds = metrics.addGroup("event", "unbind").counter("deviceEvents");
@@ -50,14 +48,32 @@ public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, 
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext ctx) throws Exception {
+        buffer =
+                new EventTimeBuffer<>(
+                        "registry-buffer",
+                        DeviceKeyed.class,
+                        k -> k.deviceId,
+                        DeviceKeyed::ts,
+                        Comparator.comparingLong(DeviceKeyed::seq),
+                        EventTimeBuffer.DEFAULT_MAX_ON_HEAP);
+        buffer.initialize(ctx, getRuntimeContext().getTaskInfo());
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
+        buffer.snapshot();
+    }
+
+    @Override
     public void processElement(DeviceKeyed in, Context ctx, Collector<Delivery> out)
             throws Exception {
-        buffer.add(in, in.ts(), ctx.timerService());
+        buffer.add(ctx.getCurrentKey(), in, in.ts(), ctx.timerService());
     }
 
     @Override
     public void onTimer(long ts, OnTimerContext ctx, Collector<Delivery> out) throws Exception {
-        for (DeviceKeyed in : buffer.release(ts)) {
+        for (DeviceKeyed in : buffer.release(ctx.getCurrentKey(), ts)) {
             if (in.event != null) {
                 apply(in.event, ctx);
             } else {
