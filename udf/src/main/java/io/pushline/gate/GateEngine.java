@@ -4,10 +4,11 @@ import io.pushline.schema.DropReason;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.registry.DeviceInfo;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.LocalTime;
 import java.time.ZoneId;
-import java.time.ZonedDateTime;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The gate of dispatch-filters.md, steps 2 to 9, for one (push, bound device) at event time t.
@@ -15,6 +16,8 @@ import java.time.ZonedDateTime;
  * in event-time order.
  */
 public final class GateEngine {
+    private static final long DAY_MS = 86_400_000L;
+
     private GateEngine() {}
 
     /** The outcome for one device: null reason for a PASS; the level the push was judged at. */
@@ -52,25 +55,33 @@ public final class GateEngine {
         boolean whitelisted =
                 rules.whitelistMsgTypes.contains(p.msgType)
                         || rules.whitelistDevices.contains(d.deviceId);
-        ZonedDateTime local = null;
         if (!whitelisted) {
-            local = Instant.ofEpochMilli(t).atZone(zone(rules, d));
+            // Local wall-clock time of t in the device's zone, in ms since the local epoch.
+            long local =
+                    t
+                            + zone(rules, d)
+                                            .getRules()
+                                            .getOffset(Instant.ofEpochMilli(t))
+                                            .getTotalSeconds()
+                                    * 1000L;
             DropReason drop = filters(rules, s, p.msgType, level, t, local);
             if (drop != null) {
                 return new Outcome(drop, level, false);
             }
-        }
-        remember(rules, s, idHash, copyHash, t);
-        if (!whitelisted) {
-            count(rules, s, p.msgType, t, (int) local.toLocalDate().toEpochDay());
+            remember(rules, s, idHash, copyHash, t);
+            count(rules, s, p.msgType, t, (int) Math.floorDiv(local, DAY_MS));
+        } else {
+            remember(rules, s, idHash, copyHash, t);
         }
         return new Outcome(null, level, whitelisted);
     }
 
     private static DropReason filters(
-            Rules rules, GateState s, String msgType, int level, long t, ZonedDateTime local) {
+            Rules rules, GateState s, String msgType, int level, long t, long local) {
         Rules.QuietHours q = rules.quietHours;
-        if (q != null && Rules.applies(level, q.exemptLevel) && q.contains(local.toLocalTime())) {
+        if (q != null
+                && Rules.applies(level, q.exemptLevel)
+                && q.contains(LocalTime.ofNanoOfDay(Math.floorMod(local, DAY_MS) * 1_000_000L))) {
             return DropReason.QUIET_HOURS;
         }
         Rules.MinInterval mi = rules.minInterval;
@@ -89,7 +100,7 @@ public final class GateEngine {
         }
         Rules.DailyCap dc = rules.dailyCap;
         if (dc != null && Rules.applies(level, dc.exemptLevel)) {
-            int today = (int) local.toLocalDate().toEpochDay();
+            int today = (int) Math.floorDiv(local, DAY_MS);
             int counted = s.day == today ? s.dayCount : 0;
             if (counted >= dc.limit) {
                 return DropReason.DAILY_CAP;
@@ -158,12 +169,15 @@ public final class GateEngine {
 
     static ZoneId zone(Rules rules, DeviceInfo d) {
         if (d.tz != null && !d.tz.isEmpty()) {
-            return ZoneId.of(d.tz);
+            // ZoneId.of parses its argument every time: a per-push cost worth caching.
+            return ZONES.computeIfAbsent(d.tz, ZoneId::of);
         }
         return rules.timezone;
     }
 
-    /** 64-bit FNV-1a over UTF-8, then a murmur3 finalizer to spread the bits. */
+    private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
+
+    /** 64-bit FNV-1a, then a murmur3 finalizer to spread the bits. */
     static long hash(String s) {
         return mix(fnv(0xcbf29ce484222325L, s == null ? "" : s));
     }
@@ -175,9 +189,13 @@ public final class GateEngine {
         return mix(fnv(h, body == null ? "" : body));
     }
 
+    /** FNV-1a over the UTF-16 code units, two bytes each: no array per call. */
     private static long fnv(long h, String s) {
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            h ^= (b & 0xff);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            h ^= c & 0xff;
+            h *= 0x100000001b3L;
+            h ^= c >>> 8;
             h *= 0x100000001b3L;
         }
         return h;
