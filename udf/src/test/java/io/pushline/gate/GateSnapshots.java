@@ -1,0 +1,65 @@
+package io.pushline.gate;
+
+import io.pushline.schema.Decision;
+import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.gate.GateStateDescriptors;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
+
+/**
+ * Writes the gate's state as this version of Pushline stores it, for {@link
+ * GateStateMigrationTest}: run once per state schema version and commit the file, e.g.
+ *
+ * <pre>java -cp udf/target/test-classes:udf/target/classes:$(cat cp.txt) \
+ *   io.pushline.gate.GateSnapshots udf/src/test/resources/state/gate-v1.snapshot</pre>
+ */
+public final class GateSnapshots {
+    static final String RULES = "minInterval: {period: 1h}\ndedupe: {window: 24h}";
+    static final long T0 = 1_767_225_600_000L;
+    static final long MIN = 60_000L;
+
+    private GateSnapshots() {}
+
+    static KeyedBroadcastOperatorTestHarness<String, Delivery, String, Decision> harness()
+            throws Exception {
+        return new KeyedBroadcastOperatorTestHarness<>(
+                new CoBroadcastWithKeyedOperator<>(
+                        new GateFunction(RULES, Duration.ofDays(8)),
+                        List.of(GateStateDescriptors.rules())),
+                d -> d.device.deviceId,
+                Types.STRING,
+                1,
+                1,
+                0);
+    }
+
+    /** d1 and d2 passed m1 at T0; a push to d1 at T0 + 10 min waits for the watermark. */
+    public static void main(String[] args) throws Exception {
+        try (var h = harness()) {
+            h.open();
+            h.processElement(
+                    Delivery.of(
+                            GateHarness.push(T0, "m1", "news", null, "Hello"),
+                            GateHarness.device("d1", "u1", "UTC")),
+                    T0);
+            h.processElement(
+                    Delivery.of(
+                            GateHarness.push(T0, "m1", "news", null, "Hello"),
+                            GateHarness.device("d2", "u2", "UTC")),
+                    T0);
+            h.watermark(T0);
+            h.processElement(
+                    Delivery.of(
+                            GateHarness.push(T0 + 10 * MIN, "m2", "news", null, "Other"),
+                            GateHarness.device("d1", "u1", "UTC")),
+                    T0 + 10 * MIN);
+            OperatorSubtaskState snapshot = h.snapshot(1, T0);
+            OperatorSnapshotUtil.writeStateHandle(snapshot, args[0]);
+        }
+    }
+}

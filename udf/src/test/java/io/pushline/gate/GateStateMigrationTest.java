@@ -1,0 +1,57 @@
+package io.pushline.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.schema.Decision;
+import java.util.List;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Restores gate state written by earlier versions (files under {@code state/}, written by {@link
+ * GateSnapshots}) and checks that the gate goes on deciding from it: the memory of passes and the
+ * push that was waiting for the watermark. A change to GateState, the buffer or the state names
+ * that breaks savepoints fails here.
+ */
+class GateStateMigrationTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"state/gate-v1.snapshot"})
+    void restoresStateOfAnEarlierVersion(String resource) throws Exception {
+        var snapshot =
+                OperatorSnapshotUtil.readStateHandle(
+                        GateStateMigrationTest.class
+                                .getClassLoader()
+                                .getResource(resource)
+                                .getPath());
+        try (var h = GateSnapshots.harness()) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            // The push to d1 that waited in the buffer is decided against d1's restored memory.
+            h.watermark(GateSnapshots.T0 + 10 * GateSnapshots.MIN);
+            // d2 still remembers m1's copy for dedupe.
+            h.processElement(
+                    io.pushline.schema.dispatch.Delivery.of(
+                            GateHarness.push(
+                                    GateSnapshots.T0 + 120 * GateSnapshots.MIN,
+                                    "m3",
+                                    "news",
+                                    null,
+                                    "Hello"),
+                            GateHarness.device("d2", "u2", "UTC")),
+                    GateSnapshots.T0 + 120 * GateSnapshots.MIN);
+            h.watermark(GateSnapshots.T0 + 120 * GateSnapshots.MIN);
+            List<Decision> out = h.extractOutputValues();
+            assertThat(out)
+                    .extracting(
+                            d ->
+                                    d.msgId
+                                            + "/"
+                                            + d.deviceId
+                                            + "/"
+                                            + (d.isPass() ? "PASS" : d.reason))
+                    .containsExactly("m2/d1/min_interval", "m3/d2/duplicate");
+        }
+    }
+}
