@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -106,6 +107,7 @@ final class BenchCommand {
                             + " buffered records, timers and versions not yet compacted) = %.1f bytes per"
                             + " (device, msgType)%n",
                     checkpointBytes, (double) checkpointBytes / pairs);
+            redisPeer(devices, events, rules, gate.rate);
             System.out.printf("gate/plain ratio %.2f%n", gate.rate / plain.rate);
         } finally {
             LocalStackFiles.deleteRecursively(work);
@@ -187,6 +189,54 @@ final class BenchCommand {
                 .connect(ruleStream.broadcast(GateStateDescriptors.rules()))
                 .process(new GateFunction(rules, Duration.ofDays(8)))
                 .sinkTo(new DiscardingSink<>());
+    }
+
+    /**
+     * The seeds' Redis design over the first million pushes (in event-time order), against a
+     * private redis-server; its decisions are compared with the gate engine's on the same pushes.
+     */
+    private static void redisPeer(int devices, long events, String rulesText, double gateRate)
+            throws Exception {
+        Rules rules = RulesParser.parse(rulesText);
+        int n = (int) Math.min(events, 1_000_000L);
+        Generate gen = new Generate(devices, events);
+        List<Delivery> pushes = new java.util.ArrayList<>(n);
+        Map<String, Long> expected = new java.util.TreeMap<>();
+        Map<Integer, GateState> states = new java.util.HashMap<>();
+        for (long j = 0; j < n; j++) {
+            long i = gen.inTimeOrder(j);
+            Delivery d = gen.map(i);
+            pushes.add(d);
+            GateEngine.Outcome o =
+                    GateEngine.decide(
+                            rules,
+                            states.computeIfAbsent(
+                                    Generate.device(i, devices), k -> new GateState()),
+                            d.request,
+                            d.device,
+                            d.request.ts);
+            expected.merge(o.pass() ? "PASS" : o.reason.wireName(), 1L, Long::sum);
+        }
+        try (RedisGate redis = RedisGate.start()) {
+            if (redis == null) {
+                System.out.println(
+                        "redis design: skipped, no redis-server on the PATH (bench/redis/install.sh)");
+                return;
+            }
+            long t0 = System.nanoTime();
+            Map<String, Long> actual = redis.run(rules, pushes);
+            double secs = (System.nanoTime() - t0) / 1e9;
+            double rate = n / secs;
+            System.out.printf(
+                    "%-18s %,12.0f events/s  (%,d events in %.1f s, one client, pipelined"
+                            + " batches of 1,000)%n",
+                    "redis design", rate, n, secs);
+            System.out.printf(
+                    "redis decisions %s the gate's on those pushes: %s%n",
+                    actual.equals(expected) ? "equal" : "DIFFER from",
+                    actual.equals(expected) ? actual : actual + " vs gate " + expected);
+            System.out.printf("gate/redis ratio %.2f%n", gateRate / rate);
+        }
     }
 
     /**

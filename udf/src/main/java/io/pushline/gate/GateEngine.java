@@ -167,7 +167,7 @@ public final class GateEngine {
         }
     }
 
-    static ZoneId zone(Rules rules, DeviceInfo d) {
+    public static ZoneId zone(Rules rules, DeviceInfo d) {
         if (d.tz != null && !d.tz.isEmpty()) {
             // ZoneId.of parses its argument every time: a per-push cost worth caching.
             return ZONES.computeIfAbsent(d.tz, ZoneId::of);
@@ -178,12 +178,12 @@ public final class GateEngine {
     private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
 
     /** 64-bit FNV-1a, then a murmur3 finalizer to spread the bits. */
-    static long hash(String s) {
+    public static long hash(String s) {
         return mix(fnv(0xcbf29ce484222325L, s == null ? "" : s));
     }
 
     /** The copy's identity: title and body, with the title's length so "ab"+"c" != "a"+"bc". */
-    static long copyHash(String title, String body) {
+    public static long copyHash(String title, String body) {
         String t = title == null ? "" : title;
         long h = fnv(0xcbf29ce484222325L, t.length() + ":" + t);
         return mix(fnv(h, body == null ? "" : body));
