@@ -1,8 +1,10 @@
 package io.pushline.cli;
 
 import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.gate.ExampleRules;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
@@ -35,7 +37,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -43,24 +44,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * them, a summary checked against a model of the expected output.
  */
 final class DemoCommand {
-    /** The example rules of dispatch-filters.md. */
-    static final String DEMO_RULES =
-            String.join(
-                    "\n",
-                    "timezone: Asia/Shanghai",
-                    "quietHours:  {start: \"23:00\", end: \"07:00\", exemptLevel: 3}",
-                    "minInterval: {period: 30m, exemptLevel: 3}",
-                    "dailyCap:    {limit: 5, exemptLevel: 3}",
-                    "dedupe:      {window: 24h}",
-                    "msgTypes:",
-                    "  default:      {level: 1}",
-                    "  news:         {level: 2, cap: {limit: 2, period: 1h}}",
-                    "  album_update: {level: 1, cap: {limit: 1, period: 1h}}",
-                    "  live_start:   {level: 3}",
-                    "whitelist:",
-                    "  msgTypes: [security_notice]",
-                    "  devices:  [dev-0000042]",
-                    "");
+    /** The contract's example rules, with the demo's whitelisted device. */
+    static final String DEMO_RULES = ExampleRules.YAML.replace("d-000042", "dev-0000042");
 
     private DemoCommand() {}
 
@@ -264,13 +249,7 @@ final class DemoCommand {
     }
 
     private static Properties consumerProps(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class.getName());
+        Properties p = KafkaIO.committedReader(bootstrap);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         return p;
     }

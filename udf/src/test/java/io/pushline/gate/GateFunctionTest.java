@@ -15,22 +15,7 @@ public class GateFunctionTest {
     static final long MIN = 60_000L;
     static final long HOUR = 60 * MIN;
 
-    public static final String CONTRACT_RULES =
-            String.join(
-                    "\n",
-                    "timezone: Asia/Shanghai",
-                    "quietHours:  {start: \"23:00\", end: \"07:00\", exemptLevel: 3}",
-                    "minInterval: {period: 30m, exemptLevel: 3}",
-                    "dailyCap:    {limit: 5, exemptLevel: 3}",
-                    "dedupe:      {window: 24h}",
-                    "msgTypes:",
-                    "  default:      {level: 1}",
-                    "  news:         {level: 2, cap: {limit: 2, period: 1h}}",
-                    "  album_update: {level: 1, cap: {limit: 1, period: 1h}}",
-                    "  live_start:   {level: 3}",
-                    "whitelist:",
-                    "  msgTypes: [security_notice]",
-                    "  devices:  [d-000042]");
+    public static final String CONTRACT_RULES = ExampleRules.YAML;
 
     @Test
     void noRulesPassEverythingButASwitchedOffDevice() throws Exception {

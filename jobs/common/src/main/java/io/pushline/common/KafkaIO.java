@@ -80,6 +80,16 @@ public final class KafkaIO {
         }
     }
 
+    /** Consumer settings for tools and tests that read what jobs committed, as raw bytes. */
+    public static Properties committedReader(String bootstrap) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("isolation.level", "read_committed");
+        p.put("key.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
+        p.put("value.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
+        return p;
+    }
+
     static OffsetsInitializer startingOffsets(Configuration conf) {
         String v = conf.get(PushlineOptions.KAFKA_STARTING_OFFSETS);
         switch (v) {
