@@ -26,6 +26,8 @@ final class Help {
                     "  replay --rules R --trace T [--segments DIR] --out O",
                     "                       the gate over a trace file (dispatch-filters.md); bad lines",
                     "                       to stderr and O.rejected",
+                    "  audience eval --segments DIR --expr 'EXPR' [--universe FILE] [--count]",
+                    "                       the uids an audience expression selects (audience-expressions.md)",
                     "  bench gate [--devices N] [--events M]",
                     "                       gate vs a plain keyed count on one MiniCluster, state bytes",
                     "  produce TOPIC [FILE] send JSON lines (stdin or FILE) to a topic of the local stack",

@@ -41,6 +41,8 @@ public final class Main {
                 return RunCommand.run(rest);
             case "demo":
                 return DemoCommand.run(rest);
+            case "audience":
+                return AudienceCommand.run(rest);
             case "bench":
                 return BenchCommand.run(rest);
             case "replay":

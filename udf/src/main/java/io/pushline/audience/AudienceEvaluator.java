@@ -1,0 +1,133 @@
+package io.pushline.audience;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.roaringbitmap.FastAggregation;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Evaluates audience expressions over named segments: AND as one n-way intersection, OR as one
+ * n-way union (FastAggregation), NOT as the complement within the universe, and {@code a AND NOT b}
+ * as a difference without building the complement.
+ */
+public final class AudienceEvaluator {
+    private final Map<String, IdSet> segments;
+    private final IdSet universe;
+
+    public AudienceEvaluator(Map<String, IdSet> segments, IdSet universe) {
+        this.segments = segments;
+        this.universe = universe;
+    }
+
+    /** Parses, checks the names and evaluates. */
+    public IdSet evaluate(String expression) {
+        Expr e = ExpressionParser.parse(expression);
+        check(expression, e);
+        return new IdSet(eval(e));
+    }
+
+    /**
+     * @throws ExpressionException naming the first unknown segment, with close existing names
+     */
+    public void check(String expression, Expr e) {
+        if (e instanceof Expr.Segment) {
+            Expr.Segment s = (Expr.Segment) e;
+            if (!segments.containsKey(s.name)) {
+                List<String> close = closest(s.name);
+                throw new ExpressionException(
+                        expression,
+                        s.column,
+                        "unknown segment '"
+                                + s.name
+                                + "'"
+                                + (close.isEmpty()
+                                        ? ""
+                                        : " (did you mean "
+                                                + close.stream()
+                                                        .map(c -> "'" + c + "'")
+                                                        .collect(Collectors.joining(", "))
+                                                + "?)"));
+            }
+        } else if (e instanceof Expr.Not) {
+            check(expression, ((Expr.Not) e).operand);
+        } else {
+            for (Expr x : operands(e)) {
+                check(expression, x);
+            }
+        }
+    }
+
+    private RoaringBitmap eval(Expr e) {
+        if (e instanceof Expr.Segment) {
+            return segments.get(((Expr.Segment) e).name).bits;
+        }
+        if (e instanceof Expr.Not) {
+            return RoaringBitmap.andNot(universe.bits, eval(((Expr.Not) e).operand));
+        }
+        if (e instanceof Expr.Or) {
+            List<Expr> xs = operands(e);
+            RoaringBitmap[] parts = new RoaringBitmap[xs.size()];
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = eval(xs.get(i));
+            }
+            return FastAggregation.or(parts);
+        }
+        List<RoaringBitmap> include = new ArrayList<>();
+        List<RoaringBitmap> exclude = new ArrayList<>();
+        for (Expr x : operands(e)) {
+            if (x instanceof Expr.Not) {
+                exclude.add(eval(((Expr.Not) x).operand));
+            } else {
+                include.add(eval(x));
+            }
+        }
+        RoaringBitmap result =
+                include.isEmpty()
+                        ? universe.bits.clone()
+                        : include.size() == 1
+                                ? include.get(0).clone()
+                                : FastAggregation.and(include.toArray(new RoaringBitmap[0]));
+        for (RoaringBitmap x : exclude) {
+            result.andNot(x);
+        }
+        return result;
+    }
+
+    private static List<Expr> operands(Expr e) {
+        return e instanceof Expr.And ? ((Expr.And) e).operands : ((Expr.Or) e).operands;
+    }
+
+    /** Existing names within a small edit distance (or equal ignoring case), closest first. */
+    List<String> closest(String name) {
+        int limit = Math.max(1, Math.min(3, name.length() / 3));
+        return segments.keySet().stream()
+                .filter(s -> s.equalsIgnoreCase(name) || distance(s, name) <= limit)
+                .sorted(
+                        Comparator.comparingInt((String s) -> distance(s, name))
+                                .thenComparing(s -> s))
+                .limit(3)
+                .collect(Collectors.toList());
+    }
+
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,80 @@
+package io.pushline.audience;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * A set of dense user ids (a segment, or an expression's result) as a Roaring bitmap. Immutable to
+ * its users: operations return new sets. Bytes written are run-optimized; bytes read are validated,
+ * since they may come from anywhere.
+ */
+public final class IdSet {
+    final RoaringBitmap bits;
+
+    IdSet(RoaringBitmap bits) {
+        this.bits = bits;
+    }
+
+    public static IdSet of(int... ids) {
+        return new IdSet(RoaringBitmap.bitmapOf(ids));
+    }
+
+    /** Ids 0 (inclusive) to {@code end} (exclusive). */
+    public static IdSet range(int end) {
+        return new IdSet(RoaringBitmap.bitmapOfRange(0, end));
+    }
+
+    public long cardinality() {
+        return bits.getLongCardinality();
+    }
+
+    public IntIterator ids() {
+        return bits.getIntIterator();
+    }
+
+    public byte[] toBytes() {
+        RoaringBitmap copy = bits.clone();
+        copy.runOptimize();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(copy.serializedSizeInBytes());
+        try (DataOutputStream data = new DataOutputStream(out)) {
+            copy.serialize(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * @throws IllegalArgumentException when the bytes are not a valid Roaring bitmap
+     */
+    public static IdSet fromBytes(byte[] bytes) {
+        RoaringBitmap b = new RoaringBitmap();
+        try {
+            b.deserialize(ByteBuffer.wrap(bytes));
+            b.validate();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("not a valid Roaring bitmap: " + e.getMessage(), e);
+        }
+        return new IdSet(b);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IdSet && ((IdSet) o).bits.equals(bits);
+    }
+
+    @Override
+    public int hashCode() {
+        return bits.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "IdSet{" + cardinality() + " ids}";
+    }
+}
