@@ -1,5 +1,9 @@
 package io.pushline.cli;
 
+import io.pushline.audience.AudienceEvaluator;
+import io.pushline.audience.ExpressionException;
+import io.pushline.audience.IdSet;
+import io.pushline.audience.SegmentFolder;
 import io.pushline.common.NoEventTime;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchStreams;
@@ -10,6 +14,8 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Target;
 import io.pushline.schema.WireParser;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -31,6 +37,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import org.roaringbitmap.IntIterator;
 
 /**
  * {@code ./pushline replay --rules R --trace T [--segments DIR] --out O}: the dispatch job's
@@ -73,7 +80,13 @@ final class ReplayCommand {
 
         List<ParsedRecord> records = new ArrayList<>();
         List<String> rejected = new ArrayList<>();
-        readTrace(Paths.get(a.get("--trace")), a.containsKey("--segments"), records, rejected);
+        AudienceEvaluator audiences = null;
+        SegmentFolder segments = null;
+        if (a.containsKey("--segments")) {
+            segments = SegmentFolder.load(Paths.get(a.get("--segments")), null);
+            audiences = new AudienceEvaluator(segments.segments, segments.universe);
+        }
+        readTrace(Paths.get(a.get("--trace")), segments, audiences, records, rejected);
         records.sort(
                 Comparator.comparingLong(ParsedRecord::timestamp)
                         .thenComparingLong(ReplayCommand::seq));
@@ -103,7 +116,11 @@ final class ReplayCommand {
     }
 
     private static void readTrace(
-            Path trace, boolean segments, List<ParsedRecord> records, List<String> rejected)
+            Path trace,
+            SegmentFolder segments,
+            AudienceEvaluator audiences,
+            List<ParsedRecord> records,
+            List<String> rejected)
             throws IOException {
         WireParser parser = new WireParser(false);
         try (BufferedReader in = Files.newBufferedReader(trace, StandardCharsets.UTF_8)) {
@@ -112,16 +129,12 @@ final class ReplayCommand {
                 n++;
                 ParsedRecord r = parser.parse(line, "trace", String.valueOf(n), n);
                 if (r.request != null && r.request.target.audience != null) {
-                    r =
-                            ParsedRecord.of(
-                                    DeadLetter.of(
-                                            "trace",
-                                            String.valueOf(n),
-                                            segments
-                                                    ? "audience targets are not supported yet"
-                                                            + " (the audience issue adds them)"
-                                                    : "an audience target needs --segments DIR",
-                                            line));
+                    String reason = resolveAudience(r.request, segments, audiences);
+                    if (reason != null) {
+                        r =
+                                ParsedRecord.of(
+                                        DeadLetter.of("trace", String.valueOf(n), reason, line));
+                    }
                 }
                 if (r.dead != null) {
                     reject(rejected, n, r.dead.reason, line);
@@ -130,6 +143,29 @@ final class ReplayCommand {
                 }
             }
         }
+    }
+
+    /**
+     * Replaces an audience target by the uids its expression selects; returns the reason when the
+     * expression is rejected (nothing is sent for it), null otherwise.
+     */
+    private static String resolveAudience(
+            PushRequest p, SegmentFolder segments, AudienceEvaluator audiences) {
+        if (audiences == null) {
+            return "an audience target needs --segments DIR";
+        }
+        IdSet selected;
+        try {
+            selected = audiences.evaluate(p.target.audience);
+        } catch (ExpressionException e) {
+            return "audience expression rejected: " + e.getMessage();
+        }
+        List<String> uids = new ArrayList<>((int) selected.cardinality());
+        for (IntIterator it = selected.ids(); it.hasNext(); ) {
+            uids.add(segments.uid(it.next()));
+        }
+        p.target = Target.ofUids(uids);
+        return null;
     }
 
     private static void decide(

@@ -89,6 +89,45 @@ class ReplayModelITCase {
         assertThat(rejected.get(1)).contains("\"line\":901").contains("unknown type 'teleport'");
     }
 
+    @Test
+    void audienceTargetsAreEvaluatedOverTheSegmentsFolder() throws Exception {
+        Path segments = Files.createDirectories(dir.resolve("segments"));
+        Files.writeString(segments.resolve("sports.txt"), "u1\nu2\n");
+        Files.writeString(segments.resolve("churned.txt"), "u2\n");
+        Files.writeString(segments.resolve("vip.txt"), "u9\n");
+        String bind =
+                "{\"ts\":1,\"type\":\"bind\",\"deviceId\":\"%s\",\"uid\":\"%s\",\"vendor\":\"fcm\",\"token\":\"t\"}";
+        String push =
+                "{\"ts\":%d,\"type\":\"push\",\"msgId\":\"%s\",\"msgType\":\"news\",\"title\":\"%s\",\"body\":\"b\",\"target\":{\"audience\":\"%s\"}}";
+        Path trace = dir.resolve("audience.jsonl");
+        Files.write(
+                trace,
+                List.of(
+                        String.format(bind, "d1", "u1"),
+                        String.format(bind, "d2", "u2"),
+                        String.format(push, 2, "m1", "a", "sports AND NOT churned"),
+                        String.format(push, 3, "m2", "b", "sports OR nobdy"),
+                        String.format(push, 4, "m3", "c", "vip OR (churned AND NOT sports)")));
+        Path out = dir.resolve("audience-out.jsonl");
+        assertThat(
+                        ReplayCommand.run(
+                                new String[] {
+                                    "--trace", trace.toString(),
+                                    "--segments", segments.toString(),
+                                    "--out", out.toString()
+                                }))
+                .isZero();
+        assertThat(Files.readAllLines(out))
+                .containsExactly(
+                        line("m1", "u1", "d1", "fcm", null),
+                        line("m3", "u9", null, null, "no_device"));
+        assertThat(Files.readAllLines(Path.of(out + ".rejected")))
+                .singleElement()
+                .asString()
+                .contains("\"line\":4")
+                .contains("audience expression rejected: column 11: unknown segment 'nobdy'");
+    }
+
     private static Map<String, Object> randomEvent(Random rnd, long t, int n) {
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("ts", t);
