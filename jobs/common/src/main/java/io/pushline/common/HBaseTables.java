@@ -14,7 +14,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * Pushline's HBase tables. {@code devices}: row deviceId, family {@code d} with uid, vendor, token,
  * tz, enabled, boundTs, updatedTs. {@code devices_by_uid}: row {@code uid 0x00 deviceId}, family
- * {@code d} with vendor, so a prefix scan on {@code uid 0x00} lists a uid's devices.
+ * {@code d} with vendor, so a prefix scan on {@code uid 0x00} lists a uid's devices. {@code
+ * uid_dict}: the uid ↔ dense id dictionary of audiences ({@link IdDictionary}).
  */
 public final class HBaseTables {
     public static final byte[] FAMILY = Bytes.toBytes("d");
@@ -52,7 +53,10 @@ public final class HBaseTables {
             } catch (NamespaceNotFoundException e) {
                 admin.createNamespace(NamespaceDescriptor.create(namespace).build());
             }
-            for (TableName t : new TableName[] {devices(namespace), devicesByUid(namespace)}) {
+            for (TableName t :
+                    new TableName[] {
+                        devices(namespace), devicesByUid(namespace), IdDictionary.table(namespace)
+                    }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(
                             TableDescriptorBuilder.newBuilder(t)
