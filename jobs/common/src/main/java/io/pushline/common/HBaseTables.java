@@ -55,7 +55,10 @@ public final class HBaseTables {
             }
             for (TableName t :
                     new TableName[] {
-                        devices(namespace), devicesByUid(namespace), IdDictionary.table(namespace)
+                        devices(namespace),
+                        devicesByUid(namespace),
+                        IdDictionary.table(namespace),
+                        SegmentStore.table(namespace)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(
