@@ -7,6 +7,7 @@ import io.pushline.gate.GateFunction;
 import io.pushline.gate.Rules;
 import io.pushline.gate.RulesParser;
 import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
@@ -110,7 +111,7 @@ final class BenchCommand {
             redisPeer(devices, events, rules, gate.rate);
             System.out.printf("gate/plain ratio %.2f%n", gate.rate / plain.rate);
         } finally {
-            LocalStackFiles.deleteRecursively(work);
+            LocalStack.deleteRecursively(work);
         }
         return 0;
     }

@@ -10,6 +10,7 @@ import io.pushline.dispatch.DispatchStreams;
 import io.pushline.dispatch.GateSettings;
 import io.pushline.gate.RulesParser;
 import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
@@ -208,7 +209,7 @@ final class ReplayCommand {
             decided.close();
             dead.close();
         } finally {
-            LocalStackFiles.deleteRecursively(work);
+            LocalStack.deleteRecursively(work);
         }
     }
 

@@ -166,7 +166,8 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    static void deleteRecursively(Path p) throws IOException {
+    /** Deletes a file or a folder with everything in it; nothing when it does not exist. */
+    public static void deleteRecursively(Path p) throws IOException {
         if (!Files.exists(p)) {
             return;
         }
