@@ -282,24 +282,26 @@ final class BenchCommand {
     }
 
     /**
-     * The i-th push: a spread device, one of five msgTypes, a day of event time. The sequence
-     * source hands each of its two readers one half of the numbers; event time interleaves the
-     * halves, so both readers move through the day together, as partitions of a topic do.
+     * The i-th push: a spread device, one of five msgTypes, an hour of event time (08:00 in
+     * Shanghai, 01:00 in Berlin), eleven copies. The sequence source hands each of its two readers
+     * one half of the numbers; event time interleaves the halves, so both readers move through the
+     * day together, as partitions of a topic do.
      */
     static final class Generate implements MapFunction<Long, Delivery> {
         private static final long serialVersionUID = 1L;
         private final int devices;
-        private final long step;
+        private final long span;
         private final long half;
 
         Generate(int devices, long events) {
             this.devices = devices;
-            this.step = Math.max(1, 86_400_000L / Math.max(1, events));
+            // All pushes within one hour, so intervals, caps and dedupe all have their say.
+            this.span = 3_600_000L;
             this.half = (events + 1) / 2;
         }
 
         long ts(long i) {
-            return T0 + ((i % half) * 2 + i / half) * step;
+            return T0 + ((i % half) * 2 + i / half) * span / (2 * half);
         }
 
         /** The number of the j-th push in event-time order. */
@@ -333,7 +335,7 @@ final class BenchCommand {
             p.seq = i;
             p.msgId = "m-" + (i >>> 4);
             p.msgType = TYPES[type(i)];
-            p.title = "title " + (i % 997);
+            p.title = "title " + (i % 11);
             p.body = "body";
             return Delivery.of(p, d);
         }
