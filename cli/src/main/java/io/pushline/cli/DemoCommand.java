@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.CommittedRecords;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
@@ -13,15 +14,12 @@ import io.pushline.schema.Vendor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -31,7 +29,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -138,12 +135,12 @@ final class DemoCommand {
         Map<String, Long> sends = new TreeMap<>();
         for (Vendor v : Vendor.values()) {
             long[] n = {0};
-            readAll(kafka, v.topic(), r -> n[0]++);
+            CommittedRecords.readAll(kafka, v.topic(), r -> n[0]++);
             sends.put(v.topic(), n[0]);
         }
         Map<String, Long> reasons = new TreeMap<>();
         Map<String, Long> passesByVendor = new TreeMap<>();
-        readAll(
+        CommittedRecords.readAll(
                 kafka,
                 Topics.DECISIONS,
                 r -> {
@@ -156,7 +153,7 @@ final class DemoCommand {
                     }
                 });
         long[] dead = {0};
-        readAll(kafka, Topics.DLQ, r -> dead[0]++);
+        CommittedRecords.readAll(kafka, Topics.DLQ, r -> dead[0]++);
         long rows = 0;
         try (Table t = stack.hbase().connection().getTable(HBaseTables.devices("pushline"));
                 ResultScanner s = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()))) {
@@ -257,29 +254,10 @@ final class DemoCommand {
     /** Committed records so far: the consumer's end offsets under read_committed, summed. */
     private static long committedCount(String bootstrap, String topic) {
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(bootstrap))) {
-            List<TopicPartition> parts = partitions(c, topic);
+            List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
             // Offsets include transaction markers: an estimate good enough for progress.
             return c.endOffsets(parts).values().stream().mapToLong(Long::longValue).sum();
         }
-    }
-
-    private static void readAll(
-            String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(bootstrap))) {
-            List<TopicPartition> parts = partitions(c, topic);
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                c.poll(Duration.ofMillis(200)).forEach(each);
-            }
-        }
-    }
-
-    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> c, String topic) {
-        return c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                .map(i -> new TopicPartition(topic, i.partition()))
-                .collect(Collectors.toList());
     }
 
     private static String status(JobClient job) {

@@ -191,10 +191,9 @@ final class ReplayCommand {
                     env.fromData(List.of(rules), Types.STRING)
                             .assignTimestampsAndWatermarks(NoEventTime.strategy());
             // State TTL never matters in a replay of minutes; accept whatever the rules look back.
+            Duration lookBack = RulesParser.parse(rules).lookBack();
             Duration ttl =
-                    RulesParser.parse(rules).lookBack().compareTo(Duration.ofDays(8)) > 0
-                            ? RulesParser.parse(rules).lookBack()
-                            : Duration.ofDays(8);
+                    lookBack.compareTo(Duration.ofDays(8)) > 0 ? lookBack : Duration.ofDays(8);
             DispatchStreams out =
                     DispatchJob.build(input, ruleUpdates, new GateSettings(rules, ttl), 128);
             CloseableIterator<Decision> decided = out.decisions.collectAsync();

@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.CommittedRecords;
 import io.pushline.local.LocalStack;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -10,7 +11,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -72,10 +72,7 @@ final class TopicCommand {
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts =
-                    c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                            .map(i -> new TopicPartition(topic, i.partition()))
-                            .collect(Collectors.toList());
+            List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
             c.assign(parts);
             c.seekToBeginning(parts);
             var end = c.endOffsets(parts);

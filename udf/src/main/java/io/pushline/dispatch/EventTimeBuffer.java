@@ -156,11 +156,6 @@ public final class EventTimeBuffer<T> {
         return out;
     }
 
-    /** Records on the heap now, for tests and metrics. */
-    public int onHeap() {
-        return onHeap;
-    }
-
     private void putOnHeap(String key, long ts, T record) {
         heap.computeIfAbsent(key, k -> new HashMap<>(2))
                 .computeIfAbsent(ts, t -> new ArrayList<>(1))

@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,10 +13,6 @@ import java.util.Set;
  */
 public final class Rules implements Serializable {
     private static final long serialVersionUID = 1L;
-
-    /** Rules without any section: every filter off, zone UTC. */
-    public static final Rules NONE =
-            new Rules(ZoneOffset.UTC, null, null, null, null, Map.of(), Set.of(), Set.of(), "{}");
 
     public final ZoneId timezone;
     public final QuietHours quietHours;

@@ -1,14 +1,12 @@
 package io.pushline.dispatch;
 
+import io.pushline.common.CommittedRecords;
 import io.pushline.common.KafkaIO;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -38,10 +36,7 @@ final class KafkaTopics {
     static void waitForMore(String bootstrap, String topic, Duration wait) {
         Properties p = KafkaIO.committedReader(bootstrap);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts =
-                    c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                            .map(i -> new TopicPartition(topic, i.partition()))
-                            .collect(Collectors.toList());
+            List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
             c.assign(parts);
             c.seekToEnd(parts);
             parts.forEach(c::position);
@@ -51,22 +46,9 @@ final class KafkaTopics {
 
     /** Every committed value of {@code topic}, as text, in partition then offset order. */
     static List<String> readAll(String bootstrap, String topic) {
-        Properties p = KafkaIO.committedReader(bootstrap);
         List<String> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts =
-                    c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                            .map(i -> new TopicPartition(topic, i.partition()))
-                            .collect(Collectors.toList());
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    out.add(new String(r.value(), StandardCharsets.UTF_8));
-                }
-            }
-        }
+        CommittedRecords.readAll(
+                bootstrap, topic, r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
         return out;
     }
 }
