@@ -5,6 +5,7 @@ import io.pushline.audience.ExpressionException;
 import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentFolder;
 import io.pushline.common.NoEventTime;
+import io.pushline.dispatch.AudienceSettings;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchStreams;
 import io.pushline.dispatch.GateSettings;
@@ -195,7 +196,12 @@ final class ReplayCommand {
             Duration ttl =
                     lookBack.compareTo(Duration.ofDays(8)) > 0 ? lookBack : Duration.ofDays(8);
             DispatchStreams out =
-                    DispatchJob.build(input, ruleUpdates, new GateSettings(rules, ttl), 128);
+                    DispatchJob.build(
+                            input,
+                            ruleUpdates,
+                            new GateSettings(rules, ttl),
+                            AudienceSettings.none(),
+                            128);
             CloseableIterator<Decision> decided = out.decisions.collectAsync();
             CloseableIterator<DeadLetter> dead = out.deadLetters.collectAsync();
             env.execute("pushline-replay");

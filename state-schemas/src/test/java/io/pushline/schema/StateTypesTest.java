@@ -2,6 +2,8 @@ package io.pushline.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.dispatch.AudienceChunk;
+import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.UidKeyed;
@@ -39,7 +41,9 @@ class StateTypesTest {
                 RegistryChange.class,
                 DeviceKeyed.class,
                 UidKeyed.class,
-                Delivery.class
+                Delivery.class,
+                AudienceChunk.class,
+                CampaignProgress.class
             })
     void isAPojoSerializedWithoutKryo(Class<?> type) throws Exception {
         TypeInformation<?> info = TypeInformation.of(type);

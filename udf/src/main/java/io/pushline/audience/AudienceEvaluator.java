@@ -1,9 +1,12 @@
 package io.pushline.audience;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.roaringbitmap.FastAggregation;
 import org.roaringbitmap.RoaringBitmap;
@@ -25,18 +28,25 @@ public final class AudienceEvaluator {
     /** Parses, checks the names and evaluates. */
     public IdSet evaluate(String expression) {
         Expr e = ExpressionParser.parse(expression);
-        check(expression, e);
-        return new IdSet(eval(e));
+        check(expression, e, segments.keySet());
+        return evaluate(e);
+    }
+
+    /** Evaluates an expression whose names were checked. */
+    public IdSet evaluate(Expr e) {
+        RoaringBitmap result = eval(e);
+        // eval may hand back a segment's own bitmap: callers get a set nobody else holds.
+        return new IdSet(e instanceof Expr.Segment ? result.clone() : result);
     }
 
     /**
      * @throws ExpressionException naming the first unknown segment, with close existing names
      */
-    public void check(String expression, Expr e) {
+    public static void check(String expression, Expr e, Set<String> names) {
         if (e instanceof Expr.Segment) {
             Expr.Segment s = (Expr.Segment) e;
-            if (!segments.containsKey(s.name)) {
-                List<String> close = closest(s.name);
+            if (!names.contains(s.name)) {
+                List<String> close = closest(s.name, names);
                 throw new ExpressionException(
                         expression,
                         s.column,
@@ -52,10 +62,29 @@ public final class AudienceEvaluator {
                                                 + "?)"));
             }
         } else if (e instanceof Expr.Not) {
-            check(expression, ((Expr.Not) e).operand);
+            check(expression, ((Expr.Not) e).operand, names);
         } else {
             for (Expr x : operands(e)) {
-                check(expression, x);
+                check(expression, x, names);
+            }
+        }
+    }
+
+    /** The segment names an expression reads, in order of first appearance. */
+    public static Set<String> names(Expr e) {
+        Set<String> out = new LinkedHashSet<>();
+        collect(e, out);
+        return out;
+    }
+
+    private static void collect(Expr e, Set<String> out) {
+        if (e instanceof Expr.Segment) {
+            out.add(((Expr.Segment) e).name);
+        } else if (e instanceof Expr.Not) {
+            collect(((Expr.Not) e).operand, out);
+        } else {
+            for (Expr x : operands(e)) {
+                collect(x, out);
             }
         }
     }
@@ -96,14 +125,14 @@ public final class AudienceEvaluator {
         return result;
     }
 
-    private static List<Expr> operands(Expr e) {
+    static List<Expr> operands(Expr e) {
         return e instanceof Expr.And ? ((Expr.And) e).operands : ((Expr.Or) e).operands;
     }
 
     /** Existing names within a small edit distance (or equal ignoring case), closest first. */
-    List<String> closest(String name) {
+    static List<String> closest(String name, Collection<String> names) {
         int limit = Math.max(1, Math.min(3, name.length() / 3));
-        return segments.keySet().stream()
+        return names.stream()
                 .filter(s -> s.equalsIgnoreCase(name) || distance(s, name) <= limit)
                 .sorted(
                         Comparator.comparingInt((String s) -> distance(s, name))

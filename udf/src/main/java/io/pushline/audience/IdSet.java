@@ -5,7 +5,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -35,6 +37,21 @@ public final class IdSet {
 
     public IntIterator ids() {
         return bits.getIntIterator();
+    }
+
+    /** Up to {@code max} ids at or above {@code from}, ascending: one chunk of an expansion. */
+    public int[] chunk(long from, int max) {
+        if (from > Integer.MAX_VALUE) {
+            return new int[0];
+        }
+        PeekableIntIterator it = bits.getIntIterator();
+        it.advanceIfNeeded((int) from);
+        int[] out = new int[max];
+        int n = 0;
+        while (n < max && it.hasNext()) {
+            out[n++] = it.next();
+        }
+        return n == max ? out : Arrays.copyOf(out, n);
     }
 
     public byte[] toBytes() {

@@ -15,16 +15,26 @@ import org.apache.flink.util.Collector;
 
 /**
  * Routes parsed input: device events and device-targeted requests to the registry (main output),
- * uid-targeted requests to the uid index ({@link DispatchTags#UID_KEYED}), bad records to {@link
+ * uid-targeted requests to the uid index ({@link DispatchTags#UID_KEYED}), audience-targeted ones
+ * to the campaign expander ({@link DispatchTags#CAMPAIGNS}), bad records to {@link
  * DispatchTags#DEAD_LETTERS}. A request's target list is de-duplicated here, so each listed uid or
  * device is decided once however often it is listed.
  */
 public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
-    static final String AUDIENCE_UNSUPPORTED =
-            "audience targets are not supported by this dispatch job yet: "
-                    + "target uids or devices instead";
+    static final String NO_SEGMENT_STORE =
+            "audience targets need the segment store: start the job with"
+                    + " hbase.zookeeper.quorum set";
 
+    private final boolean campaigns;
     private transient Counter deadLetters;
+
+    /**
+     * @param campaigns whether audience targets can be expanded ({@link DispatchTags#CAMPAIGNS});
+     *     without a segment store they are dead letters
+     */
+    public SplitInput(boolean campaigns) {
+        this.campaigns = campaigns;
+    }
 
     @Override
     public void open(OpenContext openContext) {
@@ -55,11 +65,13 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
             for (String deviceId : new LinkedHashSet<>(p.target.devices)) {
                 out.collect(DeviceKeyed.of(deviceId, each));
             }
+        } else if (campaigns) {
+            ctx.output(DispatchTags.CAMPAIGNS, in);
         } else {
             deadLetters.inc();
             ctx.output(
                     DispatchTags.DEAD_LETTERS,
-                    DeadLetter.of(in.source, in.position, AUDIENCE_UNSUPPORTED, Json.write(p)));
+                    DeadLetter.of(in.source, in.position, NO_SEGMENT_STORE, Json.write(p)));
         }
     }
 }

@@ -74,6 +74,43 @@ public final class IdDictionary implements AutoCloseable {
         return uid;
     }
 
+    /** The uid of each id (null where there is none), in one batched read for the uncached. */
+    public String[] uidsOf(int[] ids) throws IOException {
+        String[] out = new String[ids.length];
+        List<Get> gets = new ArrayList<>();
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i < ids.length; i++) {
+            String cached = uidCache.get(ids[i]);
+            if (cached != null) {
+                out[i] = cached;
+            } else {
+                gets.add(new Get(reverse(ids[i])).addColumn(HBaseTables.FAMILY, UID));
+                at.add(i);
+            }
+        }
+        if (gets.isEmpty()) {
+            return out;
+        }
+        Result[] found = table.get(gets);
+        for (int j = 0; j < found.length; j++) {
+            if (!found[j].isEmpty()) {
+                int i = at.get(j);
+                out[i] = Bytes.toString(found[j].getValue(HBaseTables.FAMILY, UID));
+                remember(out[i], ids[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * How many ids were ever handed out: every id is below this. The universe of audience
+     * expressions is {@code [0, size())}; the few ids lost in assignment races have no uid.
+     */
+    public int size() throws IOException {
+        Result r = table.get(new Get(COUNTER_ROW).addColumn(HBaseTables.FAMILY, NEXT));
+        return r.isEmpty() ? 0 : (int) Bytes.toLong(r.getValue(HBaseTables.FAMILY, NEXT));
+    }
+
     /** The uid's id, assigning the next free one on first sight. */
     public int assign(String uid) throws IOException {
         return assignAll(List.of(uid)).get(uid);

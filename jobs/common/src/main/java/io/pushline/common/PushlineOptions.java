@@ -123,6 +123,31 @@ public final class PushlineOptions {
                                     + " (processing time). Rules that look back further are"
                                     + " refused, so expiry never changes a decision.");
 
+    public static final ConfigOption<Integer> HBASE_DICTIONARY_CACHE =
+            ConfigOptions.key("hbase.dictionary-cache")
+                    .intType()
+                    .defaultValue(100_000)
+                    .withDescription(
+                            "Entries each subtask caches of the uid dictionary (uid to id and"
+                                    + " back).");
+
+    public static final ConfigOption<Integer> AUDIENCE_CHUNK_SIZE =
+            ConfigOptions.key("audience.chunk-size")
+                    .intType()
+                    .defaultValue(5_000)
+                    .withDescription(
+                            "Ids per chunk when a campaign's audience is expanded; chunks are"
+                                    + " spread over the parallel subtasks and are the unit of"
+                                    + " checkpointed progress.");
+
+    public static final ConfigOption<Long> AUDIENCE_MAX_IDS_PER_SECOND =
+            ConfigOptions.key("audience.max-ids-per-second")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "Upper bound on how fast campaigns are expanded, in ids per second;"
+                                    + " 0 for none (backpressure alone paces the expansion).");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -134,6 +159,9 @@ public final class PushlineOptions {
                 HBASE_ZK_QUORUM,
                 HBASE_NAMESPACE,
                 HBASE_CREATE_TABLES,
+                HBASE_DICTIONARY_CACHE,
+                AUDIENCE_CHUNK_SIZE,
+                AUDIENCE_MAX_IDS_PER_SECOND,
                 MAX_OUT_OF_ORDERNESS,
                 IDLE_ADVANCE,
                 MAX_PARALLELISM,

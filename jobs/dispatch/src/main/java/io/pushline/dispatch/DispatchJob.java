@@ -16,6 +16,7 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
+import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -23,6 +24,7 @@ import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -41,7 +43,8 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * <pre>
  * input ─ split ─┬─ device events, device targets ─ registry (deviceId) ─┬──────────── gate (deviceId) ─ sends, decisions
  *                │                                                       │   rules ─ check ─┘ (broadcast)
- *                └─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
+ *                ├─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
+ *                └─ audience ─ expand (1) ─ chunks ─ resolve ids (rebalance) ─┘
  * </pre>
  *
  * Every keyed stage decides in event-time order (see EventTimeBuffer), so the job's decisions are
@@ -60,9 +63,12 @@ public final class DispatchJob {
             DataStream<ParsedRecord> input,
             DataStream<String> rulesUpdates,
             GateSettings gate,
+            AudienceSettings audience,
             int maxParallelism) {
         SingleOutputStreamOperator<DeviceKeyed> split =
-                input.process(new SplitInput()).uid("split-input").name("Split input");
+                input.process(new SplitInput(audience.audiences != null))
+                        .uid("split-input")
+                        .name("Split input");
 
         SingleOutputStreamOperator<Delivery> registry =
                 split.keyBy(k -> k.deviceId)
@@ -74,6 +80,27 @@ public final class DispatchJob {
         DataStream<UidKeyed> byUid =
                 split.getSideOutput(DispatchTags.UID_KEYED)
                         .union(registry.getSideOutput(DispatchTags.UID_KEYED));
+        DataStream<DeadLetter> deadLetters = split.getSideOutput(DispatchTags.DEAD_LETTERS);
+        if (audience.audiences != null) {
+            SingleOutputStreamOperator<AudienceChunk> chunks =
+                    split.getSideOutput(DispatchTags.CAMPAIGNS)
+                            .transform(
+                                    "Expand campaigns",
+                                    TypeInformation.of(AudienceChunk.class),
+                                    new CampaignExpander(
+                                            audience.audiences,
+                                            audience.chunkSize,
+                                            audience.maxIdsPerSecond))
+                            .uid("campaign-expander")
+                            .setParallelism(1);
+            DataStream<UidKeyed> campaignUids =
+                    chunks.rebalance()
+                            .flatMap(new ChunkResolver(audience.audiences))
+                            .uid("audience-resolver")
+                            .name("Resolve audience ids");
+            byUid = byUid.union(campaignUids);
+            deadLetters = deadLetters.union(chunks.getSideOutput(DispatchTags.DEAD_LETTERS));
+        }
         SingleOutputStreamOperator<Delivery> uidIndex =
                 byUid.keyBy(k -> k.uid)
                         .process(new UidIndexFunction())
@@ -103,8 +130,7 @@ public final class DispatchJob {
                 decided.union(
                         registry.getSideOutput(DispatchTags.DECISIONS),
                         uidIndex.getSideOutput(DispatchTags.DECISIONS)),
-                split.getSideOutput(DispatchTags.DEAD_LETTERS)
-                        .union(rules.getSideOutput(DispatchTags.DEAD_LETTERS)),
+                deadLetters.union(rules.getSideOutput(DispatchTags.DEAD_LETTERS)),
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES));
     }
 
@@ -144,7 +170,12 @@ public final class DispatchJob {
                         .uid("source-kafka-rules")
                         .setParallelism(1);
         sinkTo(
-                build(input, rules, GateSettings.from(options), maxParallelism),
+                build(
+                        input,
+                        rules,
+                        GateSettings.from(options),
+                        AudienceSettings.from(options),
+                        maxParallelism),
                 kafkaSinks(options));
     }
 
@@ -190,6 +221,7 @@ public final class DispatchJob {
             options = OptionsParser.parse(args, PushlineOptions.all());
             OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
             GateSettings.from(options);
+            AudienceSettings.from(options);
         } catch (IllegalArgumentException e) {
             System.err.println("pushline-dispatch: " + e.getMessage());
             System.exit(2);

@@ -2,6 +2,7 @@ package io.pushline.schema.dispatch;
 
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
+import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -17,6 +18,11 @@ public final class DispatchTags {
             new OutputTag<>("sends", TypeInformation.of(SendRecord.class));
     public static final OutputTag<UidKeyed> UID_KEYED =
             new OutputTag<>("uid-keyed", TypeInformation.of(UidKeyed.class));
+
+    /** Requests whose target is an audience expression, on their way to the expander. */
+    public static final OutputTag<ParsedRecord> CAMPAIGNS =
+            new OutputTag<>("campaigns", TypeInformation.of(ParsedRecord.class));
+
     public static final OutputTag<RegistryChange> REGISTRY_CHANGES =
             new OutputTag<>("registry-changes", TypeInformation.of(RegistryChange.class));
 

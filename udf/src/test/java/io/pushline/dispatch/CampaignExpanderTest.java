@@ -1,0 +1,192 @@
+package io.pushline.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.audience.Audiences;
+import io.pushline.audience.FolderAudiences;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Target;
+import io.pushline.schema.dispatch.AudienceChunk;
+import io.pushline.schema.dispatch.DispatchTags;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CampaignExpanderTest {
+    @TempDir Path dir;
+    private Audiences.Factory audiences;
+
+    @BeforeEach
+    void segments() throws IOException {
+        // a = u000..u099, b = u050..u149: "a AND NOT b" is u000..u049.
+        write("a", 0, 100);
+        write("b", 50, 150);
+        audiences = FolderAudiences.factory(dir, null);
+    }
+
+    @Test
+    void expandsTheAudienceInChunksAndHoldsTheWatermarkUntilTheLastOne() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 7, 0))) {
+            h.processElement(campaign("m1", "a AND NOT b", 1_000), 1_000);
+            h.processWatermark(new Watermark(5_000));
+            assertThat(watermarks(h)).allMatch(w -> w < 1_000);
+
+            h.setProcessingTime(1); // runs the expansion steps
+            List<AudienceChunk> chunks = chunks(h);
+            assertThat(chunks).hasSize(8); // 50 ids: 7 chunks of 7, one of 1
+            assertThat(chunks).extracting(c -> c.index).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+            assertThat(chunks).allMatch(c -> c.request.ts == 1_000 && c.request.target == null);
+            assertThat(uids(chunks)).isEqualTo(range(0, 50));
+            assertThat(watermarks(h)).contains(5_000L);
+            assertThat(h.getSideOutput(DispatchTags.DEAD_LETTERS)).isNull();
+        }
+    }
+
+    @Test
+    void anUnknownSegmentSendsNothingAndIsADeadLetterWithTheColumn() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 7, 0))) {
+            h.processElement(campaign("m2", "a AND NOT c", 1_000), 1_000);
+            h.processWatermark(new Watermark(2_000));
+            h.setProcessingTime(1);
+
+            assertThat(chunks(h)).isEmpty();
+            List<DeadLetter> dead =
+                    h.getSideOutput(DispatchTags.DEAD_LETTERS).stream()
+                            .map(StreamRecord::getValue)
+                            .collect(Collectors.toList());
+            assertThat(dead).hasSize(1);
+            assertThat(dead.get(0).reason)
+                    .isEqualTo(
+                            "audience expression rejected: column 11: unknown segment 'c'"
+                                    + " (did you mean 'a', 'b'?)");
+            assertThat(dead.get(0).source).isEqualTo("push.requests");
+            assertThat(dead.get(0).raw).contains("\"msgId\":\"m2\"");
+            assertThat(watermarks(h)).containsExactly(2_000L);
+        }
+    }
+
+    @Test
+    void aRestoreResumesAfterTheLastCheckpointedChunk() throws Exception {
+        // 10 ids per chunk at 10,000 ids/s: one chunk per millisecond of processing time.
+        CampaignExpander expander = new CampaignExpander(audiences, 10, 10_000);
+        List<AudienceChunk> before;
+        OperatorSubtaskState snapshot;
+        try (var h = harness(expander)) {
+            h.processElement(campaign("m3", "a OR b", 1_000), 1_000);
+            advance(h, 1, 3);
+            before = chunks(h);
+            snapshot = h.snapshot(1, 3);
+            advance(h, 4, 6); // emitted after the checkpoint: lost with the failure
+        }
+        assertThat(before).hasSize(3);
+
+        List<AudienceChunk> after;
+        try (var h =
+                new OneInputStreamOperatorTestHarness<>(
+                        new CampaignExpander(audiences, 10, 10_000))) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(new Watermark(9_000));
+            assertThat(watermarks(h)).allMatch(w -> w < 1_000);
+            advance(h, 1, 100);
+            after = chunks(h);
+            assertThat(watermarks(h)).contains(9_000L);
+        }
+        List<AudienceChunk> all = new ArrayList<>(before);
+        all.addAll(after);
+        assertThat(all).extracting(c -> c.index).isEqualTo(IntStream.range(0, 15).boxed().toList());
+        assertThat(uids(all)).isEqualTo(range(0, 150));
+    }
+
+    @Test
+    void theEndOfInputFinishesEveryCampaignBeforeTheLastWatermark() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 10, 1))) {
+            h.processElement(campaign("m4", "NOT a", 1_000), 1_000);
+            h.processElement(campaign("m5", "b", 2_000), 2_000);
+            h.processWatermark(Watermark.MAX_WATERMARK);
+            h.endInput();
+
+            List<AudienceChunk> chunks = chunks(h);
+            assertThat(uids(chunks.stream().filter(c -> c.request.msgId.equals("m4")).toList()))
+                    .isEqualTo(range(100, 150));
+            assertThat(uids(chunks.stream().filter(c -> c.request.msgId.equals("m5")).toList()))
+                    .isEqualTo(range(50, 150));
+            Object last = h.getOutput().stream().reduce((x, y) -> y).orElseThrow();
+            assertThat(last).isEqualTo(Watermark.MAX_WATERMARK);
+        }
+    }
+
+    private OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> harness(
+            CampaignExpander expander) throws Exception {
+        var h = new OneInputStreamOperatorTestHarness<>(expander);
+        h.open();
+        return h;
+    }
+
+    private static void advance(
+            OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> h, long from, long to)
+            throws Exception {
+        for (long t = from; t <= to; t++) {
+            h.setProcessingTime(t);
+        }
+    }
+
+    private static ParsedRecord campaign(String msgId, String expression, long ts) {
+        PushRequest p = new PushRequest();
+        p.ts = ts;
+        p.msgId = msgId;
+        p.msgType = "campaign";
+        p.title = "t";
+        p.body = "b";
+        p.target = Target.ofAudience(expression);
+        return ParsedRecord.of(p).from("push.requests", "0@" + ts);
+    }
+
+    private static List<AudienceChunk> chunks(
+            OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> h) {
+        return h.extractOutputValues();
+    }
+
+    private static List<Long> watermarks(
+            OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> h) {
+        return h.getOutput().stream()
+                .filter(o -> o instanceof Watermark)
+                .map(o -> ((Watermark) o).getTimestamp())
+                .collect(Collectors.toList());
+    }
+
+    /** The chunks' uids in emission order, through the resolver's lookup. */
+    private List<String> uids(List<AudienceChunk> chunks) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Audiences a = audiences.open()) {
+            for (AudienceChunk c : chunks) {
+                out.addAll(List.of(a.uids(c.ids)));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> range(int from, int to) {
+        return IntStream.range(from, to)
+                .mapToObj(i -> String.format("u%03d", i))
+                .collect(Collectors.toList());
+    }
+
+    private void write(String name, int from, int to) throws IOException {
+        Files.write(dir.resolve(name + ".txt"), range(from, to));
+    }
+}
