@@ -1,0 +1,124 @@
+package io.pushline.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.common.PushlineOptions;
+import io.pushline.local.LocalStack;
+import io.pushline.local.LocalStackExtension;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Decision;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Campaigns by audience expression through the real embedded HBase (dictionary and segments), Kafka
+ * and Flink (parallelism 2): exactly the selected uids' devices get the push, once each.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class CampaignKafkaITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    static final Campaigns POPULATION = new Campaigns(600, "itcampaign");
+    static String kafka;
+
+    @BeforeAll
+    static void runCampaigns() throws Exception {
+        LocalStack stack = STACK.get();
+        kafka = stack.kafkaBootstrap();
+        stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
+        POPULATION.writeSegments(stack);
+
+        List<String[]> requests = new ArrayList<>();
+        requests.add(Campaigns.campaign("c1", Campaigns.T + 1_000, Campaigns.EXPRESSION));
+        requests.add(Campaigns.campaign("c2", Campaigns.T + 2_000, "sports AND NOT churnd"));
+        requests.add(Campaigns.campaign("c3", Campaigns.T + 3_000, "sports AND (region:beijing"));
+        KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, POPULATION.binds());
+        KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
+
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), POPULATION.namespace);
+        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-campaign");
+        opts.put(PushlineOptions.AUDIENCE_CHUNK_SIZE.key(), "16");
+
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        env.setParallelism(2);
+        DispatchJob.start(env, Configuration.fromMap(opts))
+                .getJobExecutionResult()
+                .get(3, TimeUnit.MINUTES);
+    }
+
+    @Test
+    void exactlyTheSelectedUidsDevicesGetThePushOnce() {
+        List<String> sends = Campaigns.sends(kafka);
+        TreeSet<String> expected = POPULATION.expectedSends("c1");
+        assertThat(expected).hasSizeGreaterThan(100);
+        assertThat(sends).hasSameSizeAs(expected);
+        assertThat(new TreeSet<>(sends)).isEqualTo(expected);
+    }
+
+    @Test
+    void everySelectedDeviceHasOnePassAndEveryDevicelessUidOneNoDeviceDrop() {
+        List<Decision> decisions = Campaigns.decisions(kafka);
+        List<String> passes =
+                decisions.stream()
+                        .filter(Decision::isPass)
+                        .map(d -> d.msgId + "/" + d.deviceId + "/" + d.vendor)
+                        .collect(Collectors.toList());
+        assertThat(passes).hasSameSizeAs(POPULATION.expectedSends("c1"));
+        assertThat(new TreeSet<>(passes)).isEqualTo(POPULATION.expectedSends("c1"));
+        List<String> drops =
+                decisions.stream()
+                        .filter(d -> !d.isPass())
+                        .map(d -> d.msgId + "/" + d.uid + "/" + d.reason)
+                        .collect(Collectors.toList());
+        assertThat(drops)
+                .containsExactlyInAnyOrderElementsOf(
+                        POPULATION.expectedNoDevice("c1").stream()
+                                .map(s -> s + "/no_device")
+                                .collect(Collectors.toList()));
+    }
+
+    @Test
+    void aBadExpressionSendsNothingAndLandsInTheDeadLetterTopic() {
+        List<DeadLetter> dead =
+                KafkaTopics.readAll(kafka, Topics.DLQ).stream()
+                        .map(l -> Json.read(l, DeadLetter.class))
+                        .collect(Collectors.toList());
+        assertThat(dead)
+                .extracting(d -> d.reason)
+                .containsExactlyInAnyOrder(
+                        "audience expression rejected: column 17: unknown segment 'churnd'"
+                                + " (did you mean 'churned'?)",
+                        "audience expression rejected: column 27: expected AND, OR or ')', found end"
+                                + " of expression");
+        assertThat(dead).allMatch(d -> d.source.equals(Topics.PUSH_REQUESTS));
+        assertThat(Campaigns.sends(kafka)).noneMatch(s -> !s.startsWith("c1/"));
+    }
+}
