@@ -1,0 +1,176 @@
+package io.pushline.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.common.PushlineOptions;
+import io.pushline.local.LocalStack;
+import io.pushline.local.LocalStackExtension;
+import io.pushline.schema.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A campaign killed mid-expansion (job cancelled, no savepoint) and restored from its last
+ * checkpoint: every selected device gets the push exactly once, and the restored job expanded only
+ * what the checkpoint had not.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class CampaignRestoreITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    static final Duration WAIT = Duration.ofMinutes(2);
+
+    @TempDir Path checkpoints;
+
+    @Test
+    void aCampaignKilledMidwayIsResumedFromTheCheckpointWithEachDeviceOnce() throws Exception {
+        LocalStack stack = STACK.get();
+        String kafka = stack.kafkaBootstrap();
+        stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
+        Campaigns population = new Campaigns(3_000, "itrestore");
+        population.writeSegments(stack);
+        KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, population.binds());
+        KafkaTopics.produce(
+                kafka,
+                Topics.PUSH_REQUESTS,
+                List.<String[]>of(
+                        Campaigns.campaign("c1", Campaigns.T + 1_000, Campaigns.EXPRESSION)));
+        long audience =
+                java.util.stream.IntStream.range(0, 3_000).filter(population::selected).count();
+
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), population.namespace);
+        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "1 s");
+        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-restore");
+        // About four seconds of expansion, so the kill lands in the middle of it.
+        opts.put(PushlineOptions.AUDIENCE_MAX_IDS_PER_SECOND.key(), "150");
+        Configuration flink = stack.flinkConfiguration();
+        flink.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+        flink.setString(
+                "execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+
+        JobClient first = start(flink, opts);
+        waitUntil(
+                () -> expanded(first.getJobID()) >= audience / 3,
+                "a third of the audience expanded");
+        int seen = latestCheckpoint(first.getJobID()).map(CampaignRestoreITCase::number).orElse(0);
+        waitUntil(
+                () ->
+                        latestCheckpoint(first.getJobID())
+                                        .map(CampaignRestoreITCase::number)
+                                        .orElse(0)
+                                > seen,
+                "a checkpoint after that");
+        first.cancel().get(1, TimeUnit.MINUTES);
+        long beforeKill = expanded(first.getJobID());
+        assertThat(beforeKill).isLessThan(audience);
+        Path restoreFrom = latestCheckpoint(first.getJobID()).orElseThrow();
+
+        Configuration restored = new Configuration(flink);
+        restored.setString("execution.state-recovery.path", restoreFrom.toUri().toString());
+        JobClient second = start(restored, opts);
+        TreeSet<String> expected = population.expectedSends("c1");
+        waitUntil(() -> Campaigns.sends(kafka).size() >= expected.size(), "every send committed");
+        // Two more checkpoints: a duplicate would have been committed by now.
+        int reached =
+                latestCheckpoint(second.getJobID()).map(CampaignRestoreITCase::number).orElse(0);
+        waitUntil(
+                () ->
+                        latestCheckpoint(second.getJobID())
+                                        .map(CampaignRestoreITCase::number)
+                                        .orElse(0)
+                                >= reached + 2,
+                "two more checkpoints");
+        List<String> sends = Campaigns.sends(kafka);
+        long resumed = expanded(second.getJobID());
+        second.cancel().get(1, TimeUnit.MINUTES);
+
+        assertThat(sends).hasSameSizeAs(expected);
+        assertThat(new TreeSet<>(sends)).isEqualTo(expected);
+        // The restored job did not start the campaign over: it expanded only the rest.
+        assertThat(resumed).isGreaterThan(0).isLessThan(audience);
+        assertThat(resumed + beforeKill).isGreaterThanOrEqualTo(audience);
+    }
+
+    private static JobClient start(Configuration flink, Map<String, String> opts) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        return DispatchJob.start(env, Configuration.fromMap(opts));
+    }
+
+    /** Ids the campaign expander of {@code job} has emitted. */
+    private static long expanded(JobID job) {
+        long n = 0;
+        for (OperatorMetricGroup g : METRICS.findOperatorMetricGroups(job, "Expand campaigns")) {
+            Metric m = METRICS.getMetricsByGroup(g).get("audienceIds");
+            if (m != null) {
+                n += ((Counter) m).getCount();
+            }
+        }
+        return n;
+    }
+
+    private Optional<Path> latestCheckpoint(JobID job) {
+        Path dir = checkpoints.resolve(job.toHexString());
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .filter(p -> Files.exists(p.resolve("_metadata")))
+                    .max((a, b) -> Integer.compare(number(a), number(b)));
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static int number(Path chk) {
+        return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
+    }
+
+    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+}
