@@ -12,6 +12,9 @@ public final class Topics {
     public static final String RULES = "push.rules";
     public static final String VENDOR_PREFIX = "push.vendor.";
 
+    /** Membership changes read by the segment build (SegmentChange JSON, keyed by segment). */
+    public static final String SEGMENT_CHANGES = "segment.changes";
+
     private Topics() {}
 
     public static String vendorTopic(String vendorWireName) {
@@ -25,6 +28,13 @@ public final class Topics {
         for (Vendor v : Vendor.values()) {
             all.add(v.topic());
         }
+        return all;
+    }
+
+    /** Every topic of Pushline's jobs. */
+    public static List<String> all() {
+        List<String> all = dispatchTopics();
+        all.add(SEGMENT_CHANGES);
         return all;
     }
 }

@@ -3,7 +3,10 @@ package io.pushline.common;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
+import io.pushline.schema.segments.MemberRow;
+import io.pushline.schema.segments.SegmentChange;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -15,6 +18,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.util.function.SerializableFunction;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /** Kafka sources and sinks of the jobs, built from {@link PushlineOptions}. */
 public final class KafkaIO {
@@ -134,6 +138,62 @@ public final class KafkaIO {
                         conf.get(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX) + "-" + name)
                 .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
                 .build();
+    }
+
+    /** An at-least-once JSON sink, for batch jobs (no checkpoints to commit transactions on). */
+    public static <T> KafkaSink<T> jsonBatchSink(
+            Configuration conf,
+            SerializableFunction<T, String> topicOf,
+            SerializableFunction<T, String> keyOf) {
+        return KafkaSink.<T>builder()
+                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
+                .build();
+    }
+
+    /**
+     * {@code segment.changes} from the group's committed offsets (earliest where it has none) up to
+     * {@code stop}, parsed; bad records come out as rows holding a dead letter.
+     */
+    public static KafkaSource<MemberRow> segmentChanges(
+            Configuration conf, String topic, String groupId, Map<TopicPartition, Long> stop) {
+        return KafkaSource.<MemberRow>builder()
+                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setTopics(topic)
+                .setGroupId(groupId)
+                .setStartingOffsets(
+                        OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setBounded(OffsetsInitializer.offsets(stop))
+                .setDeserializer(new ChangeRecords())
+                .setProperty("isolation.level", "read_committed")
+                .build();
+    }
+
+    static final class ChangeRecords
+            implements org.apache.flink.connector.kafka.source.reader.deserializer
+                            .KafkaRecordDeserializationSchema<
+                    MemberRow> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void deserialize(
+                org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
+                org.apache.flink.util.Collector<MemberRow> out) {
+            if (record.value() != null && record.value().length > 0) {
+                out.collect(
+                        SegmentChange.parse(
+                                new String(record.value(), StandardCharsets.UTF_8),
+                                record.topic(),
+                                record.partition(),
+                                record.offset()));
+            }
+        }
+
+        @Override
+        public org.apache.flink.api.common.typeinfo.TypeInformation<MemberRow> getProducedType() {
+            return org.apache.flink.api.common.typeinfo.TypeInformation.of(MemberRow.class);
+        }
     }
 
     static final class JsonRecords<T> implements KafkaRecordSerializationSchema<T> {

@@ -148,6 +148,31 @@ public final class PushlineOptions {
                             "Upper bound on how fast campaigns are expanded, in ids per second;"
                                     + " 0 for none (backpressure alone paces the expansion).");
 
+    public static final ConfigOption<String> SEGMENTS_FILES =
+            ConfigOptions.key("segments.files")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Folder of user-package files for the segment build: NAME.txt per"
+                                    + " segment (subfolders for names with '/'), one uid per line."
+                                    + " Each file replaces its segment's membership.");
+
+    public static final ConfigOption<String> SEGMENTS_CHANGES_TOPIC =
+            ConfigOptions.key("segments.changes-topic")
+                    .stringType()
+                    .defaultValue("segment.changes")
+                    .withDescription(
+                            "Topic of membership changes the segment build applies on top of"
+                                    + " each segment's last version; empty to read none.");
+
+    public static final ConfigOption<String> SEGMENTS_GROUP_ID =
+            ConfigOptions.key("segments.group-id")
+                    .stringType()
+                    .defaultValue("pushline-segments")
+                    .withDescription(
+                            "Consumer group whose offsets mark the changes already built; a"
+                                    + " build commits them when it succeeds.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -162,6 +187,9 @@ public final class PushlineOptions {
                 HBASE_DICTIONARY_CACHE,
                 AUDIENCE_CHUNK_SIZE,
                 AUDIENCE_MAX_IDS_PER_SECOND,
+                SEGMENTS_FILES,
+                SEGMENTS_CHANGES_TOPIC,
+                SEGMENTS_GROUP_ID,
                 MAX_OUT_OF_ORDERNESS,
                 IDLE_ADVANCE,
                 MAX_PARALLELISM,

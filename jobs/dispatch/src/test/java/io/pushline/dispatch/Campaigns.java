@@ -64,7 +64,7 @@ final class Campaigns {
      * Assigns every uid an id (in a shuffled order, as real loads come) and writes the segments.
      */
     void writeSegments(LocalStack stack) throws Exception {
-        try (Connection c = stack.hbase().connection()) {
+        try (Connection c = stack.hbase().newConnection()) {
             HBaseTables.ensure(c, namespace);
             List<String> uids = new ArrayList<>();
             for (int i = 0; i < n; i++) {

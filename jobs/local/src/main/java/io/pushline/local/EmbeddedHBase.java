@@ -51,8 +51,15 @@ public final class EmbeddedHBase implements AutoCloseable {
         return "localhost:" + util.getZkCluster().getClientPort();
     }
 
+    /** The shared connection: never close it. */
     public Connection connection() throws IOException {
         return util.getConnection();
+    }
+
+    /** A connection of the caller's own, to close when done. */
+    public Connection newConnection() throws IOException {
+        return org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                util.getConfiguration());
     }
 
     @Override

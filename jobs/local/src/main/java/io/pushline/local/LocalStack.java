@@ -83,7 +83,7 @@ public final class LocalStack implements AutoCloseable {
                                     "HBase up at {} after {} ms",
                                     hbase[0].zkQuorum(),
                                     (System.nanoTime() - t0) / 1_000_000);
-                            kafka[0].createTopics(Topics.dispatchTopics(), 2);
+                            kafka[0].createTopics(Topics.all(), 2);
                             return null;
                         });
         try {
