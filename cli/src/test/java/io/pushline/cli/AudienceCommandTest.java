@@ -32,16 +32,20 @@ class AudienceCommandTest {
     }
 
     private int run(String... args) throws Exception {
+        String[] all = new String[args.length + 3];
+        all[0] = "eval";
+        all[1] = "--segments";
+        all[2] = dir.toString();
+        System.arraycopy(args, 0, all, 3, args.length);
+        return command(all);
+    }
+
+    private int command(String... all) throws Exception {
         PrintStream o = System.out;
         PrintStream e = System.err;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            String[] all = new String[args.length + 3];
-            all[0] = "eval";
-            all[1] = "--segments";
-            all[2] = dir.toString();
-            System.arraycopy(args, 0, all, 3, args.length);
             return AudienceCommand.run(all);
         } finally {
             System.setOut(o);
@@ -91,5 +95,38 @@ class AudienceCommandTest {
                         "column 12: unknown segment 'beijng' (did you mean 'beijing'?)\n"
                                 + "sports AND beijng\n"
                                 + "           ^\n");
+    }
+
+    @Test
+    void countPrintsTheExactSize() throws Exception {
+        assertThat(command("count", "sports OR beijing", "--segments", dir.toString())).isZero();
+        assertThat(lines()).containsExactly("4");
+    }
+
+    @Test
+    void explainPrintsTheTreeWithEachNodesSize() throws Exception {
+        assertThat(
+                        command(
+                                "explain",
+                                "sports AND (beijing OR fans/host42) AND NOT churned",
+                                "--segments",
+                                dir.toString()))
+                .isZero();
+        assertThat(lines())
+                .containsExactly(
+                        "(sports AND (beijing OR fans/host42) AND NOT churned)",
+                        "AND                                2",
+                        "├── sports                         3",
+                        "├── OR                             5",
+                        "│   ├── beijing                    3",
+                        "│   └── fans/host42                2",
+                        "└── NOT                            5",
+                        "    └── churned                    1");
+    }
+
+    @Test
+    void explainReportsABadExpressionLikeEval() throws Exception {
+        assertThat(command("explain", "sports AND (", "--segments", dir.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("column 13: ");
     }
 }

@@ -40,6 +40,41 @@ public final class AudienceEvaluator {
     }
 
     /**
+     * The expression as a tree, one line per node with the size of its result, aligned: what {@code
+     * ./pushline audience explain} prints.
+     */
+    public List<String> explain(Expr e) {
+        List<String[]> rows = new ArrayList<>();
+        explain(e, "", "", rows);
+        int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
+        List<String> out = new ArrayList<>(rows.size());
+        for (String[] r : rows) {
+            out.add(String.format("%-" + width + "s  %,15d", r[0], Long.parseLong(r[1])));
+        }
+        return out;
+    }
+
+    private void explain(Expr e, String lead, String childLead, List<String[]> rows) {
+        String label =
+                e instanceof Expr.Segment
+                        ? ((Expr.Segment) e).name
+                        : e instanceof Expr.Not ? "NOT" : e instanceof Expr.And ? "AND" : "OR";
+        rows.add(new String[] {lead + label, String.valueOf(eval(e).getLongCardinality())});
+        List<Expr> children =
+                e instanceof Expr.Segment
+                        ? List.of()
+                        : e instanceof Expr.Not ? List.of(((Expr.Not) e).operand) : operands(e);
+        for (int i = 0; i < children.size(); i++) {
+            boolean last = i == children.size() - 1;
+            explain(
+                    children.get(i),
+                    childLead + (last ? "└── " : "├── "),
+                    childLead + (last ? "    " : "│   "),
+                    rows);
+        }
+    }
+
+    /**
      * @throws ExpressionException naming the first unknown segment, with close existing names
      */
     public static void check(String expression, Expr e, Set<String> names) {

@@ -41,6 +41,15 @@ public final class StoreAudiences implements Audiences {
     @Override
     public IdSet evaluate(String expression) throws IOException {
         Expr e = ExpressionParser.parse(expression);
+        return evaluatorFor(expression, e).evaluate(e);
+    }
+
+    /**
+     * An evaluator holding the segments {@code e} names (read and validated) and the universe.
+     *
+     * @throws io.pushline.audience.ExpressionException naming an unknown segment
+     */
+    public AudienceEvaluator evaluatorFor(String expression, Expr e) throws IOException {
         Set<String> named = AudienceEvaluator.names(e);
         Map<String, IdSet> segments = read(named);
         if (segments.size() < named.size()) {
@@ -50,7 +59,7 @@ public final class StoreAudiences implements Audiences {
             known.addAll(segments.keySet());
             AudienceEvaluator.check(expression, e, known);
         }
-        return new AudienceEvaluator(segments, IdSet.range(dictionary.size())).evaluate(e);
+        return new AudienceEvaluator(segments, IdSet.range(dictionary.size()));
     }
 
     /** The named segments that exist, validated. */
