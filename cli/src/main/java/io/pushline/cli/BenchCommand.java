@@ -60,9 +60,14 @@ final class BenchCommand {
     private BenchCommand() {}
 
     static int run(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("audience")) {
+            return AudienceBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length == 0 || !args[0].equals("gate")) {
             throw new Main.UsageException(
-                    "usage: ./pushline bench gate [--devices N] [--events M]");
+                    "usage: ./pushline bench gate [--devices N] [--events M]\n"
+                            + "       ./pushline bench audience [--universe N] [--runs R]"
+                            + " [--campaign DEVICES]");
         }
         int devices = 1_000_000;
         long events = 5_000_000;

@@ -148,12 +148,16 @@ public final class AudienceEvaluator {
                 include.add(eval(x));
             }
         }
-        RoaringBitmap result =
-                include.isEmpty()
-                        ? universe.bits.clone()
-                        : include.size() == 1
-                                ? include.get(0).clone()
-                                : FastAggregation.and(include.toArray(new RoaringBitmap[0]));
+        RoaringBitmap result;
+        if (include.isEmpty()) {
+            result = universe.bits.clone();
+        } else if (include.size() > 1) {
+            result = FastAggregation.and(include.toArray(new RoaringBitmap[0]));
+        } else {
+            // A computed operand is ours to change; a segment's own bitmap is not.
+            boolean shared = operands(e).stream().anyMatch(x -> x instanceof Expr.Segment);
+            result = shared ? include.get(0).clone() : include.get(0);
+        }
         for (RoaringBitmap x : exclude) {
             result.andNot(x);
         }

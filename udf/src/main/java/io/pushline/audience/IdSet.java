@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.roaringbitmap.BatchIterator;
 import org.roaringbitmap.IntIterator;
-import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -44,14 +44,32 @@ public final class IdSet {
         if (from > Integer.MAX_VALUE) {
             return new int[0];
         }
-        PeekableIntIterator it = bits.getIntIterator();
+        BatchIterator it = bits.getBatchIterator();
         it.advanceIfNeeded((int) from);
         int[] out = new int[max];
         int n = 0;
         while (n < max && it.hasNext()) {
-            out[n++] = it.next();
+            if (n == 0) {
+                n = it.nextBatch(out);
+            } else {
+                // A batch ends at a container boundary: continue into a scratch of what is left.
+                int[] rest = new int[max - n];
+                int k = it.nextBatch(rest);
+                System.arraycopy(rest, 0, out, n, k);
+                n += k;
+            }
         }
         return n == max ? out : Arrays.copyOf(out, n);
+    }
+
+    /** For benchmarks that compare with hand-written bitmap code: the bitmap itself, not a copy. */
+    public RoaringBitmap unwrap() {
+        return bits;
+    }
+
+    /** Wraps a bitmap the caller no longer changes. */
+    public static IdSet wrap(RoaringBitmap bits) {
+        return new IdSet(bits);
     }
 
     public byte[] toBytes() {
