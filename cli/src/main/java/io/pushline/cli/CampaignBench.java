@@ -85,12 +85,15 @@ final class CampaignBench {
                                     "marker",
                                     push("marker", T + 500, "{\"uids\":[\"" + uid(0) + "\"]}")))
                     .get();
+            tick(p, T + 3_000);
         }
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
         opts.put(PushlineOptions.HBASE_NAMESPACE.key(), namespace);
         opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "1 s");
+        // Event time moves only with the input (ticks), never with the wall clock: under
+        // backpressure a busy partition looks idle and its binds would arrive late.
+        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
         opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "bench-campaign");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
@@ -109,8 +112,9 @@ final class CampaignBench {
                                 new ProducerRecord<>(
                                         Topics.PUSH_REQUESTS,
                                         CAMPAIGN,
-                                        push(CAMPAIGN, T + 1_000, "{\"audience\":\"everyone\"}")))
+                                        push(CAMPAIGN, T + 10_000, "{\"audience\":\"everyone\"}")))
                         .get();
+                tick(p, T + 13_000);
             }
             long t3 = System.nanoTime();
             waitFor(sends, CAMPAIGN, n);
@@ -123,6 +127,32 @@ final class CampaignBench {
         } finally {
             job.cancel().get();
         }
+    }
+
+    /**
+     * A record on every partition of both input topics at {@code ts}, so the watermark passes what
+     * came before: a switch of an unbound device (ignored) and a push to a uid without devices (one
+     * {@code no_device} decision).
+     */
+    private static void tick(KafkaProducer<String, String> p, long ts) throws Exception {
+        for (int partition = 0; partition < 2; partition++) {
+            p.send(
+                    new ProducerRecord<>(
+                            Topics.DEVICE_EVENTS,
+                            partition,
+                            "tick",
+                            String.format(
+                                    "{\"ts\":%d,\"type\":\"switch\",\"deviceId\":\"tick\","
+                                            + "\"enabled\":true}",
+                                    ts)));
+            p.send(
+                    new ProducerRecord<>(
+                            Topics.PUSH_REQUESTS,
+                            partition,
+                            "tick",
+                            push("tick-" + ts, ts, "{\"uids\":[\"nobody\"]}")));
+        }
+        p.flush();
     }
 
     private static String uid(int i) {
@@ -162,12 +192,12 @@ final class CampaignBench {
     /** Reads committed sends until {@code count} of {@code msgId} were seen. */
     private static void waitFor(KafkaConsumer<byte[], byte[]> c, String msgId, int count) {
         byte[] needle = ("\"msgId\":\"" + msgId + "\"").getBytes(StandardCharsets.UTF_8);
-        long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         int seen = 0;
         while (seen < count) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(
-                        "only " + seen + " sends of " + msgId + " after 30 min");
+                        "only " + seen + " sends of " + msgId + " after 10 min");
             }
             for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
                 if (contains(r.value(), needle)) {

@@ -11,6 +11,8 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
+import io.pushline.schema.segments.BuiltSegment;
+import io.pushline.segments.SegmentsJob;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,14 +67,14 @@ final class DemoCommand {
                 devices, requests);
 
         Path dir = LocalStack.defaultDir().resolve("demo");
-        step("[1/4] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
+        step("[1/5] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
         long ts = System.nanoTime();
         try (LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT)) {
             System.out.printf(
                     "      up in %.1f s: KAFKA_BOOTSTRAP=%s HBASE_ZK_QUORUM=%s%n",
                     secs(ts), stack.kafkaBootstrap(), stack.hbaseZkQuorum());
 
-            step("[2/4] generating and producing device events and requests");
+            step("[2/5] generating and producing device events and requests");
             ts = System.nanoTime();
             DemoData data =
                     DemoData.generate(
@@ -84,7 +86,28 @@ final class DemoCommand {
                     "      %,d device events and %,d requests in %.1f s%n",
                     data.deviceEvents.size(), data.requests.size(), secs(ts));
 
-            step("[3/4] running the dispatch job (RocksDB, event time, exactly-once sinks)");
+            step("[3/5] building audience segments from package files (segment job, BATCH)");
+            ts = System.nanoTime();
+            Path packages = dir.resolve("packages");
+            for (Map.Entry<String, List<String>> e : data.packages.entrySet()) {
+                Path file = packages.resolve(e.getKey() + ".txt");
+                Files.createDirectories(file.getParent());
+                Files.write(file, e.getValue(), StandardCharsets.UTF_8);
+            }
+            Map<String, String> segmentOpts = new HashMap<>(stack.jobOptions());
+            segmentOpts.put(PushlineOptions.SEGMENTS_FILES.key(), packages.toString());
+            StreamExecutionEnvironment batch =
+                    StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+            batch.setParallelism(2);
+            SegmentsJob.Report built = SegmentsJob.run(Configuration.fromMap(segmentOpts), batch);
+            for (BuiltSegment b : built.segments) {
+                System.out.println("      " + b);
+            }
+            System.out.printf(
+                    "      %,d rows in %.1f s; campaigns: %d x '%s' and one with a typo%n",
+                    built.rows, secs(ts), data.campaigns, DemoData.CAMPAIGN);
+
+            step("[4/5] running the dispatch job (RocksDB, event time, exactly-once sinks)");
             Path rules = dir.resolve("rules.yaml");
             Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
             System.out.println("      gate rules: " + rules + " (the contract's example)");
@@ -123,7 +146,7 @@ final class DemoCommand {
             double jobSecs = secs(ts);
             System.out.printf("      job finished in %.1f s%n", jobSecs);
 
-            step("[4/4] reading the output topics and HBase");
+            step("[5/5] reading the output topics and HBase");
             return summary(stack, data, inputRecords, jobSecs, t0);
         }
     }

@@ -7,6 +7,7 @@ import io.pushline.schema.Target;
 import io.pushline.schema.Vendor;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +32,19 @@ final class DemoData {
         "Asia/Shanghai", "Asia/Shanghai", "Asia/Shanghai", "Asia/Tokyo", "Europe/Berlin", null
     };
 
+    /** The campaigns' expression, over the package files below. */
+    static final String CAMPAIGN = "sports AND region/beijing AND NOT churned";
+
+    /** A campaign with a typo: sends nothing, one dead letter. */
+    static final String BAD_CAMPAIGN = "sports AND region/beijng";
+
     final List<String[]> deviceEvents = new ArrayList<>(); // key, value
     final List<String[]> requests = new ArrayList<>();
+
+    /** User-package files: segment name to its uids (built into the store before dispatch). */
+    final Map<String, List<String>> packages = new TreeMap<>();
+
+    long campaigns;
 
     /**
      * What the registry alone decides: {@code no_device}, {@code push_disabled}, and the number of
@@ -95,6 +107,24 @@ final class DemoData {
         deadLetter(deviceEvents, "dev-bad-1", "{\"ts\": 1, \"type\": \"bind\", \"deviceId\": ");
         deadLetter(deviceEvents, "dev-bad-2", "{\"ts\":1,\"type\":\"bind\",\"deviceId\":\"x\"}");
         expectedRegistryRows = bound.size();
+        List<String> sports = new ArrayList<>();
+        List<String> beijing = new ArrayList<>();
+        List<String> churned = new ArrayList<>();
+        for (int u = 0; u < uids; u++) {
+            String uid = String.format("u-%07d", u);
+            if (u % 3 == 0) {
+                sports.add(uid);
+            }
+            if (u % 4 == 1 || u % 4 == 0) {
+                beijing.add(uid);
+            }
+            if (u % 10 == 0) {
+                churned.add(uid);
+            }
+        }
+        packages.put("sports", sports);
+        packages.put("region/beijing", beijing);
+        packages.put("churned", churned);
 
         ts += 1000;
         String[] types = {"news", "live_start", "album_update", "security_notice"};
@@ -107,7 +137,12 @@ final class DemoData {
             p.title = "Title " + r;
             p.body = "Body of message " + r;
             int kind = rnd.nextInt(100);
-            if (kind < 90) {
+            if (r == requestCount / 4 || r == requestCount / 2 || r == requestCount * 3 / 4) {
+                p.msgType = "promo";
+                p.target = Target.ofAudience(CAMPAIGN);
+            } else if (r == requestCount / 3) {
+                p.target = Target.ofAudience(BAD_CAMPAIGN);
+            } else if (kind < 92) {
                 List<String> targets = new ArrayList<>();
                 int k = 1 + rnd.nextInt(200);
                 for (int j = 0; j < k; j++) {
@@ -117,7 +152,7 @@ final class DemoData {
                                     : String.format("u-%07d", rnd.nextInt(uids)));
                 }
                 p.target = Target.ofUids(targets);
-            } else if (kind < 98) {
+            } else {
                 List<String> targets = new ArrayList<>();
                 int k = 1 + rnd.nextInt(50);
                 for (int j = 0; j < k; j++) {
@@ -127,9 +162,6 @@ final class DemoData {
                                     : String.format("dev-%07d", rnd.nextInt(devices)));
                 }
                 p.target = Target.ofDevices(targets);
-            } else {
-                // Audience targets wait for the audience store: the job dead-letters them.
-                p.target = Target.ofAudience("sports AND beijing");
             }
             request(p);
         }
@@ -179,12 +211,16 @@ final class DemoData {
 
     private void request(PushRequest p) {
         requests.add(new String[] {p.msgId, Json.write(p)});
-        if (p.target.audience != null) {
+        if (p.target.audience != null && p.target.audience.equals(BAD_CAMPAIGN)) {
             expectedDeadLetters++;
             return;
         }
-        if (p.target.uids != null) {
-            for (String uid : new LinkedHashSet<>(p.target.uids)) {
+        if (p.target.uids != null || p.target.audience != null) {
+            if (p.target.audience != null) {
+                campaigns++;
+            }
+            for (String uid :
+                    p.target.uids != null ? new LinkedHashSet<>(p.target.uids) : campaignUids()) {
                 Set<String> devs = devicesOfUid.getOrDefault(uid, Set.of());
                 if (devs.isEmpty()) {
                     count(expectedByRegistry, "no_device");
@@ -203,6 +239,14 @@ final class DemoData {
                 }
             }
         }
+    }
+
+    /** What the campaign expression selects, computed plainly from the package files. */
+    private Set<String> campaignUids() {
+        Set<String> out = new LinkedHashSet<>(packages.get("sports"));
+        out.retainAll(new HashSet<>(packages.get("region/beijing")));
+        out.removeAll(new HashSet<>(packages.get("churned")));
+        return out;
     }
 
     private void decide(DeviceEvent device) {

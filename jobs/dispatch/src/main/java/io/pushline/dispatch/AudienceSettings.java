@@ -4,6 +4,7 @@ import io.pushline.audience.Audiences;
 import io.pushline.common.PushlineOptions;
 import io.pushline.common.StoreAudiences;
 import java.io.Serializable;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
 /** How campaigns are expanded: where audiences come from, chunk size and rate. */
@@ -33,30 +34,9 @@ public final class AudienceSettings implements Serializable {
      * @throws IllegalArgumentException naming the option when a value is out of range
      */
     public static AudienceSettings from(Configuration options) {
-        int chunk = options.get(PushlineOptions.AUDIENCE_CHUNK_SIZE);
-        if (chunk < 1) {
-            throw new IllegalArgumentException(
-                    "option '"
-                            + PushlineOptions.AUDIENCE_CHUNK_SIZE.key()
-                            + "' must be at least 1, got "
-                            + chunk);
-        }
-        long rate = options.get(PushlineOptions.AUDIENCE_MAX_IDS_PER_SECOND);
-        if (rate < 0) {
-            throw new IllegalArgumentException(
-                    "option '"
-                            + PushlineOptions.AUDIENCE_MAX_IDS_PER_SECOND.key()
-                            + "' must be 0 (no limit) or positive, got "
-                            + rate);
-        }
-        int cache = options.get(PushlineOptions.HBASE_DICTIONARY_CACHE);
-        if (cache < 0) {
-            throw new IllegalArgumentException(
-                    "option '"
-                            + PushlineOptions.HBASE_DICTIONARY_CACHE.key()
-                            + "' must not be negative, got "
-                            + cache);
-        }
+        int chunk = atLeast(options, PushlineOptions.AUDIENCE_CHUNK_SIZE, 1).intValue();
+        long rate = atLeast(options, PushlineOptions.AUDIENCE_MAX_IDS_PER_SECOND, 0).longValue();
+        int cache = atLeast(options, PushlineOptions.HBASE_DICTIONARY_CACHE, 0).intValue();
         String quorum = options.get(PushlineOptions.HBASE_ZK_QUORUM);
         Audiences.Factory store =
                 quorum == null || quorum.isBlank()
@@ -64,5 +44,15 @@ public final class AudienceSettings implements Serializable {
                         : StoreAudiences.factory(
                                 quorum, options.get(PushlineOptions.HBASE_NAMESPACE), cache);
         return new AudienceSettings(store, chunk, rate);
+    }
+
+    private static <T extends Number> T atLeast(
+            Configuration options, ConfigOption<T> option, long min) {
+        T value = options.get(option);
+        if (value.longValue() < min) {
+            throw new IllegalArgumentException(
+                    "option '" + option.key() + "' must be at least " + min + ", got " + value);
+        }
+        return value;
     }
 }
