@@ -25,6 +25,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * Expands campaigns (requests whose target is an audience expression): evaluates the expression
@@ -53,6 +54,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient long inputWatermark;
     private transient long outputWatermark;
     private transient boolean stepScheduled;
+    private transient boolean inputIdle;
+    private transient boolean outputIdle;
     private transient Counter campaigns;
     private transient Counter rejected;
     private transient Counter chunks;
@@ -132,6 +135,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             return;
         }
         campaigns.inc();
+        if (outputIdle) {
+            outputIdle = false;
+            output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
+        }
         long size = audience.cardinality();
         LOG.info("Campaign {} at {}: '{}' selects {} ids", p.msgId, p.ts, p.target.audience, size);
         if (size == 0) {
@@ -148,6 +155,24 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     public void processWatermark(Watermark mark) {
         inputWatermark = Math.max(inputWatermark, mark.getTimestamp());
         forwardWatermark();
+    }
+
+    /**
+     * An idle input must not make the output idle while a campaign expands: downstream would then
+     * ignore the held watermark and run ahead of the chunks still to come.
+     */
+    @Override
+    public void processWatermarkStatus(WatermarkStatus status) {
+        inputIdle = status.isIdle();
+        forwardStatus();
+    }
+
+    private void forwardStatus() {
+        boolean idle = inputIdle && running.isEmpty();
+        if (idle != outputIdle) {
+            outputIdle = idle;
+            output.emitWatermarkStatus(idle ? WatermarkStatus.IDLE : WatermarkStatus.ACTIVE);
+        }
     }
 
     @Override
@@ -217,6 +242,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                     p.idsEmitted,
                     p.chunksEmitted);
             forwardWatermark();
+            forwardStatus();
         }
     }
 

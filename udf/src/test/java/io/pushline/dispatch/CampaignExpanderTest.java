@@ -20,6 +20,7 @@ import java.util.stream.IntStream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,19 @@ class CampaignExpanderTest {
             assertThat(uids(chunks)).isEqualTo(range(0, 50));
             assertThat(watermarks(h)).contains(5_000L);
             assertThat(h.getSideOutput(DispatchTags.DEAD_LETTERS)).isNull();
+        }
+    }
+
+    @Test
+    void anIdleInputLeavesTheOutputActiveUntilTheCampaignIsOut() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 10, 10_000))) {
+            h.processElement(campaign("m6", "a", 1_000), 1_000);
+            h.processWatermarkStatus(WatermarkStatus.IDLE);
+            assertThat(h.getOutput()).noneMatch(o -> o instanceof WatermarkStatus);
+            advance(h, 1, 20);
+            assertThat(chunks(h)).hasSize(10);
+            assertThat(h.getOutput().stream().filter(o -> o instanceof WatermarkStatus))
+                    .containsExactly(WatermarkStatus.IDLE);
         }
     }
 

@@ -9,6 +9,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Campaigns by audience expression through the real embedded HBase (dictionary and segments), Kafka
@@ -43,13 +45,14 @@ class CampaignKafkaITCase {
 
     static final Campaigns POPULATION = new Campaigns(600, "itcampaign");
     static String kafka;
+    @TempDir static Path files;
 
     @BeforeAll
     static void runCampaigns() throws Exception {
         LocalStack stack = STACK.get();
         kafka = stack.kafkaBootstrap();
         stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
-        POPULATION.writeSegments(stack);
+        POPULATION.buildSegments(stack, files);
 
         List<String[]> requests = new ArrayList<>();
         requests.add(Campaigns.campaign("c1", Campaigns.T + 1_000, Campaigns.EXPRESSION));
@@ -114,7 +117,7 @@ class CampaignKafkaITCase {
         assertThat(dead)
                 .extracting(d -> d.reason)
                 .containsExactlyInAnyOrder(
-                        "audience expression rejected: column 17: unknown segment 'churnd'"
+                        "audience expression rejected: column 16: unknown segment 'churnd'"
                                 + " (did you mean 'churned'?)",
                         "audience expression rejected: column 27: expected AND, OR or ')', found end"
                                 + " of expression");

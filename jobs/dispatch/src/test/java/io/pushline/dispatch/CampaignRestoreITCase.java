@@ -55,6 +55,7 @@ class CampaignRestoreITCase {
     static final Duration WAIT = Duration.ofMinutes(2);
 
     @TempDir Path checkpoints;
+    @TempDir Path files;
 
     @Test
     void aCampaignKilledMidwayIsResumedFromTheCheckpointWithEachDeviceOnce() throws Exception {
@@ -62,7 +63,7 @@ class CampaignRestoreITCase {
         String kafka = stack.kafkaBootstrap();
         stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
         Campaigns population = new Campaigns(3_000, "itrestore");
-        population.writeSegments(stack);
+        population.buildSegments(stack, files);
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, population.binds());
         KafkaTopics.produce(
                 kafka,

@@ -1,23 +1,25 @@
 package io.pushline.dispatch;
 
-import io.pushline.audience.IdSet;
-import io.pushline.common.HBaseTables;
-import io.pushline.common.IdDictionary;
-import io.pushline.common.SegmentStore;
+import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
+import io.pushline.segments.SegmentsJob;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.hadoop.hbase.client.Connection;
-import org.roaringbitmap.RoaringBitmap;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * A population for campaign tests: {@code n} uids, most with one device, every 7th with two, every
@@ -61,39 +63,34 @@ final class Campaigns {
     }
 
     /**
-     * Assigns every uid an id (in a shuffled order, as real loads come) and writes the segments.
+     * Writes the segments as user-package files and builds them into the store with the segment
+     * job, as production does.
      */
-    void writeSegments(LocalStack stack) throws Exception {
-        try (Connection c = stack.hbase().newConnection()) {
-            HBaseTables.ensure(c, namespace);
-            List<String> uids = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                uids.add(uid((i * 7919) % n));
-            }
-            Map<String, Integer> ids;
-            try (IdDictionary dict = new IdDictionary(c, namespace, 1000)) {
-                ids = dict.assignAll(uids);
-            }
-            try (SegmentStore store = new SegmentStore(c, namespace)) {
-                write(store, ids, "sports", i -> i < 2 * n / 3);
-                write(store, ids, "region:beijing", i -> i % 2 == 0);
-                write(store, ids, "churned", i -> i % 3 == 0);
-            }
+    void buildSegments(LocalStack stack, Path files) throws Exception {
+        write(files, "sports", i -> i < 2 * n / 3);
+        write(files, "region:beijing", i -> i % 2 == 0);
+        write(files, "churned", i -> i % 3 == 0);
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), namespace);
+        opts.put(PushlineOptions.SEGMENTS_FILES.key(), files.toString());
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        env.setParallelism(2);
+        SegmentsJob.Report r = SegmentsJob.run(Configuration.fromMap(opts), env);
+        if (r.segments.size() != 3 || r.rejectedRows() != 0) {
+            throw new IllegalStateException("segment build: " + r.segments + " " + r.rejected);
         }
     }
 
-    private void write(SegmentStore store, Map<String, Integer> ids, String name, IntPredicate in)
-            throws Exception {
-        RoaringBitmap b = new RoaringBitmap();
-        IntStream.range(0, n).filter(in).forEach(i -> b.add(ids.get(uid(i)).intValue()));
-        IdSet set = IdSet.fromBytes(serialize(b));
-        store.write(name, set.toBytes(), set.cardinality(), "test");
-    }
-
-    private static byte[] serialize(RoaringBitmap b) throws Exception {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        b.serialize(new java.io.DataOutputStream(out));
-        return out.toByteArray();
+    private void write(Path files, String name, IntPredicate in) throws Exception {
+        // Shuffled, as real package files come: ids are not in uid order.
+        List<String> uids =
+                IntStream.range(0, n)
+                        .map(i -> (int) ((i * 7919L) % n))
+                        .filter(in)
+                        .mapToObj(Campaigns::uid)
+                        .collect(Collectors.toList());
+        Files.write(files.resolve(name + ".txt"), uids, StandardCharsets.UTF_8);
     }
 
     /** Binds of every device at T, keyed by device. */

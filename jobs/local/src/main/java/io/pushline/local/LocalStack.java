@@ -3,11 +3,15 @@ package io.pushline.local;
 import io.pushline.common.PushlineOptions;
 import io.pushline.schema.Topics;
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,15 +169,44 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    /** Deletes a file or a folder with everything in it; nothing when it does not exist. */
+    /**
+     * Deletes a file or a folder with everything in it; nothing when it does not exist. Files that
+     * vanish meanwhile (Flink still discarding a finished job's checkpoints) are no error.
+     */
     public static void deleteRecursively(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(p)) {
-            for (Path f : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(f);
-            }
-        }
+        Files.walkFileTree(
+                p,
+                new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path f, BasicFileAttributes a)
+                            throws IOException {
+                        Files.deleteIfExists(f);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path f, IOException e)
+                            throws IOException {
+                        if (e instanceof NoSuchFileException) {
+                            return FileVisitResult.CONTINUE;
+                        }
+                        throw e;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path d, IOException e)
+                            throws IOException {
+                        if (e != null && !(e instanceof NoSuchFileException)) {
+                            throw e;
+                        }
+                        try {
+                            Files.deleteIfExists(d);
+                        } catch (DirectoryNotEmptyException late) {
+                            // Something wrote into it meanwhile: walk it again.
+                            deleteRecursively(d);
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
     }
 }

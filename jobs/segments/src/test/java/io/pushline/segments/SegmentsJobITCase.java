@@ -68,6 +68,7 @@ class SegmentsJobITCase {
         sports.add(7, "bad uid");
         sports.add("  u000  "); // surrounding whitespace, and a repeat
         Files.write(files.resolve("sports.txt"), sports, StandardCharsets.UTF_8);
+        Files.write(files.resolve("fans:host42.txt"), List.of("u001", "u002"));
         Files.createDirectories(files.resolve("region"));
         Files.write(files.resolve("region/beijing.txt"), uids(50, 80), StandardCharsets.UTF_8);
 
@@ -90,9 +91,10 @@ class SegmentsJobITCase {
                 .extracting(BuiltSegment::toString)
                 .containsExactly(
                         "churned v1: 1 members (2 adds, 1 removes)",
+                        "fans:host42 v1: 2 members (file: 2 rows, 0 adds, 0 removes)",
                         "region/beijing v1: 30 members (file: 30 rows, 0 adds, 0 removes)",
                         "sports v1: 100 members (file: 101 rows, 1 adds, 1 removes)");
-        assertThat(first.rows).isEqualTo(102 + 30 + 7);
+        assertThat(first.rows).isEqualTo(102 + 2 + 30 + 7);
         assertThat(first.rejected)
                 .containsExactlyInAnyOrderEntriesOf(
                         Map.of(
@@ -119,7 +121,7 @@ class SegmentsJobITCase {
         assertThat(dead)
                 .extracting(d -> d.source + " " + d.position)
                 .containsExactlyInAnyOrder(
-                        "file:" + files.resolve("sports.txt") + " line 8",
+                        files.resolve("sports.txt") + " line 8",
                         Topics.SEGMENT_CHANGES + " " + p + "@" + (before + 3),
                         Topics.SEGMENT_CHANGES + " " + p + "@" + (before + 4));
 
