@@ -43,7 +43,8 @@ public final class EventTimeBuffer<T> {
     private final Comparator<T> bySeq;
     private final int maxOnHeap;
 
-    private final Map<String, Map<Long, List<T>>> heap = new HashMap<>();
+    // A key's waiting records in one small list (usually one record): cheaper than a map by ts.
+    private final Map<String, List<T>> heap = new HashMap<>();
     private final Set<String> spilledKeys = new HashSet<>();
     private int onHeap;
     private MapState<Long, List<T>> spill;
@@ -87,7 +88,7 @@ public final class EventTimeBuffer<T> {
         for (T record : heapSnapshot.get()) {
             String key = keyOf.apply(record);
             if (KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxPar, par) == me) {
-                putOnHeap(key, tsOf.applyAsLong(record), record);
+                putOnHeap(key, record);
             }
         }
         for (String key : spilledSnapshot.get()) {
@@ -100,10 +101,8 @@ public final class EventTimeBuffer<T> {
     /** From the function's {@code snapshotState}. */
     public void snapshot() throws Exception {
         List<T> all = new ArrayList<>(onHeap);
-        for (Map<Long, List<T>> byTs : heap.values()) {
-            for (List<T> records : byTs.values()) {
-                all.addAll(records);
-            }
+        for (List<T> records : heap.values()) {
+            all.addAll(records);
         }
         heapSnapshot.update(all);
         spilledSnapshot.update(new ArrayList<>(spilledKeys));
@@ -113,7 +112,7 @@ public final class EventTimeBuffer<T> {
     public void add(String key, T record, long ts, TimerService timers) throws Exception {
         timers.registerEventTimeTimer(ts);
         if (onHeap < maxOnHeap) {
-            putOnHeap(key, ts, record);
+            putOnHeap(key, record);
             return;
         }
         List<T> waiting = spill.get(ts);
@@ -128,14 +127,24 @@ public final class EventTimeBuffer<T> {
     /** Removes and returns what waited for {@code ts} under the current key, in seq order. */
     public List<T> release(String key, long ts) throws Exception {
         List<T> out = List.of();
-        Map<Long, List<T>> byTs = heap.get(key);
-        if (byTs != null) {
-            List<T> waiting = byTs.remove(ts);
-            if (waiting != null) {
+        List<T> waiting = heap.get(key);
+        if (waiting != null && waiting.size() == 1) {
+            if (tsOf.applyAsLong(waiting.get(0)) == ts) {
                 out = waiting;
-                onHeap -= waiting.size();
+                heap.remove(key);
+                onHeap--;
             }
-            if (byTs.isEmpty()) {
+        } else if (waiting != null) {
+            out = new ArrayList<>(waiting.size());
+            for (int i = 0; i < waiting.size(); ) {
+                if (tsOf.applyAsLong(waiting.get(i)) == ts) {
+                    out.add(waiting.remove(i));
+                } else {
+                    i++;
+                }
+            }
+            onHeap -= out.size();
+            if (waiting.isEmpty()) {
                 heap.remove(key);
             }
         }
@@ -150,16 +159,13 @@ public final class EventTimeBuffer<T> {
             }
         }
         if (out.size() > 1) {
-            out = new ArrayList<>(out);
             out.sort(bySeq);
         }
         return out;
     }
 
-    private void putOnHeap(String key, long ts, T record) {
-        heap.computeIfAbsent(key, k -> new HashMap<>(2))
-                .computeIfAbsent(ts, t -> new ArrayList<>(1))
-                .add(record);
+    private void putOnHeap(String key, T record) {
+        heap.computeIfAbsent(key, k -> new ArrayList<>(2)).add(record);
         onHeap++;
     }
 

@@ -44,7 +44,9 @@ public class GateFunction extends KeyedBroadcastProcessFunction<String, Delivery
     private transient String currentText;
     private transient Rules current;
     private transient MetricGroup metrics;
-    private transient Map<String, Counter> counters;
+
+    /** Decision counters by reason, msgType and vendor: nested, so counting allocates nothing. */
+    private transient Map<String, Map<String, Map<String, Counter>>> counters;
 
     /**
      * @param initialRules the rules document in force until the broadcast input brings another
@@ -154,14 +156,18 @@ public class GateFunction extends KeyedBroadcastProcessFunction<String, Delivery
 
     private void count(Decision d, String vendor) {
         String reason = d.reason == null ? "pass" : d.reason;
-        String key = reason + '\u0000' + d.msgType + '\u0000' + vendor;
-        counters.computeIfAbsent(
-                        key,
-                        k ->
-                                metrics.addGroup("reason", reason)
-                                        .addGroup("msgType", d.msgType)
-                                        .addGroup("vendor", vendor)
-                                        .counter("decisions"))
-                .inc();
+        Map<String, Counter> byVendor =
+                counters.computeIfAbsent(reason, r -> new HashMap<>())
+                        .computeIfAbsent(d.msgType, t -> new HashMap<>());
+        Counter c = byVendor.get(vendor);
+        if (c == null) {
+            c =
+                    metrics.addGroup("reason", reason)
+                            .addGroup("msgType", d.msgType)
+                            .addGroup("vendor", vendor)
+                            .counter("decisions");
+            byVendor.put(vendor, c);
+        }
+        c.inc();
     }
 }
