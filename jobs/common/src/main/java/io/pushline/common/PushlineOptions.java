@@ -92,9 +92,10 @@ public final class PushlineOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(5))
                     .withDescription(
-                            "After this long without input on a partition, its watermark follows"
-                                    + " the wall clock, so the last requests do not wait for"
-                                    + " newer ones. 0 turns it off (replays of old data).");
+                            "After this long without input on a partition (time under"
+                                    + " backpressure does not count), its watermark follows the"
+                                    + " wall clock, so the last requests do not wait for newer"
+                                    + " ones. 0 turns it off (replays of old data).");
 
     public static final ConfigOption<Integer> MAX_PARALLELISM =
             ConfigOptions.key("dispatch.max-parallelism")
