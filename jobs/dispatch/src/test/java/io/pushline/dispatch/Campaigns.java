@@ -14,12 +14,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A population for campaign tests: {@code n} uids, most with one device, every 7th with two, every
@@ -106,6 +110,37 @@ final class Campaigns {
             }
         }
         return out;
+    }
+
+    /**
+     * A record at {@code ts} on both partitions of both input topics, so the watermark passes what
+     * came before without wall-clock idle advance: a switch of an unbound device (ignored) and a
+     * request to a uid without devices (one no_device decision, msgId {@code tick}).
+     */
+    static void tick(String kafka, long ts) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", kafka);
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        try (var producer = new KafkaProducer<String, String>(p)) {
+            for (int partition = 0; partition < 2; partition++) {
+                producer.send(
+                        new ProducerRecord<>(
+                                Topics.DEVICE_EVENTS,
+                                partition,
+                                "tick",
+                                "{\"ts\":"
+                                        + ts
+                                        + ",\"type\":\"switch\",\"deviceId\":\"tick\",\"enabled\":true}"));
+                producer.send(
+                        new ProducerRecord<>(
+                                Topics.PUSH_REQUESTS,
+                                partition,
+                                "tick",
+                                DispatchKafkaITCase.push(ts, "tick", "{\"uids\":[\"nobody\"]}")));
+            }
+            producer.flush();
+        }
     }
 
     static String[] campaign(String msgId, long ts, String expression) {
