@@ -18,7 +18,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,13 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CampaignKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
 
     static final Campaigns POPULATION = new Campaigns(600, "itcampaign");
     static String kafka;

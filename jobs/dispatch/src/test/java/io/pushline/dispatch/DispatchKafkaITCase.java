@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.Cell;
@@ -45,13 +44,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DispatchKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
 
     static final long T = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 

@@ -21,7 +21,6 @@ import java.util.function.Function;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -38,13 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GateRulesKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
 
     static final Duration PATIENCE = Duration.ofSeconds(90);
 
