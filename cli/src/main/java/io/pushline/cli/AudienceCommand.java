@@ -18,6 +18,7 @@ import io.pushline.segments.SegmentsJob;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -265,6 +266,12 @@ final class AudienceCommand {
     }
 
     private static Audience open(Args a) throws Exception {
+        if (a.segments != null && !Files.isDirectory(a.segments)) {
+            throw new Main.UsageException("--segments: no folder " + a.segments);
+        }
+        if (a.universe != null && !Files.isRegularFile(a.universe)) {
+            throw new Main.UsageException("--universe: no file " + a.universe);
+        }
         return a.segments != null
                 ? new FolderAudience(SegmentFolder.load(a.segments, a.universe))
                 : new StoreAudience(storeOptions(a));

@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -128,5 +129,13 @@ class AudienceCommandTest {
     void explainReportsABadExpressionLikeEval() throws Exception {
         assertThat(command("explain", "sports AND (", "--segments", dir.toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("column 13: ");
+    }
+
+    @Test
+    void aMissingSegmentsFolderIsAUsageErrorNotACrash() {
+        assertThatThrownBy(
+                        () -> command("count", "a", "--segments", dir.resolve("nope").toString()))
+                .isInstanceOf(Main.UsageException.class)
+                .hasMessageStartingWith("--segments: no folder ");
     }
 }
