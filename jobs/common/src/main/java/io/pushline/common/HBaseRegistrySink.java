@@ -4,7 +4,9 @@ import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryChange;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -18,9 +20,11 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Mirrors the device registry into HBase ({@link HBaseTables}) so other services can read it.
- * Mutations are buffered and flushed at every checkpoint; they are idempotent, so a replay after a
- * failure rewrites the same rows (at-least-once delivery, exactly-once result).
+ * Mirrors the device registry into HBase ({@link HBaseTables}) so other services can read it, and
+ * gives every uid that binds a device its dictionary id on first sight ({@link IdDictionary}), so
+ * audience expressions know every user (the universe of NOT). Mutations are buffered and flushed at
+ * every checkpoint; they are idempotent, so a replay after a failure rewrites the same rows
+ * (at-least-once delivery, exactly-once result), and a uid keeps the id it got first.
  */
 public class HBaseRegistrySink implements Sink<RegistryChange> {
     private static final long serialVersionUID = 1L;
@@ -40,15 +44,21 @@ public class HBaseRegistrySink implements Sink<RegistryChange> {
     }
 
     static final class Writer implements SinkWriter<RegistryChange> {
+        /** Uids collected before a dictionary round trip, at the latest at each checkpoint. */
+        static final int UID_BATCH = 10_000;
+
         private final Connection connection;
         private final BufferedMutator devices;
         private final BufferedMutator byUid;
+        private final IdDictionary dictionary;
+        private final Set<String> uids = new LinkedHashSet<>();
         private final Counter written;
 
         Writer(String quorum, String namespace, Counter written) throws IOException {
             this.connection = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
             this.devices = connection.getBufferedMutator(HBaseTables.devices(namespace));
             this.byUid = connection.getBufferedMutator(HBaseTables.devicesByUid(namespace));
+            this.dictionary = new IdDictionary(connection, namespace, 100_000);
             this.written = written;
         }
 
@@ -76,6 +86,16 @@ public class HBaseRegistrySink implements Sink<RegistryChange> {
             }
             byUid.mutate(index);
             written.inc(1 + index.size());
+            if (d != null && d.uid != null && uids.add(d.uid) && uids.size() >= UID_BATCH) {
+                assignIds();
+            }
+        }
+
+        private void assignIds() throws IOException {
+            if (!uids.isEmpty()) {
+                dictionary.assignAll(new ArrayList<>(uids));
+                uids.clear();
+            }
         }
 
         static Put devicePut(byte[] row, DeviceInfo d, long ts) {
@@ -98,6 +118,7 @@ public class HBaseRegistrySink implements Sink<RegistryChange> {
         public void flush(boolean endOfInput) throws IOException {
             devices.flush();
             byUid.flush();
+            assignIds();
         }
 
         @Override
@@ -105,6 +126,7 @@ public class HBaseRegistrySink implements Sink<RegistryChange> {
             try {
                 devices.close();
                 byUid.close();
+                dictionary.close();
             } finally {
                 connection.close();
             }

@@ -3,6 +3,7 @@ package io.pushline.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.HBaseTables;
+import io.pushline.common.IdDictionary;
 import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
@@ -25,6 +26,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -59,6 +61,7 @@ class DispatchKafkaITCase {
     static Map<String, List<String>> topics = new HashMap<>();
     static List<Map<String, String>> devicesRows;
     static List<String> uidIndexRows;
+    static Map<String, Integer> dictionaryIds = new HashMap<>();
 
     @BeforeAll
     static void runDispatch() throws Exception {
@@ -117,6 +120,12 @@ class DispatchKafkaITCase {
         }
         devicesRows = scanDevices(stack);
         uidIndexRows = scanUidIndex(stack);
+        try (Connection c = stack.hbase().newConnection();
+                IdDictionary dict = new IdDictionary(c, "pushline", 0)) {
+            for (String uid : List.of("u1", "u2", "u3", "u4", "u5", "u6", "u404")) {
+                dictionaryIds.put(uid, dict.idOf(uid));
+            }
+        }
     }
 
     @Test
@@ -193,6 +202,18 @@ class DispatchKafkaITCase {
                         row("d6", "u6", "vivo", "tok6", "", "true", T + 9000, T + 9000));
         assertThat(uidIndexRows)
                 .containsExactlyInAnyOrder("u1/d1", "u5/d2", "u2/d3", "u4/d5", "u6/d6");
+    }
+
+    @Test
+    void everyUidThatBoundADeviceGotADictionaryIdOnFirstSight() {
+        List<Integer> bound = new ArrayList<>();
+        for (String uid : List.of("u1", "u2", "u3", "u4", "u5", "u6")) {
+            assertThat(dictionaryIds.get(uid)).as(uid).isNotNull();
+            bound.add(dictionaryIds.get(uid));
+        }
+        assertThat(bound).doesNotHaveDuplicates();
+        // Only targeted, never bound: not a user the dictionary knows.
+        assertThat(dictionaryIds.get("u404")).isNull();
     }
 
     static String[] kv(String key, String value) {
