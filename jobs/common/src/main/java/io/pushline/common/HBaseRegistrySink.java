@@ -86,7 +86,10 @@ public class HBaseRegistrySink implements Sink<RegistryChange> {
             }
             byUid.mutate(index);
             written.inc(1 + index.size());
-            if (d != null && d.uid != null && uids.add(d.uid) && uids.size() >= UID_BATCH) {
+            // A device that stays with its uid (token refresh, switch) brings no new uid: only
+            // fresh binds and moves cost a dictionary lookup.
+            boolean newToDevice = d != null && d.uid != null && !d.uid.equals(c.previousUid);
+            if (newToDevice && uids.add(d.uid) && uids.size() >= UID_BATCH) {
                 assignIds();
             }
         }
