@@ -5,9 +5,12 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.segments.MemberRow;
 import io.pushline.schema.segments.SegmentChange;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -15,7 +18,10 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
 import org.apache.flink.util.function.SerializableFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -54,34 +60,12 @@ public final class KafkaIO {
                         .setTopics(Topics.RULES)
                         .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + "-rules")
                         .setStartingOffsets(startingOffsets(conf))
-                        .setDeserializer(new TextRecords())
+                        .setDeserializer(new ValueRecords<>(Types.STRING, (value, r) -> value))
                         .setProperty("isolation.level", "read_committed");
         if (conf.get(PushlineOptions.KAFKA_BOUNDED)) {
             b.setBounded(OffsetsInitializer.latest());
         }
         return b.build();
-    }
-
-    /** Record values as text; empty and null values (tombstones) are skipped. */
-    static final class TextRecords
-            implements org.apache.flink.connector.kafka.source.reader.deserializer
-                            .KafkaRecordDeserializationSchema<
-                    String> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public void deserialize(
-                org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
-                org.apache.flink.util.Collector<String> out) {
-            if (record.value() != null && record.value().length > 0) {
-                out.collect(new String(record.value(), StandardCharsets.UTF_8));
-            }
-        }
-
-        @Override
-        public org.apache.flink.api.common.typeinfo.TypeInformation<String> getProducedType() {
-            return org.apache.flink.api.common.typeinfo.Types.STRING;
-        }
     }
 
     /** Consumer settings for tools and tests that read what jobs committed, as raw bytes. */
@@ -165,34 +149,43 @@ public final class KafkaIO {
                 .setStartingOffsets(
                         OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                 .setBounded(OffsetsInitializer.offsets(stop))
-                .setDeserializer(new ChangeRecords())
+                .setDeserializer(
+                        new ValueRecords<>(
+                                TypeInformation.of(MemberRow.class),
+                                (value, r) ->
+                                        SegmentChange.parse(
+                                                value, r.topic(), r.partition(), r.offset())))
                 .setProperty("isolation.level", "read_committed")
                 .build();
     }
 
-    static final class ChangeRecords
-            implements org.apache.flink.connector.kafka.source.reader.deserializer
-                            .KafkaRecordDeserializationSchema<
-                    MemberRow> {
+    /** Parses a record's value (as text) with its position. */
+    interface ValueParser<T> extends Serializable {
+        T parse(String value, ConsumerRecord<byte[], byte[]> record);
+    }
+
+    /** Record values through a parser; empty and null values (tombstones) are skipped. */
+    static final class ValueRecords<T> implements KafkaRecordDeserializationSchema<T> {
         private static final long serialVersionUID = 1L;
+        private final TypeInformation<T> type;
+        private final ValueParser<T> parser;
+
+        ValueRecords(TypeInformation<T> type, ValueParser<T> parser) {
+            this.type = type;
+            this.parser = parser;
+        }
 
         @Override
-        public void deserialize(
-                org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
-                org.apache.flink.util.Collector<MemberRow> out) {
+        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<T> out) {
             if (record.value() != null && record.value().length > 0) {
                 out.collect(
-                        SegmentChange.parse(
-                                new String(record.value(), StandardCharsets.UTF_8),
-                                record.topic(),
-                                record.partition(),
-                                record.offset()));
+                        parser.parse(new String(record.value(), StandardCharsets.UTF_8), record));
             }
         }
 
         @Override
-        public org.apache.flink.api.common.typeinfo.TypeInformation<MemberRow> getProducedType() {
-            return org.apache.flink.api.common.typeinfo.TypeInformation.of(MemberRow.class);
+        public TypeInformation<T> getProducedType() {
+            return type;
         }
     }
 
