@@ -19,7 +19,8 @@ import java.util.Objects;
     "token",
     "title",
     "body",
-    "ts"
+    "ts",
+    "deadline"
 })
 public class SendRecord {
     public String msgId;
@@ -32,6 +33,9 @@ public class SendRecord {
     public String title;
     public String body;
     public long ts;
+
+    /** Epoch ms after which the send is worthless (a campaign's deadline), or null. */
+    public Long deadline;
 
     public SendRecord() {}
 
@@ -50,7 +54,8 @@ public class SendRecord {
                 && Objects.equals(vendor, s.vendor)
                 && Objects.equals(token, s.token)
                 && Objects.equals(title, s.title)
-                && Objects.equals(body, s.body);
+                && Objects.equals(body, s.body)
+                && Objects.equals(deadline, s.deadline);
     }
 
     @Override

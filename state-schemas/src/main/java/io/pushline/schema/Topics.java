@@ -12,6 +12,11 @@ public final class Topics {
     public static final String RULES = "push.rules";
     public static final String VENDOR_PREFIX = "push.vendor.";
 
+    /**
+     * Vendor gateways' throttling and recovery reports (VendorFeedback JSON), read by the pacer.
+     */
+    public static final String VENDOR_FEEDBACK = "vendor.feedback";
+
     /** Membership changes read by the segment build (SegmentChange JSON, keyed by segment). */
     public static final String SEGMENT_CHANGES = "segment.changes";
 
@@ -24,7 +29,14 @@ public final class Topics {
     /** Every topic the dispatch job reads or writes. */
     public static List<String> dispatchTopics() {
         List<String> all =
-                new ArrayList<>(List.of(PUSH_REQUESTS, DEVICE_EVENTS, RULES, DECISIONS, DLQ));
+                new ArrayList<>(
+                        List.of(
+                                PUSH_REQUESTS,
+                                DEVICE_EVENTS,
+                                RULES,
+                                VENDOR_FEEDBACK,
+                                DECISIONS,
+                                DLQ));
         for (Vendor v : Vendor.values()) {
             all.add(v.topic());
         }

@@ -1,5 +1,6 @@
 package io.pushline.gate;
 
+import io.pushline.pacing.PacingConfig;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -28,6 +29,9 @@ public final class Rules implements Serializable {
     public final Set<String> whitelistMsgTypes;
     public final Set<String> whitelistDevices;
 
+    /** The pacer's section, or null (not a gate rule: the gate ignores it). */
+    public final PacingConfig.Overrides pacing;
+
     /** The document these rules came from, as given. */
     public final String source;
 
@@ -40,6 +44,7 @@ public final class Rules implements Serializable {
             Map<String, MsgType> msgTypes,
             Set<String> whitelistMsgTypes,
             Set<String> whitelistDevices,
+            PacingConfig.Overrides pacing,
             String source) {
         this.timezone = timezone;
         this.quietHours = quietHours;
@@ -49,6 +54,7 @@ public final class Rules implements Serializable {
         this.msgTypes = msgTypes;
         this.whitelistMsgTypes = whitelistMsgTypes;
         this.whitelistDevices = whitelistDevices;
+        this.pacing = pacing;
         this.source = source;
     }
 

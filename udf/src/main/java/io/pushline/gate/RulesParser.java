@@ -1,5 +1,6 @@
 package io.pushline.gate;
 
+import io.pushline.pacing.PacingConfig;
 import java.time.DateTimeException;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -62,7 +63,8 @@ public final class RulesParser {
                 "dailyCap",
                 "dedupe",
                 "msgTypes",
-                "whitelist");
+                "whitelist",
+                "pacing");
 
         ZoneId zone = ZoneOffset.UTC;
         if (doc.get("timezone") != null) {
@@ -144,6 +146,10 @@ public final class RulesParser {
             wlTypes = strings(w.get("msgTypes"), "whitelist.msgTypes");
             wlDevices = strings(w.get("devices"), "whitelist.devices");
         }
+        PacingConfig.Overrides pacing = null;
+        if (doc.get("pacing") != null) {
+            pacing = pacing(map(doc.get("pacing"), "pacing"));
+        }
         return new Rules(
                 zone,
                 quiet,
@@ -153,7 +159,38 @@ public final class RulesParser {
                 Collections.unmodifiableMap(types),
                 wlTypes,
                 wlDevices,
+                pacing,
                 text);
+    }
+
+    /** The pacer's section (not part of the gate's contract; see PacingConfig.Overrides). */
+    private static PacingConfig.Overrides pacing(Map<String, Object> p) {
+        allowOnly(p, "pacing.", "rates", "weights", "realtimeLevel");
+        Map<String, Double> rates = new LinkedHashMap<>();
+        if (p.get("rates") != null) {
+            for (Map.Entry<String, Object> e : map(p.get("rates"), "pacing.rates").entrySet()) {
+                String key = "pacing.rates." + e.getKey();
+                String v = scalar(e.getValue(), key);
+                try {
+                    rates.put(e.getKey(), Double.valueOf(v));
+                } catch (NumberFormatException x) {
+                    throw new RulesException(key + ": expected a number, got '" + v + "'");
+                }
+            }
+        }
+        Map<Integer, Integer> weights = new LinkedHashMap<>();
+        if (p.get("weights") != null) {
+            for (Map.Entry<String, Object> e : map(p.get("weights"), "pacing.weights").entrySet()) {
+                Integer level = optionalInt(e.getKey(), "pacing.weights." + e.getKey());
+                weights.put(level, optionalInt(e.getValue(), "pacing.weights." + e.getKey()));
+            }
+        }
+        Integer realtime = optionalInt(p.get("realtimeLevel"), "pacing.realtimeLevel");
+        try {
+            return new PacingConfig.Overrides(rates, weights, realtime);
+        } catch (IllegalArgumentException e) {
+            throw new RulesException("pacing." + e.getMessage());
+        }
     }
 
     /**
