@@ -199,8 +199,10 @@ final class ReplayCommand {
                     DispatchJob.build(
                             input,
                             ruleUpdates,
+                            null,
                             new GateSettings(rules, ttl),
                             AudienceSettings.none(),
+                            null,
                             128);
             CloseableIterator<Decision> decided = out.decisions.collectAsync();
             CloseableIterator<DeadLetter> dead = out.deadLetters.collectAsync();

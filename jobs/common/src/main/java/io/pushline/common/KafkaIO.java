@@ -49,16 +49,16 @@ public final class KafkaIO {
     }
 
     /**
-     * {@code push.rules}: each record a whole rules document. Read from the start of what the group
-     * has not seen, so the newest version wins; never holds back event time.
+     * A topic's records as text (rules documents, vendor feedback), read committed from what the
+     * group ({@code kafka.group-id} + {@code suffix}) has not seen.
      */
-    public static KafkaSource<String> rulesInput(Configuration conf) {
+    public static KafkaSource<String> textInput(Configuration conf, String topic, String suffix) {
         KafkaSourceBuilder<String> b =
                 KafkaSource.<String>builder()
                         .setBootstrapServers(
                                 OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
-                        .setTopics(Topics.RULES)
-                        .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + "-rules")
+                        .setTopics(topic)
+                        .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + suffix)
                         .setStartingOffsets(startingOffsets(conf))
                         .setDeserializer(new ValueRecords<>(Types.STRING, (value, r) -> value))
                         .setProperty("isolation.level", "read_committed");

@@ -2,6 +2,7 @@ package io.pushline.common;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -174,6 +175,72 @@ public final class PushlineOptions {
                             "Consumer group whose offsets mark the changes already built; a"
                                     + " build commits them when it succeeds.");
 
+    public static final ConfigOption<Boolean> PACING_ENABLED =
+            ConfigOptions.key("pacing.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Pace sends per vendor (rate over all subtasks, weighted levels);"
+                                    + " false sends each PASS at once, for tests and replays.");
+
+    public static final ConfigOption<Map<String, String>> PACING_RATES =
+            ConfigOptions.key("pacing.rates")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription(
+                            "Messages per second per vendor, e.g. fcm:8000,xiaomi:1500; unlisted"
+                                    + " vendors keep their defaults (apns 10000, fcm 10000, huawei"
+                                    + " 3000, honor 3000, xiaomi 500, oppo 5000, vivo 3000,"
+                                    + " longconn 20000). A rules document's pacing section"
+                                    + " overrides this while the job runs.");
+
+    public static final ConfigOption<Map<String, String>> PACING_WEIGHTS =
+            ConfigOptions.key("pacing.weights")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription(
+                            "Weight per level (0-15), e.g. 0:1,1:3; unlisted levels weigh"
+                                    + " 2^level. Levels that wait share a vendor's rate by weight.");
+
+    public static final ConfigOption<Integer> PACING_REALTIME_LEVEL =
+            ConfigOptions.key("pacing.realtime-level")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "Levels at or above this go out at the next token, ahead of any bulk"
+                                    + " backlog (16: none).");
+
+    public static final ConfigOption<Duration> PACING_TICK =
+            ConfigOptions.key("pacing.tick")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription(
+                            "How often a vendor's backlog is served; a vendor may send at most two"
+                                    + " ticks' worth at once after being idle.");
+
+    public static final ConfigOption<Double> PACING_THROTTLE_FACTOR =
+            ConfigOptions.key("pacing.throttle-factor")
+                    .doubleType()
+                    .defaultValue(0.5)
+                    .withDescription(
+                            "A throttling report on vendor.feedback multiplies the vendor's rate"
+                                    + " by this (at most once a second).");
+
+    public static final ConfigOption<Double> PACING_RECOVERY =
+            ConfigOptions.key("pacing.recovery-per-second")
+                    .doubleType()
+                    .defaultValue(0.05)
+                    .withDescription(
+                            "After a cut, the rate grows back by this fraction of the configured"
+                                    + " rate per second, from a second after the last report (or"
+                                    + " at once on a recovery report).");
+
+    public static final ConfigOption<String> PACING_FEEDBACK_TOPIC =
+            ConfigOptions.key("pacing.feedback-topic")
+                    .stringType()
+                    .defaultValue("vendor.feedback")
+                    .withDescription("Topic of the vendor gateways' throttling reports.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -195,6 +262,14 @@ public final class PushlineOptions {
                 IDLE_ADVANCE,
                 MAX_PARALLELISM,
                 GATE_RULES,
-                GATE_STATE_TTL);
+                GATE_STATE_TTL,
+                PACING_ENABLED,
+                PACING_RATES,
+                PACING_WEIGHTS,
+                PACING_REALTIME_LEVEL,
+                PACING_TICK,
+                PACING_THROTTLE_FACTOR,
+                PACING_RECOVERY,
+                PACING_FEEDBACK_TOPIC);
     }
 }

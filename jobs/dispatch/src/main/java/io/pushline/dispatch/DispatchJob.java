@@ -9,6 +9,8 @@ import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.gate.GateFunction;
 import io.pushline.gate.RulesUpdates;
+import io.pushline.pacing.FeedbackControls;
+import io.pushline.pacing.RulesPacing;
 import io.pushline.registry.RegistryFunction;
 import io.pushline.registry.UidIndexFunction;
 import io.pushline.schema.DeadLetter;
@@ -22,6 +24,7 @@ import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.gate.GateStateDescriptors;
+import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -45,6 +48,8 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *                │                                                       │   rules ─ check ─┘ (broadcast)
  *                ├─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
  *                └─ audience ─ expand (1) ─ chunks ─ resolve ids (rebalance) ─┘
+ *
+ * sends ─ pace (vendor) ─ vendor topics      rules, vendor.feedback ─ controls (vendor) ─┘
  * </pre>
  *
  * Every keyed stage decides in event-time order (see EventTimeBuffer), so the job's decisions are
@@ -62,8 +67,10 @@ public final class DispatchJob {
     public static DispatchStreams build(
             DataStream<ParsedRecord> input,
             DataStream<String> rulesUpdates,
+            DataStream<String> vendorFeedback,
             GateSettings gate,
             AudienceSettings audience,
+            PacingSettings pacing,
             int maxParallelism) {
         SingleOutputStreamOperator<DeviceKeyed> split =
                 input.process(new SplitInput(audience.audiences != null))
@@ -125,12 +132,44 @@ public final class DispatchJob {
                         .name("Gate")
                         .setMaxParallelism(maxParallelism);
 
-        return new DispatchStreams(
-                decided.getSideOutput(DispatchTags.SENDS),
+        DataStream<Decision> decisions =
                 decided.union(
                         registry.getSideOutput(DispatchTags.DECISIONS),
-                        uidIndex.getSideOutput(DispatchTags.DECISIONS)),
-                deadLetters.union(rules.getSideOutput(DispatchTags.DEAD_LETTERS)),
+                        uidIndex.getSideOutput(DispatchTags.DECISIONS));
+        deadLetters = deadLetters.union(rules.getSideOutput(DispatchTags.DEAD_LETTERS));
+        DataStream<SendRecord> sends = decided.getSideOutput(DispatchTags.SENDS);
+        if (pacing != null) {
+            DataStream<PacingControl> controls =
+                    rules.flatMap(new RulesPacing(pacing.options))
+                            .uid("pacing-rules")
+                            .name("Pacing from rules")
+                            .setParallelism(1);
+            if (vendorFeedback != null) {
+                SingleOutputStreamOperator<PacingControl> feedback =
+                        vendorFeedback
+                                .process(new FeedbackControls())
+                                .uid("pacing-feedback")
+                                .name("Vendor feedback")
+                                .setParallelism(1);
+                controls = controls.union(feedback);
+                deadLetters = deadLetters.union(feedback.getSideOutput(DispatchTags.DEAD_LETTERS));
+            }
+            SingleOutputStreamOperator<SendRecord> paced =
+                    sends.keyBy(s -> s.vendor)
+                            .connect(controls.keyBy(c -> c.vendor))
+                            .transform(
+                                    "Pace per vendor",
+                                    TypeInformation.of(SendRecord.class),
+                                    pacing.pacer())
+                            .uid("pacer")
+                            .setMaxParallelism(maxParallelism);
+            sends = paced;
+            decisions = decisions.union(paced.getSideOutput(DispatchTags.DECISIONS));
+        }
+        return new DispatchStreams(
+                sends,
+                decisions,
+                deadLetters,
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES));
     }
 
@@ -166,15 +205,35 @@ public final class DispatchJob {
                         .uid("source-kafka")
                         .setMaxParallelism(maxParallelism);
         DataStream<String> rules =
-                env.fromSource(KafkaIO.rulesInput(options), NoEventTime.strategy(), "Kafka rules")
+                env.fromSource(
+                                KafkaIO.textInput(options, Topics.RULES, "-rules"),
+                                NoEventTime.strategy(),
+                                "Kafka rules")
                         .uid("source-kafka-rules")
                         .setParallelism(1);
+        GateSettings gate = GateSettings.from(options);
+        PacingSettings pacing = PacingSettings.from(options, gate);
+        DataStream<String> feedback = null;
+        if (pacing != null) {
+            feedback =
+                    env.fromSource(
+                                    KafkaIO.textInput(
+                                            options,
+                                            options.get(PushlineOptions.PACING_FEEDBACK_TOPIC),
+                                            "-feedback"),
+                                    NoEventTime.strategy(),
+                                    "Kafka vendor feedback")
+                            .uid("source-kafka-feedback")
+                            .setParallelism(1);
+        }
         sinkTo(
                 build(
                         input,
                         rules,
-                        GateSettings.from(options),
+                        feedback,
+                        gate,
                         AudienceSettings.from(options),
+                        pacing,
                         maxParallelism),
                 kafkaSinks(options));
     }
@@ -220,7 +279,7 @@ public final class DispatchJob {
         try {
             options = OptionsParser.parse(args, PushlineOptions.all());
             OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-            GateSettings.from(options);
+            PacingSettings.from(options, GateSettings.from(options));
             AudienceSettings.from(options);
         } catch (IllegalArgumentException e) {
             System.err.println("pushline-dispatch: " + e.getMessage());
