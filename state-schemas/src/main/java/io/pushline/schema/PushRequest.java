@@ -12,7 +12,18 @@ import java.util.Objects;
  * trace, position in the topic on Kafka).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"ts", "type", "msgId", "msgType", "level", "title", "body", "target"})
+@JsonPropertyOrder({
+    "ts",
+    "type",
+    "msgId",
+    "msgType",
+    "level",
+    "title",
+    "body",
+    "target",
+    "deadline",
+    "maxRate"
+})
 public class PushRequest {
     public static final String TYPE = "push";
 
@@ -24,6 +35,12 @@ public class PushRequest {
     public String title;
     public String body;
     public Target target;
+
+    /** Optional: epoch ms after which a send still waiting for its vendor is dropped (expired). */
+    public Long deadline;
+
+    /** Optional, for audience targets: at most this many of the audience per second. */
+    public Integer maxRate;
 
     @JsonIgnore public long seq;
 
@@ -42,6 +59,8 @@ public class PushRequest {
         p.level = level;
         p.title = title;
         p.body = body;
+        p.deadline = deadline;
+        p.maxRate = maxRate;
         p.seq = seq;
         return p;
     }
@@ -59,7 +78,9 @@ public class PushRequest {
                 && Objects.equals(level, p.level)
                 && Objects.equals(title, p.title)
                 && Objects.equals(body, p.body)
-                && Objects.equals(target, p.target);
+                && Objects.equals(target, p.target)
+                && Objects.equals(deadline, p.deadline)
+                && Objects.equals(maxRate, p.maxRate);
     }
 
     @Override

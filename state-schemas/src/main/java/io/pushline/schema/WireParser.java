@@ -168,6 +168,20 @@ public final class WireParser {
             }
             p.level = level.asInt();
         }
+        if (present(node, "deadline")) {
+            JsonNode deadline = node.get("deadline");
+            if (!deadline.canConvertToExactIntegral() || !deadline.canConvertToLong()) {
+                return "field 'deadline' must be an integer (epoch milliseconds)";
+            }
+            p.deadline = deadline.asLong();
+        }
+        if (present(node, "maxRate")) {
+            JsonNode rate = node.get("maxRate");
+            if (!rate.canConvertToExactIntegral() || !rate.canConvertToInt() || rate.asInt() < 1) {
+                return "field 'maxRate' must be a positive integer (sends per second)";
+            }
+            p.maxRate = rate.asInt();
+        }
         JsonNode target = node.get("target");
         if (target == null || target.isNull()) {
             return "missing field 'target'";

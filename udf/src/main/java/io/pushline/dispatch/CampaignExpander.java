@@ -70,10 +70,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             throw new IllegalArgumentException("chunk size must be positive: " + chunkSize);
         }
         this.factory = factory;
-        this.chunkSize =
-                maxIdsPerSecond > 0
-                        ? (int) Math.max(1, Math.min(chunkSize, maxIdsPerSecond / 10))
-                        : chunkSize;
+        this.chunkSize = chunkSize;
         this.maxIdsPerSecond = maxIdsPerSecond;
     }
 
@@ -216,14 +213,31 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (running.isEmpty()) {
             return;
         }
-        emitChunk();
-        schedule(maxIdsPerSecond > 0 ? Math.max(1, chunkSize * 1000L / maxIdsPerSecond) : 0);
+        long rate = rate(running.peek());
+        int size = emitChunk();
+        schedule(rate > 0 ? Math.max(1, size * 1000L / rate) : 0);
     }
 
-    private void emitChunk() {
+    /**
+     * Ids per second for this campaign: its own {@code maxRate} and {@code
+     * audience.max-ids-per-second}, the lower of those given; 0 for no limit.
+     */
+    private long rate(Running r) {
+        Integer own = r.progress.request.maxRate;
+        if (own == null) {
+            return maxIdsPerSecond;
+        }
+        return maxIdsPerSecond > 0 ? Math.min(maxIdsPerSecond, own) : own;
+    }
+
+    /** Emits the next chunk of the first running campaign; returns its size. */
+    private int emitChunk() {
         Running r = running.peek();
         CampaignProgress p = r.progress;
-        int[] next = r.audience.chunk(p.nextId, chunkSize);
+        long rate = rate(r);
+        // a limited campaign goes in chunks of a tenth of a second's worth, so it flows evenly
+        int size = rate > 0 ? (int) Math.max(1, Math.min(chunkSize, rate / 10)) : chunkSize;
+        int[] next = r.audience.chunk(p.nextId, size);
         if (next.length > 0) {
             output.collect(
                     new StreamRecord<>(
@@ -234,7 +248,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             chunks.inc();
             ids.inc(next.length);
         }
-        if (next.length < chunkSize || p.idsEmitted >= p.size) {
+        if (next.length < size || p.idsEmitted >= p.size) {
             running.poll();
             LOG.info(
                     "Campaign {} expanded: {} ids in {} chunks",
@@ -244,6 +258,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             forwardWatermark();
             forwardStatus();
         }
+        return next.length;
     }
 
     /** The input watermark, held below the event time of every campaign still expanding. */

@@ -151,6 +151,7 @@ public class GateFunction extends KeyedBroadcastProcessFunction<String, Delivery
         s.title = p.title;
         s.body = p.body;
         s.ts = p.ts;
+        s.deadline = p.deadline;
         return s;
     }
 

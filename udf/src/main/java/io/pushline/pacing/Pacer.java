@@ -111,6 +111,10 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
         VendorPacing s = vendor();
         VendorPacer.refill(s, now, tickMs, recoveryPerSecond);
         int level = VendorPacer.level(send.level);
+        if (expired(send, now)) {
+            expire(s, send);
+            return;
+        }
         if (s.backlog() == 0 && s.tokens >= 1) {
             s.tokens -= 1;
             send(s, send, level, 0);
@@ -171,7 +175,7 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
                 LOG.error("Pacing queue of {} has no entry {}: skipped", vendor, key);
                 continue;
             }
-            if (q.send.deadline != null && q.send.deadline < now) {
+            if (expired(q.send, now)) {
                 expire(s, q.send);
                 continue;
             }
@@ -224,6 +228,10 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
             n += s.backlog();
         }
         return n;
+    }
+
+    private static boolean expired(SendRecord send, long now) {
+        return send.deadline != null && send.deadline < now;
     }
 
     private void send(VendorPacing s, SendRecord send, int level, long waitedMs) {

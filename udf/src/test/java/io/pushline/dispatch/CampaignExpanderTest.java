@@ -70,6 +70,21 @@ class CampaignExpanderTest {
     }
 
     @Test
+    void aCampaignsOwnMaxRateSpreadsItsAudienceOverTime() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 50, 0))) {
+            ParsedRecord c = campaign("m7", "a", 1_000);
+            c.request.maxRate = 100; // 100 ids: chunks of 10 every 100 ms
+            h.processElement(c, 1_000);
+            advance(h, 1, 450);
+            List<AudienceChunk> soFar = chunks(h);
+            assertThat(soFar).hasSize(5).allMatch(x -> x.ids.length == 10);
+            advance(h, 451, 1_000);
+            assertThat(chunks(h)).hasSize(10);
+            assertThat(uids(chunks(h))).isEqualTo(range(0, 100));
+        }
+    }
+
+    @Test
     void anUnknownSegmentSendsNothingAndIsADeadLetterWithTheColumn() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 7, 0))) {
             h.processElement(campaign("m2", "a AND NOT c", 1_000), 1_000);

@@ -3,6 +3,7 @@ package io.pushline.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pushline.pacing.PacingConfig;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -86,6 +87,36 @@ class RulesParserTest {
         assertThatThrownBy(() -> RulesParser.parse(yaml))
                 .isInstanceOf(RulesParser.RulesException.class)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void aPacingSectionChangesRatesWeightsAndTheRealtimeLevel() {
+        Rules r =
+                RulesParser.parse(
+                        "pacing: {rates: {fcm: 8000, xiaomi: 1500.5}, weights: {0: 3},"
+                                + " realtimeLevel: 4}");
+        PacingConfig c = PacingConfig.defaults().with(r.pacing);
+        assertThat(c.rate("fcm")).isEqualTo(8000.0);
+        assertThat(c.rate("xiaomi")).isEqualTo(1500.5);
+        assertThat(c.rate("huawei")).isEqualTo(3000.0);
+        assertThat(c.weights()[0]).isEqualTo(3);
+        assertThat(c.weights()[1]).isEqualTo(2);
+        assertThat(c.realtimeLevel()).isEqualTo(4);
+        assertThat(RulesParser.parse("dailyCap: {limit: 1}").pacing).isNull();
+    }
+
+    @Test
+    void aBadPacingSectionNamesTheKey() {
+        assertThatThrownBy(() -> RulesParser.parse("pacing: {rates: {fcmm: 10}}"))
+                .hasMessageStartingWith("pacing.rates.fcmm: unknown vendor");
+        assertThatThrownBy(() -> RulesParser.parse("pacing: {rates: {fcm: fast}}"))
+                .hasMessage("pacing.rates.fcm: expected a number, got 'fast'");
+        assertThatThrownBy(() -> RulesParser.parse("pacing: {rates: {fcm: 0}}"))
+                .hasMessage("pacing.rates.fcm: must be a positive number, got 0.0");
+        assertThatThrownBy(() -> RulesParser.parse("pacing: {weights: {16: 2}}"))
+                .hasMessage("pacing.weights.16: levels are 0 to 15");
+        assertThatThrownBy(() -> RulesParser.parse("pacing: {burst: 2}"))
+                .hasMessageStartingWith("pacing.burst: unknown key");
     }
 
     @Test
