@@ -63,11 +63,16 @@ final class BenchCommand {
         if (args.length > 0 && args[0].equals("audience")) {
             return AudienceBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("pacing")) {
+            return PacingBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length == 0 || !args[0].equals("gate")) {
             throw new Main.UsageException(
                     "usage: ./pushline bench gate [--devices N] [--events M]\n"
                             + "       ./pushline bench audience [--universe N] [--runs R]"
-                            + " [--campaign DEVICES]");
+                            + " [--campaign DEVICES]\n"
+                            + "       ./pushline bench pacing [--devices N] [--seconds S]"
+                            + " [--realtime-per-second R] [--out DIR]");
         }
         int devices = 1_000_000;
         long events = 5_000_000;

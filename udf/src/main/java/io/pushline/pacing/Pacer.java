@@ -115,8 +115,8 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
             expire(s, send);
             return;
         }
-        if (s.backlog() == 0 && s.tokens >= 1) {
-            s.tokens -= 1;
+        if (s.backlog() == 0 && VendorPacer.mayAct(s)) {
+            VendorPacer.use(s);
             send(s, send, level, 0);
             return;
         }
@@ -167,7 +167,7 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
         VendorPacing s = vendor();
         VendorPacer.refill(s, now, tickMs, recoveryPerSecond);
         int level;
-        while (s.tokens >= 1 && (level = VendorPacer.next(s)) >= 0) {
+        while (VendorPacer.mayAct(s) && (level = VendorPacer.next(s)) >= 0) {
             long key = VendorPacing.queueKey(level, VendorPacer.take(s, level));
             QueuedSend q = queue.get(key);
             queue.remove(key);
@@ -179,7 +179,7 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
                 expire(s, q.send);
                 continue;
             }
-            s.tokens -= 1;
+            VendorPacer.use(s);
             send(s, q.send, level, now - q.enqueuedAt);
         }
         if (s.backlog() > 0) {

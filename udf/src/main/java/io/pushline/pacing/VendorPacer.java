@@ -34,7 +34,8 @@ public final class VendorPacer {
         s.weights = weights.clone();
         s.realtimeLevel = realtimeLevel;
         s.refilledAt = now;
-        s.tokens = capacity(s, tickMs);
+        s.tokens = burst(rate, tickMs);
+        s.peak = burst(rate * PEAK, tickMs);
         return s;
     }
 
@@ -44,15 +45,19 @@ public final class VendorPacer {
         boolean cut = s.rate < s.maxRate;
         s.maxRate = maxRate;
         s.rate = cut ? Math.min(s.rate, maxRate) : maxRate;
+        s.tokens = Math.min(s.tokens, Math.max(1.0, s.rate)); // no credit at the old rate
         s.weights = weights.clone();
         s.realtimeLevel = realtimeLevel;
         s.fromRules = fromRules;
     }
 
     /**
-     * Adds the tokens earned since the last refill, at most two ticks' worth: a bucket that was
-     * idle may send that burst at once, which bounds any second to rate + 2 ticks (1.02 x at 10 ms
-     * ticks). Recovers a throttled rate additively once the cooldown has passed.
+     * Two buckets, as a committed and a peak rate: {@code tokens} earns the rate and keeps up to a
+     * second's worth while a backlog waits, so a stall (a checkpoint's synchronous part, a late
+     * timer) is made up and the rate holds over seconds; {@code peak} earns {@link #PEAK} times the
+     * rate and holds two ticks' worth, so making up is gradual and a second never gets more than
+     * about 1.03 x the rate plus two ticks. An idle vendor keeps only two ticks of credit. Recovers
+     * a throttled rate additively once the cooldown has passed.
      */
     public static void refill(VendorPacing s, long now, long tickMs, double recoveryPerSecond) {
         long dt = now - s.refilledAt;
@@ -62,12 +67,28 @@ public final class VendorPacer {
         if (s.rate < s.maxRate && now - s.cutAt >= COOLDOWN_MS) {
             s.rate = Math.min(s.maxRate, s.rate + s.maxRate * recoveryPerSecond * dt / 1000.0);
         }
-        s.tokens = Math.min(capacity(s, tickMs), s.tokens + s.rate * dt / 1000.0);
+        double credit = s.backlog() > 0 ? Math.max(1.0, s.rate) : burst(s.rate, tickMs);
+        s.tokens = Math.min(credit, s.tokens + s.rate * dt / 1000.0);
+        s.peak = Math.min(burst(s.rate * PEAK, tickMs), s.peak + s.rate * PEAK * dt / 1000.0);
         s.refilledAt = now;
     }
 
-    static double capacity(VendorPacing s, long tickMs) {
-        return Math.max(1.0, s.rate * 2 * tickMs / 1000.0);
+    /** How much faster than its rate a vendor may send while it makes up a shortfall. */
+    static final double PEAK = 1.03;
+
+    /** Whether a send may go now. */
+    public static boolean mayAct(VendorPacing s) {
+        return s.tokens >= 1 && s.peak >= 1;
+    }
+
+    /** Uses one send's worth of both buckets. */
+    public static void use(VendorPacing s) {
+        s.tokens -= 1;
+        s.peak -= 1;
+    }
+
+    static double burst(double rate, long tickMs) {
+        return Math.max(1.0, rate * 2 * tickMs / 1000.0);
     }
 
     /**
@@ -80,6 +101,7 @@ public final class VendorPacer {
         }
         s.rate = Math.max(Math.min(MIN_RATE, s.maxRate), s.rate * factor);
         s.tokens = Math.min(s.tokens, 1.0);
+        s.peak = Math.min(s.peak, 1.0);
         s.cutAt = now;
         return true;
     }

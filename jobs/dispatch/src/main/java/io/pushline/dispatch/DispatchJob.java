@@ -155,14 +155,7 @@ public final class DispatchJob {
                 deadLetters = deadLetters.union(feedback.getSideOutput(DispatchTags.DEAD_LETTERS));
             }
             SingleOutputStreamOperator<SendRecord> paced =
-                    sends.keyBy(s -> s.vendor)
-                            .connect(controls.keyBy(c -> c.vendor))
-                            .transform(
-                                    "Pace per vendor",
-                                    TypeInformation.of(SendRecord.class),
-                                    pacing.pacer())
-                            .uid("pacer")
-                            .setMaxParallelism(maxParallelism);
+                    pace(sends, controls, pacing, maxParallelism);
             sends = paced;
             decisions = decisions.union(paced.getSideOutput(DispatchTags.DECISIONS));
         }
@@ -171,6 +164,22 @@ public final class DispatchJob {
                 decisions,
                 deadLetters,
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES));
+    }
+
+    /**
+     * The pacer stage: sends and controls keyed by vendor; expired sends come out as decisions on
+     * {@link DispatchTags#DECISIONS}.
+     */
+    public static SingleOutputStreamOperator<SendRecord> pace(
+            DataStream<SendRecord> sends,
+            DataStream<PacingControl> controls,
+            PacingSettings pacing,
+            int maxParallelism) {
+        return sends.keyBy(s -> s.vendor)
+                .connect(controls.keyBy(c -> c.vendor))
+                .transform("Pace per vendor", TypeInformation.of(SendRecord.class), pacing.pacer())
+                .uid("pacer")
+                .setMaxParallelism(maxParallelism);
     }
 
     /** Sends the topology's output to {@code sinks}. */

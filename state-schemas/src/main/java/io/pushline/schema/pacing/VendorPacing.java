@@ -15,7 +15,12 @@ public class VendorPacing {
     /** The current rate: maxRate, or less after the vendor reported throttling. */
     public double rate;
 
+    /** Sends earned at the rate and not made yet (up to a second's worth while a backlog waits). */
     public double tokens;
+
+    /** Sends allowed right now by the peak rate, which bounds how fast a shortfall is made up. */
+    public double peak;
+
     public long refilledAt;
 
     /** Processing time of the last throttling cut, Long.MIN_VALUE when never cut. */

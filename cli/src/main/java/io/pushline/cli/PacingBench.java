@@ -1,0 +1,300 @@
+package io.pushline.cli;
+
+import io.pushline.common.KafkaIO;
+import io.pushline.common.PushlineOptions;
+import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.PacingSettings;
+import io.pushline.local.EmbeddedKafka;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.pacing.PacingConfig;
+import io.pushline.schema.Json;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
+import io.pushline.schema.pacing.PacingControl;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+/**
+ * {@code ./pushline bench pacing}: three vendors at different rates, bulk backlogs at levels 0, 1
+ * (the campaign) and 2, and realtime level-3 pushes arriving at random, through the dispatch job's
+ * pacer stage (parallelism 2, RocksDB, exactly-once Kafka sink) on the embedded Kafka. Measures on
+ * what the vendor topics received, by the broker's append time: each vendor's rate per second, each
+ * level's share, the realtime pushes' ingest-to-topic latency. Writes the series to CSV and an HTML
+ * chart.
+ */
+final class PacingBench {
+    static final String[] VENDORS = {"fcm", "huawei", "xiaomi"};
+    static final double[] RATES = {6_000, 3_000, 1_000};
+    static final int[] BULK_LEVELS = {0, 1, 2};
+    static final int REALTIME_LEVEL = 3;
+
+    private PacingBench() {}
+
+    static int run(String[] args) throws Exception {
+        int campaign = 1_000_000;
+        int seconds = 60;
+        int realtimePerSecond = 50;
+        Path out = LocalStack.defaultDir().resolve("bench");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (i + 1 >= args.length) {
+                throw new Main.UsageException("option '" + a + "' has no value");
+            }
+            switch (a) {
+                case "--devices":
+                    campaign = Integer.parseInt(args[++i]);
+                    break;
+                case "--seconds":
+                    seconds = Integer.parseInt(args[++i]);
+                    break;
+                case "--realtime-per-second":
+                    realtimePerSecond = Integer.parseInt(args[++i]);
+                    break;
+                case "--out":
+                    out = Path.of(args[++i]);
+                    break;
+                default:
+                    throw new Main.UsageException("unknown argument '" + a + "' for bench pacing");
+            }
+        }
+        if (seconds < 30) {
+            throw new Main.UsageException(
+                    "--seconds must be at least 30 (10 s warm-up, 10 s windows)");
+        }
+        Files.createDirectories(out);
+        Path dir = Files.createTempDirectory(out, "run-");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+            return measure(kafka, dir, out, campaign, seconds, realtimePerSecond);
+        } finally {
+            LocalStack.deleteRecursively(dir);
+        }
+    }
+
+    private static int measure(
+            EmbeddedKafka kafka, Path dir, Path out, int campaign, int seconds, int realtime)
+            throws Exception {
+        List<NewTopic> topics = new ArrayList<>();
+        for (String v : VENDORS) {
+            topics.add(
+                    new NewTopic(Topics.vendorTopic(v), 1, (short) 1)
+                            .configs(Map.of("message.timestamp.type", "LogAppendTime")));
+        }
+        kafka.admin().createTopics(topics).all().get();
+
+        // levels 0 and 2 get half again what their weights can send in the run: never empty
+        double all = Arrays.stream(RATES).sum();
+        long level0 = (long) (all * seconds * 1.5 / 7);
+        long level2 = (long) (all * seconds * 1.5 * 4 / 7);
+        long bulk = level0 + campaign + level2;
+        System.out.printf(
+                "bench pacing: %s at %s/s; backlogs: level 0 %,d, level 1 (the campaign) %,d,"
+                        + " level 2 %,d; realtime level 3 at ~%d/s at random; %d s%n",
+                String.join(", ", VENDORS),
+                Arrays.toString(RATES),
+                level0,
+                campaign,
+                level2,
+                realtime,
+                seconds);
+
+        Configuration flink = LocalFlink.configuration(dir.resolve("flink"));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        env.setMaxParallelism(128);
+        DataStream<SendRecord> bulkSends =
+                env.fromSource(
+                                new DataGeneratorSource<>(
+                                        i -> bulk(i, bulk, level0, campaign),
+                                        bulk,
+                                        TypeInformation.of(SendRecord.class)),
+                                WatermarkStrategy.noWatermarks(),
+                                "Bulk backlogs")
+                        .uid("bench-bulk");
+        // one draw per millisecond: level-3 arrivals are a Bernoulli process (random gaps)
+        double p = Math.min(1.0, realtime / 1000.0);
+        DataStream<SendRecord> realtimeSends =
+                env.fromSource(
+                                new DataGeneratorSource<>(
+                                        i -> realtime(i, p),
+                                        Long.MAX_VALUE,
+                                        RateLimiterStrategy.perSecond(1000),
+                                        TypeInformation.of(SendRecord.class)),
+                                WatermarkStrategy.noWatermarks(),
+                                "Realtime arrivals")
+                        .uid("bench-realtime")
+                        .setParallelism(1)
+                        .filter(s -> s.level == REALTIME_LEVEL)
+                        .uid("bench-realtime-drawn")
+                        .setParallelism(1);
+        Map<String, Double> rates = new HashMap<>();
+        for (int v = 0; v < VENDORS.length; v++) {
+            rates.put(VENDORS[v], RATES[v]);
+        }
+        PacingSettings pacing = PacingSettings.of(rates);
+        List<PacingControl> configs = new ArrayList<>();
+        PacingConfig c = new PacingConfig(rates, Map.of(), PacingConfig.DEFAULT_REALTIME_LEVEL);
+        for (String v : VENDORS) {
+            PacingControl control = new PacingControl();
+            control.vendor = v;
+            control.kind = PacingControl.CONFIG;
+            control.maxRate = c.rate(v);
+            control.weights = c.weights();
+            control.realtimeLevel = c.realtimeLevel();
+            control.fromRules = true;
+            configs.add(control);
+        }
+        DataStream<PacingControl> controls =
+                env.fromData(configs, TypeInformation.of(PacingControl.class)).setParallelism(1);
+        Map<String, String> opts = new HashMap<>();
+        opts.put(PushlineOptions.KAFKA_BOOTSTRAP.key(), kafka.bootstrapServers());
+        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "bench-pacing");
+        DispatchJob.pace(bulkSends.union(realtimeSends), controls, pacing, 128)
+                .sinkTo(
+                        KafkaIO.jsonSink(
+                                Configuration.fromMap(opts),
+                                "sends",
+                                s -> Topics.vendorTopic(s.vendor),
+                                s -> s.deviceId))
+                .uid("bench-vendor-topics")
+                .name("Vendor topics");
+
+        Series series = new Series(VENDORS.length);
+        JobClient job = env.executeAsync("pushline-bench-pacing");
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(kafka.bootstrapServers())) {
+            long start = System.currentTimeMillis();
+            long lastReport = start;
+            while (System.currentTimeMillis() - start < seconds * 1000L) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    series.add(r);
+                }
+                if (System.currentTimeMillis() - lastReport >= 10_000) {
+                    lastReport = System.currentTimeMillis();
+                    System.out.printf(
+                            "  %3d s: %,d sends in the vendor topics%n",
+                            (lastReport - start) / 1000, series.total);
+                }
+            }
+            job.cancel().get();
+            // what was committed before the cancel
+            for (int empty = 0; empty < 3; ) {
+                var records = consumer.poll(Duration.ofMillis(500));
+                empty = records.isEmpty() ? empty + 1 : 0;
+                records.forEach(series::add);
+            }
+        }
+        return series.report(out, seconds);
+    }
+
+    static SendRecord bulk(long i, long bulk, long level0, long level1) {
+        SendRecord s = new SendRecord();
+        // levels drawn at random in proportion to their sizes: every backlog builds from the start
+        long r = Math.floorMod(mix(i), bulk);
+        s.level = r < level0 ? 0 : r < level0 + level1 ? 1 : 2;
+        s.msgId = s.level == 1 ? "campaign" : "bulk-" + s.level;
+        s.msgType = s.level == 1 ? "album_update" : "promo";
+        s.vendor = vendorOf(i * 7919);
+        s.deviceId = "d" + i;
+        s.uid = "u" + i;
+        s.token = "t";
+        s.title = "T";
+        s.body = "B";
+        s.ts = System.currentTimeMillis();
+        return s;
+    }
+
+    static SendRecord realtime(long i, double p) {
+        SendRecord s = new SendRecord();
+        boolean drawn = Math.floorMod(mix(i), 1_000_000L) < p * 1_000_000L;
+        s.level = drawn ? REALTIME_LEVEL : -1;
+        s.msgId = "live-" + i;
+        s.msgType = "live_start";
+        s.vendor = vendorOf(mix(i + 17));
+        s.deviceId = "r" + i;
+        s.uid = "ur" + i;
+        s.token = "t";
+        s.title = "Live";
+        s.body = "B";
+        s.ts = System.currentTimeMillis(); // ingest time: latency is measured from here
+        return s;
+    }
+
+    /** A vendor in proportion to the rates (6:3:1). */
+    static String vendorOf(long h) {
+        long r = Math.floorMod(h, 10L);
+        return r < 6 ? VENDORS[0] : r < 9 ? VENDORS[1] : VENDORS[2];
+    }
+
+    private static long mix(long x) {
+        x ^= x >>> 33;
+        x *= 0xff51afd7ed558ccdL;
+        x ^= x >>> 33;
+        x *= 0xc4ceb9fe1a85ec53L;
+        return x ^ (x >>> 33);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        Properties p = KafkaIO.committedReader(bootstrap);
+        KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p);
+        List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
+        for (String v : VENDORS) {
+            parts.add(new org.apache.kafka.common.TopicPartition(Topics.vendorTopic(v), 0));
+        }
+        c.assign(parts);
+        c.seekToBeginning(parts);
+        return c;
+    }
+
+    /** What the vendor topics received, per vendor, level and second of broker append time. */
+    static final class Series {
+        final int vendors;
+        final Map<Long, long[][]> bySecond = new HashMap<>();
+        final List<Long> realtimeLatency = new ArrayList<>();
+        final List<Long> realtimeAt = new ArrayList<>();
+        long first = Long.MAX_VALUE;
+        long total;
+
+        Series(int vendors) {
+            this.vendors = vendors;
+        }
+
+        void add(ConsumerRecord<byte[], byte[]> r) {
+            SendRecord s =
+                    Json.read(
+                            new String(r.value(), java.nio.charset.StandardCharsets.UTF_8),
+                            SendRecord.class);
+            int v = Arrays.asList(VENDORS).indexOf(s.vendor);
+            long second = r.timestamp() / 1000;
+            first = Math.min(first, r.timestamp());
+            bySecond.computeIfAbsent(second, k -> new long[vendors][REALTIME_LEVEL + 1])[v][
+                    s.level]++;
+            if (s.level == REALTIME_LEVEL) {
+                realtimeLatency.add(r.timestamp() - s.ts);
+                realtimeAt.add(r.timestamp());
+            }
+            total++;
+        }
+
+        int report(Path out, int seconds) throws Exception {
+            return PacingReport.write(this, out, seconds);
+        }
+    }
+}
