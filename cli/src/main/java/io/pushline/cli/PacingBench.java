@@ -21,7 +21,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -128,7 +130,9 @@ final class PacingBench {
                                         TypeInformation.of(SendRecord.class)),
                                 WatermarkStrategy.noWatermarks(),
                                 "Bulk backlogs")
-                        .uid("bench-bulk");
+                        .uid("bench-bulk")
+                        .map(new LoadMarker(bulk))
+                        .uid("bench-bulk-loaded");
         // one draw per millisecond: level-3 arrivals are a Bernoulli process (random gaps)
         double p = Math.min(1.0, realtime / 1000.0);
         DataStream<SendRecord> realtimeSends =
@@ -177,6 +181,8 @@ final class PacingBench {
                 .uid("bench-vendor-topics")
                 .name("Vendor topics");
 
+        LOADED.set(0);
+        LOADED_AT.set(0);
         Series series = new Series(VENDORS.length);
         JobClient job = env.executeAsync("pushline-bench-pacing");
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(kafka.bootstrapServers())) {
@@ -201,7 +207,29 @@ final class PacingBench {
                 records.forEach(series::add);
             }
         }
-        return series.report(out, seconds);
+        return series.report(out, LOADED_AT.get());
+    }
+
+    /** When the last bulk record left the generator (one JVM: the bench reads it directly). */
+    static final AtomicLong LOADED_AT = new AtomicLong();
+
+    static final AtomicLong LOADED = new AtomicLong();
+
+    /** Counts the bulk records; the steady window starts once the whole backlog is in. */
+    static final class LoadMarker implements MapFunction<SendRecord, SendRecord> {
+        private final long total;
+
+        LoadMarker(long total) {
+            this.total = total;
+        }
+
+        @Override
+        public SendRecord map(SendRecord s) {
+            if (LOADED.incrementAndGet() == total) {
+                LOADED_AT.set(System.currentTimeMillis());
+            }
+            return s;
+        }
     }
 
     static SendRecord bulk(long i, long bulk, long level0, long level1) {
@@ -293,8 +321,8 @@ final class PacingBench {
             total++;
         }
 
-        int report(Path out, int seconds) throws Exception {
-            return PacingReport.write(this, out, seconds);
+        int report(Path out, long loadedAt) throws Exception {
+            return PacingReport.write(this, out, loadedAt);
         }
     }
 }

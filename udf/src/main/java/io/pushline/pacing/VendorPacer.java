@@ -52,12 +52,13 @@ public final class VendorPacer {
     }
 
     /**
-     * Two buckets, as a committed and a peak rate: {@code tokens} earns the rate and keeps up to a
-     * second's worth while a backlog waits, so a stall (a checkpoint's synchronous part, a late
+     * Two buckets, as a committed and a peak rate: {@code tokens} earns the rate and keeps up to
+     * CREDIT_MS worth while a backlog waits, so a stall (a checkpoint's synchronous part, a late
      * timer) is made up and the rate holds over seconds; {@code peak} earns {@link #PEAK} times the
-     * rate and holds two ticks' worth, so making up is gradual and a second never gets more than
-     * about 1.03 x the rate plus two ticks. An idle vendor keeps only two ticks of credit. Recovers
-     * a throttled rate additively once the cooldown has passed.
+     * rate and holds two ticks' worth (a tick fires a little late), so making up is gradual and no
+     * second gets more than 1.025 x the rate plus two ticks (1.045 x at 10 ms ticks). An idle
+     * vendor keeps two ticks of credit. Recovers a throttled rate additively once the cooldown has
+     * passed.
      */
     public static void refill(VendorPacing s, long now, long tickMs, double recoveryPerSecond) {
         long dt = now - s.refilledAt;
@@ -67,14 +68,23 @@ public final class VendorPacer {
         if (s.rate < s.maxRate && now - s.cutAt >= COOLDOWN_MS) {
             s.rate = Math.min(s.maxRate, s.rate + s.maxRate * recoveryPerSecond * dt / 1000.0);
         }
-        double credit = s.backlog() > 0 ? Math.max(1.0, s.rate) : burst(s.rate, tickMs);
+        double credit =
+                s.backlog() > 0
+                        ? Math.max(1.0, s.rate * CREDIT_MS / 1000.0)
+                        : burst(s.rate, tickMs);
         s.tokens = Math.min(credit, s.tokens + s.rate * dt / 1000.0);
         s.peak = Math.min(burst(s.rate * PEAK, tickMs), s.peak + s.rate * PEAK * dt / 1000.0);
         s.refilledAt = now;
     }
 
+    /**
+     * The shortfall a waiting backlog may make up, in ms of sending: covers a checkpoint's
+     * synchronous part or a late timer; a longer stall is lost rather than paid back for seconds.
+     */
+    static final long CREDIT_MS = 100;
+
     /** How much faster than its rate a vendor may send while it makes up a shortfall. */
-    static final double PEAK = 1.03;
+    static final double PEAK = 1.025;
 
     /** Whether a send may go now. */
     public static boolean mayAct(VendorPacing s) {

@@ -15,7 +15,7 @@ public class VendorPacing {
     /** The current rate: maxRate, or less after the vendor reported throttling. */
     public double rate;
 
-    /** Sends earned at the rate and not made yet (up to a second's worth while a backlog waits). */
+    /** Sends earned at the rate and not made yet (a little credit while a backlog waits). */
     public double tokens;
 
     /** Sends allowed right now by the peak rate, which bounds how fast a shortfall is made up. */
