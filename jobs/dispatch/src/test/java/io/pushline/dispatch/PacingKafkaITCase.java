@@ -85,6 +85,8 @@ class PacingKafkaITCase {
         opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
         opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-pacing");
         opts.put(PushlineOptions.PACING_RATES.key(), "huawei:20");
+        // its own registry tables: other ITCases assert the exact rows of theirs
+        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itpacing");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
