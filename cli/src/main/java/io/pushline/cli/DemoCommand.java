@@ -7,6 +7,7 @@ import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.gate.ExampleRules;
 import io.pushline.local.LocalStack;
+import io.pushline.pacing.PacingConfig;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
@@ -116,6 +117,9 @@ final class DemoCommand {
             opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
             opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
             opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
+            // A day in a minute: each vendor paced at ten times its default rate.
+            opts.put(PushlineOptions.PACING_RATES.key(), demoRates());
+            System.out.println("      pacing: " + demoRates() + " sends/s");
             // A demo reports a failure instead of restarting for ever.
             Configuration flink = stack.flinkConfiguration();
             flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
@@ -149,6 +153,17 @@ final class DemoCommand {
             step("[5/5] reading the output topics and HBase");
             return summary(stack, data, inputRecords, jobSecs, t0);
         }
+    }
+
+    static String demoRates() {
+        StringBuilder b = new StringBuilder();
+        for (var e : PacingConfig.DEFAULT_RATES.entrySet()) {
+            b.append(b.length() == 0 ? "" : ",")
+                    .append(e.getKey())
+                    .append(':')
+                    .append((long) (e.getValue() * 10));
+        }
+        return b.toString();
     }
 
     private static int summary(

@@ -200,6 +200,7 @@ final class ReplayCommand {
                             input,
                             ruleUpdates,
                             null,
+                            null,
                             new GateSettings(rules, ttl),
                             AudienceSettings.none(),
                             null,

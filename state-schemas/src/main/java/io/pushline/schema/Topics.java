@@ -17,6 +17,9 @@ public final class Topics {
      */
     public static final String VENDOR_FEEDBACK = "vendor.feedback";
 
+    /** The pacer's per-vendor backlog reports (PacingStatus JSON), read by campaign expansion. */
+    public static final String PACING_STATUS = "push.pacing";
+
     /** Membership changes read by the segment build (SegmentChange JSON, keyed by segment). */
     public static final String SEGMENT_CHANGES = "segment.changes";
 
@@ -35,6 +38,7 @@ public final class Topics {
                                 DEVICE_EVENTS,
                                 RULES,
                                 VENDOR_FEEDBACK,
+                                PACING_STATUS,
                                 DECISIONS,
                                 DLQ));
         for (Vendor v : Vendor.values()) {

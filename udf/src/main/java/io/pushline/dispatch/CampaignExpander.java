@@ -10,9 +10,12 @@ import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.pacing.PacingStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -20,8 +23,8 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedMultiInput;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
@@ -40,13 +43,22 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * sends nothing and goes to {@link DispatchTags#DEAD_LETTERS}.
  */
 public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
-        implements OneInputStreamOperator<ParsedRecord, AudienceChunk>, BoundedOneInput {
+        implements TwoInputStreamOperator<ParsedRecord, PacingStatus, AudienceChunk>,
+                BoundedMultiInput {
     private static final long serialVersionUID = 1L;
     static final String REJECTED = "audience expression rejected: ";
+
+    /** How often a paused expansion looks at the backlogs again. */
+    static final long PAUSE_CHECK_MS = 100;
+
+    /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
+    static final long STATUS_FRESH_MS = 5_000;
 
     private final Audiences.Factory factory;
     private final int chunkSize;
     private final long maxIdsPerSecond;
+    private final long maxVendorBacklog;
+    private final boolean holdWatermark;
 
     private transient Audiences audiences;
     private transient ArrayDeque<Running> running;
@@ -60,18 +72,40 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient Counter rejected;
     private transient Counter chunks;
     private transient Counter ids;
+    private transient Counter pausedMs;
+    private transient Map<String, PacingStatus> vendors;
+    private transient long pausedSince;
 
     /**
      * @param chunkSize ids per chunk
      * @param maxIdsPerSecond expansion rate limit per campaign stream, 0 for none
      */
     public CampaignExpander(Audiences.Factory factory, int chunkSize, long maxIdsPerSecond) {
+        this(factory, chunkSize, maxIdsPerSecond, 0, true);
+    }
+
+    /**
+     * @param maxVendorBacklog expansion pauses while a vendor's pacer reports more waiting sends
+     *     than this (input 2); 0 never pauses
+     * @param holdWatermark true: a campaign is decided at its request's time, and the output
+     *     watermark waits for its last chunk (replay's order; later pushes wait for the campaign);
+     *     false: each chunk is decided when it is expanded (at the request's time or the input
+     *     watermark, the later), and nothing waits for a campaign
+     */
+    public CampaignExpander(
+            Audiences.Factory factory,
+            int chunkSize,
+            long maxIdsPerSecond,
+            long maxVendorBacklog,
+            boolean holdWatermark) {
         if (chunkSize < 1) {
             throw new IllegalArgumentException("chunk size must be positive: " + chunkSize);
         }
         this.factory = factory;
         this.chunkSize = chunkSize;
         this.maxIdsPerSecond = maxIdsPerSecond;
+        this.maxVendorBacklog = maxVendorBacklog;
+        this.holdWatermark = holdWatermark;
     }
 
     /** A campaign being expanded: its checkpointed progress and the audience it walks. */
@@ -112,13 +146,16 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         rejected = getMetricGroup().counter("campaignsRejected");
         chunks = getMetricGroup().counter("audienceChunks");
         ids = getMetricGroup().counter("audienceIds");
+        pausedMs = getMetricGroup().counter("expansionPausedMs");
+        vendors = new HashMap<>();
+        getMetricGroup().gauge("expansionPaused", () -> pausedSince > 0 ? 1 : 0);
         getMetricGroup().gauge("campaignsRunning", () -> running.size());
         getMetricGroup().gauge("campaignIdsPending", this::pendingIds);
         schedule(0);
     }
 
     @Override
-    public void processElement(StreamRecord<ParsedRecord> element) throws Exception {
+    public void processElement1(StreamRecord<ParsedRecord> element) throws Exception {
         ParsedRecord in = element.getValue();
         PushRequest p = in.request;
         IdSet audience;
@@ -148,18 +185,32 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         schedule(0);
     }
 
+    /** A vendor's backlog from the pacer (through push.pacing). */
     @Override
-    public void processWatermark(Watermark mark) {
+    public void processElement2(StreamRecord<PacingStatus> element) {
+        PacingStatus s = element.getValue();
+        vendors.put(s.vendor, s);
+    }
+
+    @Override
+    public void processWatermark1(Watermark mark) {
         inputWatermark = Math.max(inputWatermark, mark.getTimestamp());
         forwardWatermark();
     }
+
+    /** The pacer's reports carry no event time. */
+    @Override
+    public void processWatermark2(Watermark mark) {}
 
     /**
      * An idle input must not make the output idle while a campaign expands: downstream would then
      * ignore the held watermark and run ahead of the chunks still to come.
      */
     @Override
-    public void processWatermarkStatus(WatermarkStatus status) {
+    protected void processWatermarkStatus(WatermarkStatus status, int index) {
+        if (index != 0) {
+            return; // the pacer's reports carry no event time
+        }
         inputIdle = status.isIdle();
         forwardStatus();
     }
@@ -173,7 +224,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     }
 
     @Override
-    public void endInput() {
+    public void endInput(int inputId) {
+        if (inputId != 1) {
+            return;
+        }
         // Processing-time steps do not run after the input ends: finish what is left here.
         while (!running.isEmpty()) {
             emitChunk();
@@ -213,6 +267,21 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (running.isEmpty()) {
             return;
         }
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        String behind = vendorBehind(now);
+        if (behind != null) {
+            if (pausedSince == 0) {
+                pausedSince = now;
+                LOG.info("Campaign expansion paused: {}", vendors.get(behind));
+            }
+            schedule(PAUSE_CHECK_MS);
+            return;
+        }
+        if (pausedSince > 0) {
+            pausedMs.inc(now - pausedSince);
+            LOG.info("Campaign expansion resumed after {} ms", now - pausedSince);
+            pausedSince = 0;
+        }
         long rate = rate(running.peek());
         int size = emitChunk();
         schedule(rate > 0 ? Math.max(1, size * 1000L / rate) : 0);
@@ -239,9 +308,14 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         int size = rate > 0 ? (int) Math.max(1, Math.min(chunkSize, rate / 10)) : chunkSize;
         int[] next = r.audience.chunk(p.nextId, size);
         if (next.length > 0) {
+            PushRequest request = p.request;
+            if (!holdWatermark && inputWatermark >= request.ts) {
+                request = request.withoutTarget();
+                request.ts = inputWatermark + 1;
+            }
             output.collect(
                     new StreamRecord<>(
-                            AudienceChunk.of(p.request, next, p.chunksEmitted), p.request.ts));
+                            AudienceChunk.of(request, next, p.chunksEmitted), request.ts));
             p.chunksEmitted++;
             p.idsEmitted += next.length;
             p.nextId = (next[next.length - 1] & 0xFFFFFFFFL) + 1;
@@ -265,12 +339,27 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private void forwardWatermark() {
         long w = inputWatermark;
         for (Running r : running) {
-            w = Math.min(w, r.progress.request.ts - 1);
+            if (holdWatermark) {
+                w = Math.min(w, r.progress.request.ts - 1);
+            }
         }
         if (w > outputWatermark) {
             outputWatermark = w;
             output.emitWatermark(new Watermark(w));
         }
+    }
+
+    /** A vendor whose fresh report says more is waiting than the bound, or null. */
+    private String vendorBehind(long now) {
+        if (maxVendorBacklog <= 0) {
+            return null;
+        }
+        for (PacingStatus s : vendors.values()) {
+            if (s.backlog > maxVendorBacklog && now - s.ts <= STATUS_FRESH_MS) {
+                return s.vendor;
+            }
+        }
+        return null;
     }
 
     private long pendingIds() {

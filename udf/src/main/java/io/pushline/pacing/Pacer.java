@@ -6,6 +6,7 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStateDescriptors;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.pacing.QueuedSend;
 import io.pushline.schema.pacing.VendorPacing;
 import java.util.HashMap;
@@ -30,6 +31,7 @@ import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 
 /**
  * Paces sends per vendor, keyed by vendor so that one subtask owns each vendor's rate: the rate
@@ -49,6 +51,7 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
                 Triggerable<String, VoidNamespace>,
                 BoundedMultiInput {
     private static final long serialVersionUID = 1L;
+    static final long STATUS_INTERVAL_MS = 1_000;
 
     private final PacingConfig config;
     private final long tickMs;
@@ -102,6 +105,25 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
             setCurrentKey(vendor);
             vendor();
         }
+        scheduleStatus();
+    }
+
+    /** Every second, each vendor this subtask owns: its backlog and rate, to push.pacing. */
+    private void scheduleStatus() {
+        ProcessingTimeService time = getProcessingTimeService();
+        time.registerTimer(
+                time.getCurrentProcessingTime() + STATUS_INTERVAL_MS,
+                t -> {
+                    for (Map.Entry<String, VendorPacing> e : vendors.entrySet()) {
+                        VendorPacing s = e.getValue();
+                        output.collect(
+                                DispatchTags.PACING_STATUS,
+                                new StreamRecord<>(
+                                        PacingStatus.of(
+                                                e.getKey(), s.backlog(), s.rate, s.maxRate, t)));
+                    }
+                    scheduleStatus();
+                });
     }
 
     @Override

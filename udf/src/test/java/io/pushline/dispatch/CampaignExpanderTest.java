@@ -10,6 +10,7 @@ import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.pacing.PacingStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
-import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,8 +42,8 @@ class CampaignExpanderTest {
     @Test
     void expandsTheAudienceInChunksAndHoldsTheWatermarkUntilTheLastOne() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 7, 0))) {
-            h.processElement(campaign("m1", "a AND NOT b", 1_000), 1_000);
-            h.processWatermark(new Watermark(5_000));
+            h.processElement1(campaign("m1", "a AND NOT b", 1_000), 1_000);
+            h.processWatermark1(new Watermark(5_000));
             assertThat(watermarks(h)).allMatch(w -> w < 1_000);
 
             h.setProcessingTime(1); // runs the expansion steps
@@ -59,8 +60,8 @@ class CampaignExpanderTest {
     @Test
     void anIdleInputLeavesTheOutputActiveUntilTheCampaignIsOut() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 10, 10_000))) {
-            h.processElement(campaign("m6", "a", 1_000), 1_000);
-            h.processWatermarkStatus(WatermarkStatus.IDLE);
+            h.processElement1(campaign("m6", "a", 1_000), 1_000);
+            h.processWatermarkStatus1(WatermarkStatus.IDLE);
             assertThat(h.getOutput()).noneMatch(o -> o instanceof WatermarkStatus);
             advance(h, 1, 20);
             assertThat(chunks(h)).hasSize(10);
@@ -74,7 +75,7 @@ class CampaignExpanderTest {
         try (var h = harness(new CampaignExpander(audiences, 50, 0))) {
             ParsedRecord c = campaign("m7", "a", 1_000);
             c.request.maxRate = 100; // 100 ids: chunks of 10 every 100 ms
-            h.processElement(c, 1_000);
+            h.processElement1(c, 1_000);
             advance(h, 1, 450);
             List<AudienceChunk> soFar = chunks(h);
             assertThat(soFar).hasSize(5).allMatch(x -> x.ids.length == 10);
@@ -85,10 +86,56 @@ class CampaignExpanderTest {
     }
 
     @Test
+    void expansionPausesWhileAVendorIsFarBehindAndResumesWhenItCatchesUp() throws Exception {
+        // 10 ids per chunk at 10,000 ids/s: one chunk per millisecond, unless paused
+        try (var h = harness(new CampaignExpander(audiences, 10, 10_000, 500, true))) {
+            h.processElement1(campaign("m8", "a OR b", 1_000), 1_000);
+            advance(h, 1, 3);
+            assertThat(chunks(h)).hasSize(3);
+            h.processElement2(PacingStatus.of("xiaomi", 501, 500, 500, 3), 3);
+            h.processElement2(PacingStatus.of("fcm", 20, 10_000, 10_000, 3), 3);
+            advance(h, 4, 1_000);
+            assertThat(chunks(h)).hasSize(3);
+            h.processElement2(PacingStatus.of("xiaomi", 499, 500, 500, 1_000), 1_000);
+            advance(h, 1_001, 1_200);
+            assertThat(chunks(h)).hasSize(15);
+            assertThat(uids(chunks(h))).isEqualTo(range(0, 150));
+        }
+    }
+
+    @Test
+    void aStaleBacklogReportDoesNotPauseForEver() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 10, 10_000, 500, true))) {
+            h.processElement2(PacingStatus.of("xiaomi", 10_000, 500, 500, 0), 0);
+            h.processElement1(campaign("m9", "a", 1_000), 1_000);
+            advance(h, 1, 4_999);
+            assertThat(chunks(h)).isEmpty();
+            advance(h, 5_000, 5_200); // the report is 5 s old: the pacer may be gone
+            assertThat(chunks(h)).hasSize(10);
+        }
+    }
+
+    @Test
+    void withoutTheHoldEachChunkIsDecidedWhenItIsExpanded() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 10, 10_000, 0, false))) {
+            h.processElement1(campaign("m10", "a", 1_000), 1_000);
+            advance(h, 1, 3);
+            h.processWatermark1(new Watermark(7_000));
+            advance(h, 4, 20);
+            List<AudienceChunk> chunks = chunks(h);
+            assertThat(chunks).hasSize(10);
+            assertThat(chunks.subList(0, 3)).allMatch(c -> c.request.ts == 1_000);
+            assertThat(chunks.subList(3, 10)).allMatch(c -> c.request.ts == 7_001);
+            assertThat(watermarks(h)).containsExactly(7_000L); // not held back
+            assertThat(uids(chunks)).isEqualTo(range(0, 100));
+        }
+    }
+
+    @Test
     void anUnknownSegmentSendsNothingAndIsADeadLetterWithTheColumn() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 7, 0))) {
-            h.processElement(campaign("m2", "a AND NOT c", 1_000), 1_000);
-            h.processWatermark(new Watermark(2_000));
+            h.processElement1(campaign("m2", "a AND NOT c", 1_000), 1_000);
+            h.processWatermark1(new Watermark(2_000));
             h.setProcessingTime(1);
 
             assertThat(chunks(h)).isEmpty();
@@ -114,7 +161,7 @@ class CampaignExpanderTest {
         List<AudienceChunk> before;
         OperatorSubtaskState snapshot;
         try (var h = harness(expander)) {
-            h.processElement(campaign("m3", "a OR b", 1_000), 1_000);
+            h.processElement1(campaign("m3", "a OR b", 1_000), 1_000);
             advance(h, 1, 3);
             before = chunks(h);
             snapshot = h.snapshot(1, 3);
@@ -124,12 +171,12 @@ class CampaignExpanderTest {
 
         List<AudienceChunk> after;
         try (var h =
-                new OneInputStreamOperatorTestHarness<>(
+                new TwoInputStreamOperatorTestHarness<>(
                         new CampaignExpander(audiences, 10, 10_000))) {
             h.setup();
             h.initializeState(snapshot);
             h.open();
-            h.processWatermark(new Watermark(9_000));
+            h.processWatermark1(new Watermark(9_000));
             assertThat(watermarks(h)).allMatch(w -> w < 1_000);
             advance(h, 1, 100);
             after = chunks(h);
@@ -144,10 +191,10 @@ class CampaignExpanderTest {
     @Test
     void theEndOfInputFinishesEveryCampaignBeforeTheLastWatermark() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 10, 1))) {
-            h.processElement(campaign("m4", "NOT a", 1_000), 1_000);
-            h.processElement(campaign("m5", "b", 2_000), 2_000);
-            h.processWatermark(Watermark.MAX_WATERMARK);
-            h.endInput();
+            h.processElement1(campaign("m4", "NOT a", 1_000), 1_000);
+            h.processElement1(campaign("m5", "b", 2_000), 2_000);
+            h.processWatermark1(Watermark.MAX_WATERMARK);
+            h.endInput1();
 
             List<AudienceChunk> chunks = chunks(h);
             assertThat(uids(chunks.stream().filter(c -> c.request.msgId.equals("m4")).toList()))
@@ -159,15 +206,17 @@ class CampaignExpanderTest {
         }
     }
 
-    private OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> harness(
+    private TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk> harness(
             CampaignExpander expander) throws Exception {
-        var h = new OneInputStreamOperatorTestHarness<>(expander);
+        var h = new TwoInputStreamOperatorTestHarness<>(expander);
         h.open();
         return h;
     }
 
     private static void advance(
-            OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> h, long from, long to)
+            TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk> h,
+            long from,
+            long to)
             throws Exception {
         for (long t = from; t <= to; t++) {
             h.setProcessingTime(t);
@@ -186,12 +235,12 @@ class CampaignExpanderTest {
     }
 
     private static List<AudienceChunk> chunks(
-            OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> h) {
+            TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk> h) {
         return h.extractOutputValues();
     }
 
     private static List<Long> watermarks(
-            OneInputStreamOperatorTestHarness<ParsedRecord, AudienceChunk> h) {
+            TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk> h) {
         return h.getOutput().stream()
                 .filter(o -> o instanceof Watermark)
                 .map(o -> ((Watermark) o).getTimestamp())

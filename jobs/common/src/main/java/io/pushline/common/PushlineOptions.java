@@ -235,6 +235,26 @@ public final class PushlineOptions {
                                     + " rate per second, from a second after the last report (or"
                                     + " at once on a recovery report).");
 
+    public static final ConfigOption<Long> PACING_MAX_BACKLOG =
+            ConfigOptions.key("pacing.max-backlog")
+                    .longType()
+                    .defaultValue(1_000_000L)
+                    .withDescription(
+                            "Campaign expansion pauses while any vendor has more sends than this"
+                                    + " waiting in the pacer (reported on push.pacing every"
+                                    + " second); 0 never pauses.");
+
+    public static final ConfigOption<Boolean> AUDIENCE_HOLD_WATERMARK =
+            ConfigOptions.key("audience.hold-watermark")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "true: a campaign is decided at its request's time and event time"
+                                    + " waits for its last chunk (replay's exact order; pushes"
+                                    + " after it wait too). false: each chunk is decided when it"
+                                    + " is expanded (request time or the watermark, the later),"
+                                    + " so realtime pushes never wait for a campaign.");
+
     public static final ConfigOption<String> PACING_FEEDBACK_TOPIC =
             ConfigOptions.key("pacing.feedback-topic")
                     .stringType()
@@ -270,6 +290,8 @@ public final class PushlineOptions {
                 PACING_TICK,
                 PACING_THROTTLE_FACTOR,
                 PACING_RECOVERY,
-                PACING_FEEDBACK_TOPIC);
+                PACING_MAX_BACKLOG,
+                PACING_FEEDBACK_TOPIC,
+                AUDIENCE_HOLD_WATERMARK);
     }
 }

@@ -16,11 +16,21 @@ public final class AudienceSettings implements Serializable {
 
     final int chunkSize;
     final long maxIdsPerSecond;
+    final boolean holdWatermark;
 
     public AudienceSettings(Audiences.Factory audiences, int chunkSize, long maxIdsPerSecond) {
+        this(audiences, chunkSize, maxIdsPerSecond, true);
+    }
+
+    public AudienceSettings(
+            Audiences.Factory audiences,
+            int chunkSize,
+            long maxIdsPerSecond,
+            boolean holdWatermark) {
         this.audiences = audiences;
         this.chunkSize = chunkSize;
         this.maxIdsPerSecond = maxIdsPerSecond;
+        this.holdWatermark = holdWatermark;
     }
 
     /** Without a segment store. */
@@ -43,7 +53,8 @@ public final class AudienceSettings implements Serializable {
                         ? null
                         : StoreAudiences.factory(
                                 quorum, options.get(PushlineOptions.HBASE_NAMESPACE), cache);
-        return new AudienceSettings(store, chunk, rate);
+        return new AudienceSettings(
+                store, chunk, rate, options.get(PushlineOptions.AUDIENCE_HOLD_WATERMARK));
     }
 
     private static <T extends Number> T atLeast(

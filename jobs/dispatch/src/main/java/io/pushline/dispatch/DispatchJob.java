@@ -11,6 +11,7 @@ import io.pushline.gate.GateFunction;
 import io.pushline.gate.RulesUpdates;
 import io.pushline.pacing.FeedbackControls;
 import io.pushline.pacing.RulesPacing;
+import io.pushline.pacing.StatusReports;
 import io.pushline.registry.RegistryFunction;
 import io.pushline.registry.UidIndexFunction;
 import io.pushline.schema.DeadLetter;
@@ -25,6 +26,7 @@ import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.pacing.PacingControl;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -68,6 +70,7 @@ public final class DispatchJob {
             DataStream<ParsedRecord> input,
             DataStream<String> rulesUpdates,
             DataStream<String> vendorFeedback,
+            DataStream<String> pacingReports,
             GateSettings gate,
             AudienceSettings audience,
             PacingSettings pacing,
@@ -89,15 +92,30 @@ public final class DispatchJob {
                         .union(registry.getSideOutput(DispatchTags.UID_KEYED));
         DataStream<DeadLetter> deadLetters = split.getSideOutput(DispatchTags.DEAD_LETTERS);
         if (audience.audiences != null) {
+            // the pacer's backlog reports; without them, a stream that never carries any
+            DataStream<PacingStatus> backlogs = split.getSideOutput(DispatchTags.PACING_STATUS);
+            if (pacingReports != null) {
+                SingleOutputStreamOperator<PacingStatus> reports =
+                        pacingReports
+                                .process(new StatusReports())
+                                .uid("pacing-reports")
+                                .name("Pacing reports")
+                                .setParallelism(1);
+                backlogs = reports;
+                deadLetters = deadLetters.union(reports.getSideOutput(DispatchTags.DEAD_LETTERS));
+            }
             SingleOutputStreamOperator<AudienceChunk> chunks =
                     split.getSideOutput(DispatchTags.CAMPAIGNS)
+                            .connect(backlogs)
                             .transform(
                                     "Expand campaigns",
                                     TypeInformation.of(AudienceChunk.class),
                                     new CampaignExpander(
                                             audience.audiences,
                                             audience.chunkSize,
-                                            audience.maxIdsPerSecond))
+                                            audience.maxIdsPerSecond,
+                                            pacing == null ? 0 : pacing.maxBacklog,
+                                            audience.holdWatermark))
                             .uid("campaign-expander")
                             .setParallelism(1);
             DataStream<UidKeyed> campaignUids =
@@ -138,6 +156,7 @@ public final class DispatchJob {
                         uidIndex.getSideOutput(DispatchTags.DECISIONS));
         deadLetters = deadLetters.union(rules.getSideOutput(DispatchTags.DEAD_LETTERS));
         DataStream<SendRecord> sends = decided.getSideOutput(DispatchTags.SENDS);
+        DataStream<PacingStatus> reports = null;
         if (pacing != null) {
             DataStream<PacingControl> controls =
                     rules.flatMap(new RulesPacing(pacing.options))
@@ -158,12 +177,14 @@ public final class DispatchJob {
                     pace(sends, controls, pacing, maxParallelism);
             sends = paced;
             decisions = decisions.union(paced.getSideOutput(DispatchTags.DECISIONS));
+            reports = paced.getSideOutput(DispatchTags.PACING_STATUS);
         }
         return new DispatchStreams(
                 sends,
                 decisions,
                 deadLetters,
-                registry.getSideOutput(DispatchTags.REGISTRY_CHANGES));
+                registry.getSideOutput(DispatchTags.REGISTRY_CHANGES),
+                reports);
     }
 
     /**
@@ -187,6 +208,12 @@ public final class DispatchJob {
         streams.sends.sinkTo(sinks.sends).uid("sink-vendor-topics").name("Vendor topics");
         streams.decisions.sinkTo(sinks.decisions).uid("sink-decisions").name("Decisions");
         streams.deadLetters.sinkTo(sinks.deadLetters).uid("sink-dead-letters").name("Dead letters");
+        if (sinks.pacingReports != null && streams.pacingReports != null) {
+            streams.pacingReports
+                    .sinkTo(sinks.pacingReports)
+                    .uid("sink-pacing-reports")
+                    .name("Pacing reports");
+        }
         if (sinks.registry != null) {
             streams.registryChanges
                     .sinkTo(sinks.registry)
@@ -222,7 +249,18 @@ public final class DispatchJob {
                         .setParallelism(1);
         GateSettings gate = GateSettings.from(options);
         PacingSettings pacing = PacingSettings.from(options, gate);
+        AudienceSettings audience = AudienceSettings.from(options);
         DataStream<String> feedback = null;
+        DataStream<String> reports = null;
+        if (pacing != null && audience.audiences != null) {
+            reports =
+                    env.fromSource(
+                                    KafkaIO.textInput(options, Topics.PACING_STATUS, "-pacing"),
+                                    NoEventTime.strategy(),
+                                    "Kafka pacing reports")
+                            .uid("source-kafka-pacing")
+                            .setParallelism(1);
+        }
         if (pacing != null) {
             feedback =
                     env.fromSource(
@@ -236,14 +274,7 @@ public final class DispatchJob {
                             .setParallelism(1);
         }
         sinkTo(
-                build(
-                        input,
-                        rules,
-                        feedback,
-                        gate,
-                        AudienceSettings.from(options),
-                        pacing,
-                        maxParallelism),
+                build(input, rules, feedback, reports, gate, audience, pacing, maxParallelism),
                 kafkaSinks(options));
     }
 
@@ -258,7 +289,10 @@ public final class DispatchJob {
                         d -> Topics.DECISIONS,
                         d -> d.deviceId != null ? d.deviceId : d.uid);
         Sink<DeadLetter> dead = KafkaIO.jsonSink(options, "dlq", d -> Topics.DLQ, d -> null);
-        return new DispatchSinks(sends, decisions, dead, registrySink(options));
+        // reports are current state, not data: at least once, seen at once (no transaction)
+        Sink<PacingStatus> reports =
+                KafkaIO.jsonBatchSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
+        return new DispatchSinks(sends, decisions, dead, registrySink(options), reports);
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {

@@ -3,6 +3,7 @@ package io.pushline.dispatch;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.connector.sink2.Sink;
 
@@ -15,6 +16,7 @@ public final class DispatchSinks {
     final Sink<Decision> decisions;
     final Sink<DeadLetter> deadLetters;
     final Sink<RegistryChange> registry;
+    final Sink<PacingStatus> pacingReports;
 
     /**
      * @param registry null when the registry is not mirrored anywhere
@@ -24,9 +26,23 @@ public final class DispatchSinks {
             Sink<Decision> decisions,
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry) {
+        this(sends, decisions, deadLetters, registry, null);
+    }
+
+    /**
+     * @param pacingReports null when the pacer's backlog reports go nowhere (campaign expansion
+     *     then never pauses for a vendor's backlog)
+     */
+    public DispatchSinks(
+            Sink<SendRecord> sends,
+            Sink<Decision> decisions,
+            Sink<DeadLetter> deadLetters,
+            Sink<RegistryChange> registry,
+            Sink<PacingStatus> pacingReports) {
         this.sends = sends;
         this.decisions = decisions;
         this.deadLetters = deadLetters;
         this.registry = registry;
+        this.pacingReports = pacingReports;
     }
 }

@@ -25,23 +25,29 @@ public final class PacingSettings implements Serializable {
     final double throttleFactor;
     final double recoveryPerSecond;
 
+    /** Campaign expansion pauses while a vendor has more than this waiting; 0: never. */
+    final long maxBacklog;
+
     PacingSettings(
             PacingConfig options,
             PacingConfig initial,
             long tickMs,
             double throttleFactor,
-            double recoveryPerSecond) {
+            double recoveryPerSecond,
+            long maxBacklog) {
         this.options = options;
         this.initial = initial;
         this.tickMs = tickMs;
         this.throttleFactor = throttleFactor;
         this.recoveryPerSecond = recoveryPerSecond;
+        this.maxBacklog = maxBacklog;
     }
 
     /** Default pacing with these rates (for tests and benchmarks). */
     public static PacingSettings of(Map<String, Double> rates) {
         PacingConfig c = new PacingConfig(rates, Map.of(), PacingConfig.DEFAULT_REALTIME_LEVEL);
-        return new PacingSettings(c, c, 10, 0.5, 0.05);
+        return new PacingSettings(
+                c, c, 10, 0.5, 0.05, PushlineOptions.PACING_MAX_BACKLOG.defaultValue());
     }
 
     Pacer pacer() {
@@ -95,9 +101,13 @@ public final class PacingSettings implements Serializable {
         if (!(recovery > 0 && recovery <= 1)) {
             throw bad(PushlineOptions.PACING_RECOVERY, "must be above 0 and at most 1");
         }
+        long maxBacklog = options.get(PushlineOptions.PACING_MAX_BACKLOG);
+        if (maxBacklog < 0) {
+            throw bad(PushlineOptions.PACING_MAX_BACKLOG, "must be 0 (never pause) or more");
+        }
         Rules rules = RulesParser.parse(gate.rules);
         PacingConfig initial = rules.pacing == null ? fromOptions : fromOptions.with(rules.pacing);
-        return new PacingSettings(fromOptions, initial, tick, factor, recovery);
+        return new PacingSettings(fromOptions, initial, tick, factor, recovery, maxBacklog);
     }
 
     private static double number(ConfigOption<?> option, String key, String value) {

@@ -4,6 +4,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.OutputTag;
@@ -25,6 +26,10 @@ public final class DispatchTags {
 
     public static final OutputTag<RegistryChange> REGISTRY_CHANGES =
             new OutputTag<>("registry-changes", TypeInformation.of(RegistryChange.class));
+
+    /** Each vendor's backlog, every second, from the pacer to push.pacing. */
+    public static final OutputTag<PacingStatus> PACING_STATUS =
+            new OutputTag<>("pacing-status", TypeInformation.of(PacingStatus.class));
 
     private DispatchTags() {}
 }
