@@ -13,6 +13,7 @@ import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
+import io.pushline.schema.pacing.PacingStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -127,6 +128,20 @@ class PacingKafkaITCase {
         assertThat(late.stream().filter(d -> "expired".equals(d.reason))).hasSize(50);
         assertThat(late.stream().filter(Decision::isPass)).hasSize(50);
         assertThat(topics.get(Vendor.FCM.topic())).isEmpty();
+    }
+
+    @Test
+    void thePacerReportsTheBacklogOnPushPacing() {
+        List<PacingStatus> huawei =
+                topics.get(Topics.PACING_STATUS).stream()
+                        .map(s -> Json.read(s, PacingStatus.class))
+                        .filter(r -> r.vendor.equals("huawei"))
+                        .collect(Collectors.toList());
+        // 400 sends at 20/s: reports every second while the backlog drains
+        assertThat(huawei).hasSizeGreaterThan(5);
+        assertThat(huawei).allMatch(r -> r.maxRate == 20.0 && r.rate == 20.0);
+        assertThat(huawei.stream().mapToLong(r -> r.backlog).max().orElse(0))
+                .isBetween(BULK / 2L, (long) BULK);
     }
 
     @Test
