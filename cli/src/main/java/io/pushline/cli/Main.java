@@ -47,6 +47,8 @@ public final class Main {
                 return BenchCommand.run(rest);
             case "replay":
                 return ReplayCommand.run(rest);
+            case "sendtime":
+                return SendTimeCommand.run(rest);
             case "produce":
                 return TopicCommand.produce(rest);
             case "consume":

@@ -197,7 +197,7 @@ public final class RulesParser {
      * YAML with every plain scalar kept as text (except null): YAML 1.1 would read {@code 23:00} as
      * the number 1380 and {@code on} as true.
      */
-    private static Yaml yaml() {
+    public static Yaml yaml() {
         Resolver textOnly =
                 new Resolver() {
                     @Override
