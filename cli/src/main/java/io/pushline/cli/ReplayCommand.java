@@ -221,7 +221,8 @@ final class ReplayCommand {
         }
     }
 
-    private static void reject(List<String> rejected, int line, String reason, String raw) {
+    /** A rejected input line: to standard error, and a JSON line for the {@code .rejected} file. */
+    static void reject(List<String> rejected, int line, String reason, String raw) {
         System.err.println("line " + line + ": " + reason);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("line", line);

@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.gate.RulesParser;
 import io.pushline.schema.Json;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
@@ -66,7 +67,7 @@ final class SendTimeCommand {
             Path file = Paths.get(a.get("--rules"));
             try {
                 rules = SendTimeRules.parse(read(file));
-            } catch (SendTimeRules.RulesException e) {
+            } catch (RulesParser.RulesException e) {
                 throw new Main.UsageException(file + ": " + e.getMessage());
             }
         }
@@ -89,7 +90,7 @@ final class SendTimeCommand {
                 try {
                     events.add(ActivityParser.parse(line));
                 } catch (ActivityParser.BadLine e) {
-                    reject(rejected, n, e.getMessage(), line);
+                    ReplayCommand.reject(rejected, n, e.getMessage(), line);
                 }
             }
         }
@@ -135,14 +136,5 @@ final class SendTimeCommand {
         } catch (NoSuchFileException e) {
             throw new Main.UsageException("--rules: no such file " + file);
         }
-    }
-
-    private static void reject(List<String> rejected, int line, String reason, String raw) {
-        System.err.println("line " + line + ": " + reason);
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("line", line);
-        r.put("reason", reason);
-        r.put("raw", raw);
-        rejected.add(Json.write(r));
     }
 }

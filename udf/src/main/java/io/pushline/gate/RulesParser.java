@@ -217,7 +217,7 @@ public final class RulesParser {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object v, String key) {
+    public static Map<String, Object> map(Object v, String key) {
         if (!(v instanceof Map)) {
             throw new RulesException(key + ": expected a mapping, got '" + v + "'");
         }
@@ -228,7 +228,7 @@ public final class RulesParser {
         return out;
     }
 
-    private static void allowOnly(Map<String, Object> m, String prefix, String... keys) {
+    public static void allowOnly(Map<String, Object> m, String prefix, String... keys) {
         Set<String> allowed = Set.of(keys);
         for (String k : m.keySet()) {
             if (!allowed.contains(k)) {
@@ -246,7 +246,7 @@ public final class RulesParser {
         return v;
     }
 
-    private static String scalar(Object v, String key) {
+    public static String scalar(Object v, String key) {
         if (v instanceof Map || v instanceof List) {
             throw new RulesException(
                     key + ": expected a value, got a " + (v instanceof Map ? "mapping" : "list"));

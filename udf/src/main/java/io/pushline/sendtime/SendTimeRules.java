@@ -11,10 +11,8 @@ import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
@@ -96,13 +94,6 @@ public final class SendTimeRules implements Serializable {
         }
     }
 
-    /** A rules document that cannot be used; the message names the key. */
-    public static final class RulesException extends IllegalArgumentException {
-        RulesException(String message) {
-            super(message);
-        }
-    }
-
     public static SendTimeRules parse(String text) {
         return parse(text, DEFAULTS);
     }
@@ -112,24 +103,25 @@ public final class SendTimeRules implements Serializable {
         try {
             root = RulesParser.yaml().load(text);
         } catch (YAMLException e) {
-            throw new RulesException("rules do not parse: " + e.getMessage());
+            throw new RulesParser.RulesException("rules do not parse: " + e.getMessage());
         }
-        Map<String, Object> doc = root == null ? Map.of() : map(root, "(document)");
-        allowOnly(doc, "", "timezone", "lookbackDays", "first", "last");
+        Map<String, Object> doc = root == null ? Map.of() : RulesParser.map(root, "(document)");
+        RulesParser.allowOnly(doc, "", "timezone", "lookbackDays", "first", "last");
         ZoneId zone = ZoneOffset.UTC;
         if (doc.get("timezone") != null) {
-            String z = scalar(doc.get("timezone"), "timezone");
+            String z = RulesParser.scalar(doc.get("timezone"), "timezone");
             try {
                 zone = ZoneId.of(z);
             } catch (DateTimeException e) {
-                throw new RulesException("timezone: unknown zone '" + z + "'");
+                throw new RulesParser.RulesException("timezone: unknown zone '" + z + "'");
             }
         }
         int lookback = base == null ? 7 : base.lookbackDays;
         if (doc.get("lookbackDays") != null) {
             lookback = integer(doc.get("lookbackDays"), "lookbackDays");
             if (lookback < 1 || lookback > 366) {
-                throw new RulesException("lookbackDays: must be 1 to 366, got " + lookback);
+                throw new RulesParser.RulesException(
+                        "lookbackDays: must be 1 to 366, got " + lookback);
             }
         }
         Side first = side(doc.get("first"), "first", base == null ? null : base.first);
@@ -140,44 +132,46 @@ public final class SendTimeRules implements Serializable {
     private static Side side(Object v, String key, Side base) {
         if (v == null) {
             if (base == null) {
-                throw new RulesException(key + ": missing");
+                throw new RulesParser.RulesException(key + ": missing");
             }
             return base;
         }
-        Map<String, Object> m = map(v, key);
-        allowOnly(m, key + ".", "default", "rules");
+        Map<String, Object> m = RulesParser.map(v, key);
+        RulesParser.allowOnly(m, key + ".", "default", "rules");
         int def;
         if (m.get("default") != null) {
             def = minute(m.get("default"), key + ".default");
         } else if (base != null) {
             def = base.defaultMinute;
         } else {
-            throw new RulesException(key + ".default: missing");
+            throw new RulesParser.RulesException(key + ".default: missing");
         }
         List<Rule> rules = new ArrayList<>();
         Object list = m.get("rules");
         if (list != null) {
             if (!(list instanceof List)) {
-                throw new RulesException(key + ".rules: expected a list");
+                throw new RulesParser.RulesException(key + ".rules: expected a list");
             }
             int i = 0;
             for (Object item : (List<?>) list) {
                 String k = key + ".rules[" + i++ + "]";
-                Map<String, Object> r = map(item, k);
-                allowOnly(r, k + ".", "window", "minDays", "at");
+                Map<String, Object> r = RulesParser.map(item, k);
+                RulesParser.allowOnly(r, k + ".", "window", "minDays", "at");
                 Object w = r.get("window");
                 if (!(w instanceof List) || ((List<?>) w).size() != 2) {
-                    throw new RulesException(k + ".window: expected [\"HH:MM\", \"HH:MM\"]");
+                    throw new RulesParser.RulesException(
+                            k + ".window: expected [\"HH:MM\", \"HH:MM\"]");
                 }
                 int from = minute(((List<?>) w).get(0), k + ".window");
                 int to = minute(((List<?>) w).get(1), k + ".window");
                 int minDays =
                         r.get("minDays") == null ? 1 : integer(r.get("minDays"), k + ".minDays");
                 if (minDays < 0) {
-                    throw new RulesException(k + ".minDays: must not be negative, got " + minDays);
+                    throw new RulesParser.RulesException(
+                            k + ".minDays: must not be negative, got " + minDays);
                 }
                 if (r.get("at") == null) {
-                    throw new RulesException(k + ".at: missing");
+                    throw new RulesParser.RulesException(k + ".at: missing");
                 }
                 rules.add(new Rule(from, to, minDays, minute(r.get("at"), k + ".at")));
             }
@@ -193,52 +187,22 @@ public final class SendTimeRules implements Serializable {
     }
 
     private static int minute(Object v, String key) {
-        String s = scalar(v, key);
+        String s = RulesParser.scalar(v, key);
         try {
             LocalTime t = LocalTime.parse(s, HH_MM);
             return t.getHour() * 60 + t.getMinute();
         } catch (DateTimeParseException e) {
-            throw new RulesException(
+            throw new RulesParser.RulesException(
                     key + ": bad time '" + s + "' (expected HH:MM, 00:00 to 23:59)");
         }
     }
 
     private static int integer(Object v, String key) {
-        String s = scalar(v, key);
+        String s = RulesParser.scalar(v, key);
         try {
             return Integer.parseInt(s);
         } catch (NumberFormatException e) {
-            throw new RulesException(key + ": expected an integer, got '" + s + "'");
-        }
-    }
-
-    private static String scalar(Object v, String key) {
-        if (v instanceof Map || v instanceof List) {
-            throw new RulesException(
-                    key + ": expected a value, got a " + (v instanceof Map ? "mapping" : "list"));
-        }
-        return String.valueOf(v).trim();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object v, String key) {
-        if (!(v instanceof Map)) {
-            throw new RulesException(key + ": expected a mapping, got '" + v + "'");
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-            out.put(String.valueOf(e.getKey()), e.getValue());
-        }
-        return out;
-    }
-
-    private static void allowOnly(Map<String, Object> m, String prefix, String... keys) {
-        Set<String> allowed = Set.of(keys);
-        for (String k : m.keySet()) {
-            if (!allowed.contains(k)) {
-                throw new RulesException(
-                        prefix + k + ": unknown key (known: " + String.join(", ", keys) + ")");
-            }
+            throw new RulesParser.RulesException(key + ": expected an integer, got '" + s + "'");
         }
     }
 }
