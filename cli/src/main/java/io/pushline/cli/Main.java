@@ -49,6 +49,8 @@ public final class Main {
                 return ReplayCommand.run(rest);
             case "sendtime":
                 return SendTimeCommand.run(rest);
+            case "gen":
+                return GenCommand.run(rest);
             case "produce":
                 return TopicCommand.produce(rest);
             case "consume":

@@ -38,7 +38,7 @@ import org.apache.flink.util.CloseableIterator;
 final class SendTimeCommand {
     private static final String USAGE =
             "usage: ./pushline sendtime --activity FILE --date YYYY-MM-DD [--rules FILE] --out"
-                    + " FILE";
+                    + " FILE [--predictor rules|histogram]";
 
     private SendTimeCommand() {}
 
@@ -46,7 +46,7 @@ final class SendTimeCommand {
         Map<String, String> a = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String k = args[i];
-            if (!List.of("--activity", "--date", "--rules", "--out").contains(k)
+            if (!List.of("--activity", "--date", "--rules", "--out", "--predictor").contains(k)
                     || i + 1 >= args.length) {
                 throw new Main.UsageException(USAGE);
             }
@@ -69,6 +69,17 @@ final class SendTimeCommand {
                 rules = SendTimeRules.parse(read(file));
             } catch (RulesParser.RulesException e) {
                 throw new Main.UsageException(file + ": " + e.getMessage());
+            }
+        }
+        SendTimeJob.Predictor predictor = SendTimeJob.Predictor.RULES;
+        if (a.containsKey("--predictor")) {
+            try {
+                predictor =
+                        SendTimeJob.Predictor.valueOf(
+                                a.get("--predictor").toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException(
+                        "--predictor: rules or histogram, got '" + a.get("--predictor") + "'");
             }
         }
         Path out = Paths.get(a.get("--out"));
@@ -96,7 +107,7 @@ final class SendTimeCommand {
         }
         List<SendTime> predicted = new ArrayList<>();
         if (!events.isEmpty()) {
-            predicted = predict(events, rules, date);
+            predicted = predict(events, rules, date, predictor);
         }
         predicted.sort(Comparator.comparing(s -> s.uid));
         try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
@@ -112,7 +123,11 @@ final class SendTimeCommand {
         return 0;
     }
 
-    static List<SendTime> predict(List<ActivityEvent> events, SendTimeRules rules, LocalDate date)
+    static List<SendTime> predict(
+            List<ActivityEvent> events,
+            SendTimeRules rules,
+            LocalDate date,
+            SendTimeJob.Predictor predictor)
             throws Exception {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
@@ -123,7 +138,8 @@ final class SendTimeCommand {
                 SendTimeJob.build(
                                 env.fromData(events, TypeInformation.of(ActivityEvent.class)),
                                 rules,
-                                date)
+                                date,
+                                predictor)
                         .executeAndCollect(SendTimeJob.NAME)) {
             it.forEachRemaining(out::add);
         }

@@ -24,8 +24,24 @@ public final class SendTimeJob {
 
     private SendTimeJob() {}
 
+    /** Which predictor turns a user's days into times. */
+    public enum Predictor {
+        /** send-time.md's window rules (the contract; the default). */
+        RULES,
+        /** {@link HistogramPredictor}: decay-weighted median of the daily first and last minute. */
+        HISTOGRAM
+    }
+
     public static DataStream<SendTime> build(
             DataStream<ActivityEvent> activity, SendTimeRules rules, LocalDate date) {
+        return build(activity, rules, date, Predictor.RULES);
+    }
+
+    public static DataStream<SendTime> build(
+            DataStream<ActivityEvent> activity,
+            SendTimeRules rules,
+            LocalDate date,
+            Predictor predictor) {
         return activity.flatMap(new Place(rules, date))
                 .uid("place-activity")
                 .name("Place on local day and minute")
@@ -33,7 +49,7 @@ public final class SendTimeJob {
                 .reduce(UserDays::merge)
                 .uid("merge-days")
                 .name("Merge per uid")
-                .map(new Predict(rules))
+                .map(new Predict(rules, predictor))
                 .uid("predict-send-time")
                 .name("Predict first and last");
     }
@@ -61,14 +77,18 @@ public final class SendTimeJob {
     static final class Predict implements MapFunction<UserDays, SendTime> {
         private static final long serialVersionUID = 1L;
         private final SendTimeRules rules;
+        private final Predictor predictor;
 
-        Predict(SendTimeRules rules) {
+        Predict(SendTimeRules rules, Predictor predictor) {
             this.rules = rules;
+            this.predictor = predictor;
         }
 
         @Override
         public SendTime map(UserDays u) {
-            return SendTimePredictor.predict(u, rules);
+            return predictor == Predictor.HISTOGRAM
+                    ? HistogramPredictor.predict(u)
+                    : SendTimePredictor.predict(u, rules);
         }
     }
 }
