@@ -22,6 +22,9 @@ public final class HBaseTables {
     public static final String DEVICES = "devices";
     public static final String DEVICES_BY_UID = "devices_by_uid";
 
+    /** Row uid; family {@code d}: first, last (HH:MM, local), date (the run's), predictor. */
+    public static final String USER_SENDTIME = "user_sendtime";
+
     private HBaseTables() {}
 
     public static TableName devices(String namespace) {
@@ -30,6 +33,10 @@ public final class HBaseTables {
 
     public static TableName devicesByUid(String namespace) {
         return TableName.valueOf(namespace, DEVICES_BY_UID);
+    }
+
+    public static TableName userSendTime(String namespace) {
+        return TableName.valueOf(namespace, USER_SENDTIME);
     }
 
     public static byte[] uidIndexRow(String uid, String deviceId) {
@@ -58,7 +65,8 @@ public final class HBaseTables {
                         devices(namespace),
                         devicesByUid(namespace),
                         IdDictionary.table(namespace),
-                        SegmentStore.table(namespace)
+                        SegmentStore.table(namespace),
+                        userSendTime(namespace)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(

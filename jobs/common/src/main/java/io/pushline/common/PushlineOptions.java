@@ -261,6 +261,37 @@ public final class PushlineOptions {
                     .defaultValue("vendor.feedback")
                     .withDescription("Topic of the vendor gateways' throttling reports.");
 
+    public static final ConfigOption<String> SENDTIME_ACTIVITY =
+            ConfigOptions.key("sendtime.activity")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Activity for the send-time job (send-time.md's JSON lines): a file, or"
+                                    + " a folder whose files are all read; local or any Flink file"
+                                    + " system (s3://, hdfs://).");
+
+    public static final ConfigOption<String> SENDTIME_DATE =
+            ConfigOptions.key("sendtime.date")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The run's date, YYYY-MM-DD: the look-back days are the ones before it."
+                                    + " Default: today in the rules' timezone.");
+
+    public static final ConfigOption<String> SENDTIME_RULES =
+            ConfigOptions.key("sendtime.rules")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Rules file replacing send-time.md's default rules (YAML).");
+
+    public static final ConfigOption<String> SENDTIME_PREDICTOR =
+            ConfigOptions.key("sendtime.predictor")
+                    .stringType()
+                    .defaultValue("rules")
+                    .withDescription(
+                            "rules (send-time.md's window rules) or histogram (decay-weighted"
+                                    + " median of each day's first and last activity).");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -292,6 +323,10 @@ public final class PushlineOptions {
                 PACING_RECOVERY,
                 PACING_MAX_BACKLOG,
                 PACING_FEEDBACK_TOPIC,
-                AUDIENCE_HOLD_WATERMARK);
+                AUDIENCE_HOLD_WATERMARK,
+                SENDTIME_ACTIVITY,
+                SENDTIME_DATE,
+                SENDTIME_RULES,
+                SENDTIME_PREDICTOR);
     }
 }

@@ -1,13 +1,43 @@
 package io.pushline.sendtime;
 
+import io.pushline.common.HBaseSendTimeSink;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.gate.RulesParser;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Topics;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
 import io.pushline.schema.sendtime.UserDays;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
  * The nightly send-time job (BATCH, send-time.md): activity events in, each user's predicted first
@@ -52,6 +82,121 @@ public final class SendTimeJob {
                 .map(new Predict(rules, predictor))
                 .uid("predict-send-time")
                 .name("Predict first and last");
+    }
+
+    /**
+     * The production run: activity files ({@code sendtime.activity}) in, {@code user_sendtime} in
+     * HBase out; dead letters to push.dlq when {@code kafka.bootstrap-servers} is set, else to the
+     * task log. Returns when the job has finished.
+     */
+    public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
+            throws Exception {
+        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
+        SendTimeRules rules = SendTimeRules.defaults();
+        String rulesFile = options.get(PushlineOptions.SENDTIME_RULES);
+        if (rulesFile != null && !rulesFile.isBlank()) {
+            String text;
+            try {
+                text = Files.readString(Paths.get(rulesFile), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw bad(PushlineOptions.SENDTIME_RULES, "cannot read " + rulesFile + ": " + e);
+            }
+            try {
+                rules = SendTimeRules.parse(text);
+            } catch (RulesParser.RulesException e) {
+                throw bad(PushlineOptions.SENDTIME_RULES, e.getMessage());
+            }
+        }
+        String day = options.get(PushlineOptions.SENDTIME_DATE);
+        LocalDate date;
+        try {
+            date = day == null ? LocalDate.now(rules.timezone) : LocalDate.parse(day);
+        } catch (DateTimeParseException e) {
+            throw bad(PushlineOptions.SENDTIME_DATE, "expected YYYY-MM-DD, got '" + day + "'");
+        }
+        Predictor predictor;
+        try {
+            predictor =
+                    Predictor.valueOf(
+                            options.get(PushlineOptions.SENDTIME_PREDICTOR)
+                                    .toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw bad(PushlineOptions.SENDTIME_PREDICTOR, "rules or histogram");
+        }
+        List<String> files =
+                files(OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY));
+        if (files.isEmpty()) {
+            throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no files to read");
+        }
+        try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
+            HBaseTables.ensure(c, namespace);
+        }
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        SingleOutputStreamOperator<ActivityEvent> activity =
+                env.fromData(files, Types.STRING)
+                        .name("Activity files")
+                        .rebalance()
+                        .process(new ReadActivity())
+                        .uid("read-activity")
+                        .name("Read activity");
+        build(activity, rules, date, predictor)
+                .sinkTo(
+                        new HBaseSendTimeSink(
+                                quorum,
+                                namespace,
+                                date.toString(),
+                                predictor.name().toLowerCase(Locale.ROOT)))
+                .uid("sink-user-sendtime")
+                .name("HBase user_sendtime");
+        DataStream<DeadLetter> dead = activity.getSideOutput(DispatchTags.DEAD_LETTERS);
+        if (options.get(PushlineOptions.KAFKA_BOOTSTRAP) != null) {
+            dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
+                    .uid("sink-dead-letters")
+                    .name("Dead letters");
+        } else {
+            dead.print("rejected activity").name("Dead letters (log)");
+        }
+        return env.execute(NAME);
+    }
+
+    /** The file, or every file directly in the folder. */
+    static List<String> files(String location) throws IOException {
+        Path path = new Path(location);
+        FileSystem fs = path.getFileSystem();
+        if (!fs.exists(path)) {
+            throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no such file or folder " + location);
+        }
+        List<String> out = new ArrayList<>();
+        if (fs.getFileStatus(path).isDir()) {
+            for (FileStatus f : fs.listStatus(path)) {
+                if (!f.isDir()) {
+                    out.add(f.getPath().toString());
+                }
+            }
+        } else {
+            out.add(path.toString());
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    private static IllegalArgumentException bad(ConfigOption<?> option, String why) {
+        return new IllegalArgumentException("option '" + option.key() + "': " + why);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Configuration options;
+        try {
+            options = OptionsParser.parse(args, PushlineOptions.all());
+            OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY);
+            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        } catch (IllegalArgumentException e) {
+            System.err.println(NAME + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        run(options, StreamExecutionEnvironment.getExecutionEnvironment());
     }
 
     /** An event on its looked-at day, or nothing when its local date is not one of them. */

@@ -72,7 +72,7 @@ class SendTimeJobITCase {
                         .executeAndCollect()) {
             it.forEachRemaining(actual::add);
         }
-        Set<SendTime> expected = model(events, rules);
+        Set<SendTime> expected = model(events, rules, D);
         assertThat(expected).hasSizeGreaterThan(users / 2);
         assertThat(actual).isEqualTo(expected);
         // the generator reaches every branch: each rule and each default
@@ -92,13 +92,13 @@ class SendTimeJobITCase {
     }
 
     /** send-time.md, read literally. */
-    static Set<SendTime> model(List<ActivityEvent> events, SendTimeRules rules) {
+    static Set<SendTime> model(List<ActivityEvent> events, SendTimeRules rules, LocalDate date) {
         Map<String, Map<LocalDate, int[]>> byUser = new HashMap<>();
         for (ActivityEvent e : events) {
             ZoneId zone = e.tz != null ? ZoneId.of(e.tz) : rules.timezone;
             ZonedDateTime t = Instant.ofEpochMilli(e.ts).atZone(zone);
             LocalDate day = t.toLocalDate();
-            if (!day.isBefore(D) || day.isBefore(D.minusDays(rules.lookbackDays))) {
+            if (!day.isBefore(date) || day.isBefore(date.minusDays(rules.lookbackDays))) {
                 continue;
             }
             int minute = t.getHour() * 60 + t.getMinute();

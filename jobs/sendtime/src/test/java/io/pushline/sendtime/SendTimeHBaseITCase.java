@@ -1,0 +1,124 @@
+package io.pushline.sendtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.common.CommittedRecords;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.PushlineOptions;
+import io.pushline.local.LocalStack;
+import io.pushline.local.LocalStackExtension;
+import io.pushline.local.gen.NightlyData;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import io.pushline.schema.sendtime.ActivityEvent;
+import io.pushline.schema.sendtime.SendTime;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The production entry point on the real embedded HBase, Kafka and Flink (BATCH, parallelism 2): a
+ * folder of generated activity files (plus bad lines) in, exactly the model's predictions in {@code
+ * user_sendtime}, the bad lines in push.dlq with file and line.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class SendTimeHBaseITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    static final LocalDate D = LocalDate.of(2026, 11, 22);
+
+    @TempDir Path dir;
+
+    @Test
+    void activityFilesBecomeUserSendTimeRowsAndBadLinesDeadLetters() throws Exception {
+        LocalStack stack = STACK.get();
+        stack.kafka().recreateTopics(List.of(Topics.DLQ), 2);
+        new NightlyData(9, D, 9).write(dir.resolve("gen"), 500);
+        List<String> lines = Files.readAllLines(dir.resolve("gen/activity.jsonl"));
+        Path activity = Files.createDirectories(dir.resolve("activity"));
+        Files.write(activity.resolve("part-0.jsonl"), lines.subList(0, lines.size() / 2));
+        List<String> second = new ArrayList<>(lines.subList(lines.size() / 2, lines.size()));
+        second.add(3, "{\"uid\":\"u1\"}");
+        second.add("not json");
+        Files.write(activity.resolve("part-1.jsonl"), second);
+
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itsendtime");
+        opts.put(PushlineOptions.SENDTIME_ACTIVITY.key(), activity.toString());
+        opts.put(PushlineOptions.SENDTIME_DATE.key(), D.toString());
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        env.setParallelism(2);
+        SendTimeJob.run(Configuration.fromMap(opts), env);
+
+        List<ActivityEvent> events = new ArrayList<>();
+        lines.forEach(l -> events.add(ActivityParser.parse(l)));
+        Set<SendTime> expected = SendTimeJobITCase.model(events, SendTimeRules.defaults(), D);
+        Set<SendTime> rows = new HashSet<>();
+        try (Connection c = stack.hbase().newConnection();
+                Table t = c.getTable(HBaseTables.userSendTime("itsendtime"));
+                ResultScanner scan = t.getScanner(new Scan())) {
+            for (Result r : scan) {
+                assertThat(cell(r, "date")).isEqualTo("2026-11-22");
+                assertThat(cell(r, "predictor")).isEqualTo("rules");
+                rows.add(
+                        SendTime.of(Bytes.toString(r.getRow()), cell(r, "first"), cell(r, "last")));
+            }
+        }
+        assertThat(expected).hasSizeGreaterThan(400);
+        assertThat(rows).isEqualTo(expected);
+
+        List<DeadLetter> dead = new ArrayList<>();
+        CommittedRecords.readAll(
+                stack.kafkaBootstrap(),
+                Topics.DLQ,
+                r ->
+                        dead.add(
+                                Json.read(
+                                        new String(r.value(), StandardCharsets.UTF_8),
+                                        DeadLetter.class)));
+        String file = activity.resolve("part-1.jsonl").toString();
+        assertThat(dead).hasSize(2);
+        dead.sort(java.util.Comparator.comparing(d -> d.position.length()));
+        assertThat(dead.get(0).position).endsWith(file + ":4");
+        assertThat(dead.get(0).reason).isEqualTo("missing field 'ts'");
+        assertThat(dead.get(1).position).endsWith(file + ":" + second.size());
+        assertThat(dead.get(1).reason).startsWith("not valid JSON");
+        assertThat(dead).allMatch(d -> d.position.contains(file) && d.source.equals("activity"));
+    }
+
+    private static String cell(Result r, String column) {
+        return Bytes.toString(r.getValue(HBaseTables.FAMILY, Bytes.toBytes(column)));
+    }
+}
