@@ -51,6 +51,8 @@ public final class Main {
                 return SendTimeCommand.run(rest);
             case "gen":
                 return GenCommand.run(rest);
+            case "recall":
+                return RecallCommand.run(rest);
             case "produce":
                 return TopicCommand.produce(rest);
             case "consume":

@@ -2,6 +2,7 @@ package io.pushline.local.gen;
 
 import io.pushline.schema.Json;
 import io.pushline.schema.Vendor;
+import io.pushline.schema.recall.Material;
 import io.pushline.schema.sendtime.ActivityEvent;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -31,6 +32,8 @@ public final class NightlyData {
     static final String[] TAGS = {
         "sports", "music", "news", "comedy", "food", "travel", "tech", "games", "fashion", "kids"
     };
+
+    static final String[] CATEGORIES = {"video", "article", "live", "album", "short", "music"};
 
     /** One user's truth: zone, habits (minutes of the local day) and interests. */
     public static final class User {
@@ -107,8 +110,56 @@ public final class NightlyData {
     }
 
     /**
+     * Catalogue item {@code i}: one to three tags, a category, quality, published in the look-back.
+     */
+    public Material material(int i) {
+        SplittableRandom r = new SplittableRandom(seed * 104_729L + i);
+        Material m = new Material();
+        m.itemId = "item" + i;
+        int n = 1 + r.nextInt(3);
+        java.util.LinkedHashSet<String> tags = new java.util.LinkedHashSet<>();
+        for (int k = 0; k < n; k++) {
+            tags.add(TAGS[r.nextInt(TAGS.length)]);
+        }
+        m.tags = tags.toArray(new String[0]);
+        m.category = CATEGORIES[r.nextInt(CATEGORIES.length)];
+        m.quality = Math.round(r.nextDouble() * 1000) / 1000.0;
+        long midnight = date.atStartOfDay(ZoneId.of("UTC")).toInstant().toEpochMilli();
+        m.publishTs = midnight - 1 - r.nextLong((long) days * 86_400_000L);
+        m.title = "Title " + i;
+        m.body = "About " + String.join(", ", m.tags);
+        m.image = "https://img.example/" + i + ".jpg";
+        return m;
+    }
+
+    /**
+     * What the user consumed ({@code "consumed"}) and was pushed ({@code "pushed"}) over the
+     * look-back: {@code {"uid","itemId","kind","ts"}}, items drawn from a catalogue of {@code
+     * materials}.
+     */
+    public void history(User u, int materials, Consumer<Map<String, Object>> out) {
+        SplittableRandom r = new SplittableRandom(seed * 31L + u.uid.hashCode());
+        long midnight = date.atStartOfDay(ZoneId.of("UTC")).toInstant().toEpochMilli();
+        int n = r.nextInt(8);
+        for (int k = 0; k < n; k++) {
+            Map<String, Object> h = new LinkedHashMap<>();
+            h.put("uid", u.uid);
+            h.put("itemId", "item" + r.nextInt(materials));
+            h.put("kind", r.nextInt(3) == 0 ? "pushed" : "consumed");
+            h.put("ts", midnight - 1 - r.nextLong((long) days * 86_400_000L));
+            out.accept(h);
+        }
+    }
+
+    /** The catalogue size for {@code users} users. */
+    public static int materialsFor(int users) {
+        return Math.max(200, users / 20);
+    }
+
+    /**
      * Writes users.jsonl (zone, interests), devices.jsonl (bind events of device.events),
-     * activity.jsonl (send-time.md's input) and truth.jsonl (wake and sleep) into {@code dir}.
+     * activity.jsonl (send-time.md's input), truth.jsonl (wake and sleep), materials.jsonl (the
+     * catalogue) and history.jsonl (consumed and pushed items) into {@code dir}.
      */
     public void write(Path dir, int users) throws IOException {
         Files.createDirectories(dir);
@@ -118,7 +169,13 @@ public final class NightlyData {
         try (BufferedWriter us = writer(dir, "users.jsonl");
                 BufferedWriter ds = writer(dir, "devices.jsonl");
                 BufferedWriter as = writer(dir, "activity.jsonl");
-                BufferedWriter ts = writer(dir, "truth.jsonl")) {
+                BufferedWriter ts = writer(dir, "truth.jsonl");
+                BufferedWriter hs = writer(dir, "history.jsonl");
+                BufferedWriter ms = writer(dir, "materials.jsonl")) {
+            int materials = materialsFor(users);
+            for (int i = 0; i < materials; i++) {
+                line(ms, Json.write(material(i)));
+            }
             for (int i = 0; i < users; i++) {
                 User u = user(i);
                 Map<String, Object> user = new LinkedHashMap<>();
@@ -141,6 +198,7 @@ public final class NightlyData {
                 truth.put("wake", hhmm(u.wake));
                 truth.put("sleep", hhmm(u.sleep));
                 line(ts, Json.write(truth));
+                history(u, materials, h -> line(hs, Json.write(h)));
             }
         }
     }

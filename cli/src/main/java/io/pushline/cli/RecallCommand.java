@@ -1,0 +1,187 @@
+package io.pushline.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.recall.RecallJob;
+import io.pushline.schema.Json;
+import io.pushline.schema.recall.Material;
+import io.pushline.schema.recall.RecallInput;
+import io.pushline.schema.recall.UserRecall;
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * {@code ./pushline recall --data DIR --date YYYY-MM-DD [--k 5] [--pushed-days 7] --out FILE}: the
+ * recall job on a local Flink environment (BATCH) over a folder as {@code ./pushline gen} writes it
+ * (users.jsonl, history.jsonl, materials.jsonl); one line per user, sorted by uid; bad lines to
+ * standard error and {@code OUT.rejected}.
+ */
+final class RecallCommand {
+    private static final String USAGE =
+            "usage: ./pushline recall --data DIR --date YYYY-MM-DD [--k 5] [--pushed-days 7]"
+                    + " --out FILE";
+
+    private RecallCommand() {}
+
+    static int run(String[] args) throws Exception {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!List.of("--data", "--date", "--k", "--pushed-days", "--out").contains(args[i])
+                    || i + 1 >= args.length) {
+                throw new Main.UsageException(USAGE);
+            }
+            a.put(args[i], args[++i]);
+        }
+        if (!a.containsKey("--data") || !a.containsKey("--date") || !a.containsKey("--out")) {
+            throw new Main.UsageException(USAGE);
+        }
+        LocalDate date;
+        int k;
+        int pushedDays;
+        try {
+            date = LocalDate.parse(a.get("--date"));
+            k = Integer.parseInt(a.getOrDefault("--k", "5"));
+            pushedDays = Integer.parseInt(a.getOrDefault("--pushed-days", "7"));
+        } catch (DateTimeParseException | NumberFormatException e) {
+            throw new Main.UsageException(e.getMessage() + "\n" + USAGE);
+        }
+        Path data = Paths.get(a.get("--data"));
+        Path out = Paths.get(a.get("--out"));
+        List<String> rejected = new ArrayList<>();
+        List<RecallInput> users = new ArrayList<>();
+        read(data.resolve("users.jsonl"), RecallCommand::profile, users, rejected);
+        read(data.resolve("history.jsonl"), RecallCommand::history, users, rejected);
+        List<Material> materials = new ArrayList<>();
+        read(data.resolve("materials.jsonl"), RecallCommand::material, materials, rejected);
+        List<UserRecall> recalled = new ArrayList<>();
+        if (!users.isEmpty() && !materials.isEmpty()) {
+            recalled = recall(users, materials, date, k, pushedDays);
+        }
+        recalled.sort(Comparator.comparing(r -> r.uid));
+        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            for (UserRecall r : recalled) {
+                w.write(Json.write(r));
+                w.write('\n');
+            }
+        }
+        Files.write(Paths.get(out + ".rejected"), rejected, StandardCharsets.UTF_8);
+        System.err.printf(
+                "recall: %d users recalled to %s, %d rejected lines%n",
+                recalled.size(), out, rejected.size());
+        return 0;
+    }
+
+    static List<UserRecall> recall(
+            List<RecallInput> users, List<Material> materials, LocalDate date, int k, int days)
+            throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        List<UserRecall> out = new ArrayList<>();
+        try (CloseableIterator<UserRecall> it =
+                RecallJob.build(
+                                env.fromData(users, TypeInformation.of(RecallInput.class)),
+                                env.fromData(materials, TypeInformation.of(Material.class)),
+                                date,
+                                k,
+                                days,
+                                50)
+                        .executeAndCollect(RecallJob.NAME)) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private static <T> void read(
+            Path file, Function<String, T> parse, List<? super T> into, List<String> rejected)
+            throws Exception {
+        if (!Files.isRegularFile(file)) {
+            throw new Main.UsageException("--data: no " + file);
+        }
+        int n = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            n++;
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                into.add(parse.apply(line));
+            } catch (RuntimeException e) {
+                ReplayCommand.reject(rejected, n, file.getFileName() + ": " + e.getMessage(), line);
+            }
+        }
+    }
+
+    static RecallInput profile(String line) {
+        JsonNode n = Json.read(line, JsonNode.class);
+        RecallInput r = new RecallInput();
+        r.uid = text(n, "uid");
+        r.kind = RecallInput.PROFILE;
+        JsonNode interests = n.get("interests");
+        if (interests == null || !interests.isObject()) {
+            throw new IllegalArgumentException("field 'interests' must be an object of weights");
+        }
+        r.tags = new String[interests.size()];
+        r.weights = new double[interests.size()];
+        int i = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> it = interests.fields(); it.hasNext(); i++) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isNumber()) {
+                throw new IllegalArgumentException("interest '" + e.getKey() + "' is not a number");
+            }
+            r.tags[i] = e.getKey();
+            r.weights[i] = e.getValue().asDouble();
+        }
+        return r;
+    }
+
+    static RecallInput history(String line) {
+        JsonNode n = Json.read(line, JsonNode.class);
+        RecallInput r = new RecallInput();
+        r.uid = text(n, "uid");
+        r.itemId = text(n, "itemId");
+        r.kind = text(n, "kind");
+        if (!r.kind.equals(RecallInput.CONSUMED) && !r.kind.equals(RecallInput.PUSHED)) {
+            throw new IllegalArgumentException("field 'kind' must be consumed or pushed");
+        }
+        if (n.get("ts") == null || !n.get("ts").canConvertToLong()) {
+            throw new IllegalArgumentException("field 'ts' must be an integer (epoch ms)");
+        }
+        r.ts = n.get("ts").asLong();
+        return r;
+    }
+
+    static Material material(String line) {
+        Material m = Json.read(line, Material.class);
+        if (m.itemId == null || m.tags == null || m.category == null) {
+            throw new IllegalArgumentException("a material needs itemId, tags and category");
+        }
+        return m;
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isTextual() || v.asText().isEmpty()) {
+            throw new IllegalArgumentException("missing field '" + field + "'");
+        }
+        return v.asText();
+    }
+}

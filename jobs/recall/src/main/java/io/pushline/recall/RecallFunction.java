@@ -1,0 +1,109 @@
+package io.pushline.recall;
+
+import io.pushline.schema.recall.Material;
+import io.pushline.schema.recall.RecallInput;
+import io.pushline.schema.recall.RecalledItem;
+import io.pushline.schema.recall.TagCandidates;
+import io.pushline.schema.recall.UserRecall;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Per user: the profile and the items to leave out, gathered until the end of the key (BATCH
+ * processes the broadcast candidates first), then scored with {@link RecallScorer}.
+ */
+class RecallFunction
+        extends KeyedBroadcastProcessFunction<String, RecallInput, TagCandidates, UserRecall> {
+    private static final long serialVersionUID = 1L;
+    static final double HALF_LIFE_DAYS = 3;
+
+    private final LocalDate date;
+    private final int k;
+    private final int pushedDays;
+    private transient ValueState<RecallInput> profile;
+    private transient ListState<String> excluded;
+
+    RecallFunction(LocalDate date, int k, int pushedDays) {
+        this.date = date;
+        this.k = k;
+        this.pushedDays = pushedDays;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        profile =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "recall-profile", TypeInformation.of(RecallInput.class)));
+        excluded =
+                getRuntimeContext()
+                        .getListState(new ListStateDescriptor<>("recall-excluded", Types.STRING));
+    }
+
+    @Override
+    public void processElement(RecallInput in, ReadOnlyContext ctx, Collector<UserRecall> out)
+            throws Exception {
+        long midnight = date.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        if (RecallInput.PROFILE.equals(in.kind)) {
+            profile.update(in);
+        } else if (RecallInput.CONSUMED.equals(in.kind)) {
+            excluded.add(in.itemId);
+        } else if (RecallInput.PUSHED.equals(in.kind)
+                && in.ts >= midnight - pushedDays * 86_400_000L) {
+            excluded.add(in.itemId);
+        }
+        ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void processBroadcastElement(TagCandidates c, Context ctx, Collector<UserRecall> out)
+            throws Exception {
+        ctx.getBroadcastState(RecallJob.CANDIDATES).put(c.tag, c);
+    }
+
+    @Override
+    public void onTimer(long ts, OnTimerContext ctx, Collector<UserRecall> out) throws Exception {
+        RecallInput p = profile.value();
+        if (p == null || p.tags == null) {
+            return; // history without a profile: not an active user
+        }
+        Map<String, Double> interests = new HashMap<>();
+        Map<String, List<Material>> candidates = new HashMap<>();
+        ReadOnlyBroadcastState<String, TagCandidates> all =
+                ctx.getBroadcastState(RecallJob.CANDIDATES);
+        for (int i = 0; i < p.tags.length; i++) {
+            interests.merge(p.tags[i], p.weights[i], Double::sum);
+            TagCandidates c = all.get(p.tags[i]);
+            if (c != null) {
+                candidates.put(p.tags[i], List.of(c.items));
+            }
+        }
+        Set<String> skip = new HashSet<>();
+        excluded.get().forEach(skip::add);
+        List<RecalledItem> items =
+                new RecallScorer(date, HALF_LIFE_DAYS).recall(interests, skip, candidates, k);
+        UserRecall r = new UserRecall();
+        r.uid = ctx.getCurrentKey();
+        r.date = date.toString();
+        r.items = items.toArray(new RecalledItem[0]);
+        out.collect(r);
+        profile.clear();
+        excluded.clear();
+    }
+}

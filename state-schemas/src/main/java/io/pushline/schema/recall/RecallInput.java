@@ -1,0 +1,21 @@
+package io.pushline.schema.recall;
+
+/**
+ * What recall knows of a user, one record at a time, keyed by uid: the interest profile ({@code
+ * kind} "profile", tags with weights) or an item the user consumed or was pushed ("consumed",
+ * "pushed", with its time).
+ */
+public class RecallInput {
+    public static final String PROFILE = "profile";
+    public static final String CONSUMED = "consumed";
+    public static final String PUSHED = "pushed";
+
+    public String uid;
+    public String kind;
+    public String[] tags;
+    public double[] weights;
+    public String itemId;
+    public long ts;
+
+    public RecallInput() {}
+}
