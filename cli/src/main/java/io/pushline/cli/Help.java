@@ -31,6 +31,8 @@ final class Help {
                     "                       lines to stderr and O.rejected",
                     "  gen [--users N] [--days D] [--date YYYY-MM-DD] [--seed S] [--out DIR]",
                     "                       generated users with known habits (activity, truth)",
+                    "  recall --data DIR --date YYYY-MM-DD [--k 5] [--pushed-days 7] --out O",
+                    "                       each user's top items for the day's pushes",
                     "  audience eval --segments DIR --expr 'EXPR' [--universe FILE] [--count]",
                     "                       the uids an audience expression selects (audience-expressions.md)",
                     "  audience eval --expr 'EXPR' [--count] | count 'EXPR' | explain 'EXPR'",
