@@ -1,7 +1,7 @@
 package io.pushline.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.recall.RecallJob;
+import io.pushline.recall.RecallLines;
 import io.pushline.schema.Json;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
@@ -15,7 +15,6 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,10 +65,10 @@ final class RecallCommand {
         Path out = Paths.get(a.get("--out"));
         List<String> rejected = new ArrayList<>();
         List<RecallInput> users = new ArrayList<>();
-        read(data.resolve("users.jsonl"), RecallCommand::profile, users, rejected);
-        read(data.resolve("history.jsonl"), RecallCommand::history, users, rejected);
+        read(data.resolve("users.jsonl"), RecallLines::profile, users, rejected);
+        read(data.resolve("history.jsonl"), RecallLines::history, users, rejected);
         List<Material> materials = new ArrayList<>();
-        read(data.resolve("materials.jsonl"), RecallCommand::material, materials, rejected);
+        read(data.resolve("materials.jsonl"), RecallLines::material, materials, rejected);
         List<UserRecall> recalled = new ArrayList<>();
         if (!users.isEmpty() && !materials.isEmpty()) {
             recalled = recall(users, materials, date, k, pushedDays);
@@ -128,60 +127,5 @@ final class RecallCommand {
                 ReplayCommand.reject(rejected, n, file.getFileName() + ": " + e.getMessage(), line);
             }
         }
-    }
-
-    static RecallInput profile(String line) {
-        JsonNode n = Json.read(line, JsonNode.class);
-        RecallInput r = new RecallInput();
-        r.uid = text(n, "uid");
-        r.kind = RecallInput.PROFILE;
-        JsonNode interests = n.get("interests");
-        if (interests == null || !interests.isObject()) {
-            throw new IllegalArgumentException("field 'interests' must be an object of weights");
-        }
-        r.tags = new String[interests.size()];
-        r.weights = new double[interests.size()];
-        int i = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = interests.fields(); it.hasNext(); i++) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!e.getValue().isNumber()) {
-                throw new IllegalArgumentException("interest '" + e.getKey() + "' is not a number");
-            }
-            r.tags[i] = e.getKey();
-            r.weights[i] = e.getValue().asDouble();
-        }
-        return r;
-    }
-
-    static RecallInput history(String line) {
-        JsonNode n = Json.read(line, JsonNode.class);
-        RecallInput r = new RecallInput();
-        r.uid = text(n, "uid");
-        r.itemId = text(n, "itemId");
-        r.kind = text(n, "kind");
-        if (!r.kind.equals(RecallInput.CONSUMED) && !r.kind.equals(RecallInput.PUSHED)) {
-            throw new IllegalArgumentException("field 'kind' must be consumed or pushed");
-        }
-        if (n.get("ts") == null || !n.get("ts").canConvertToLong()) {
-            throw new IllegalArgumentException("field 'ts' must be an integer (epoch ms)");
-        }
-        r.ts = n.get("ts").asLong();
-        return r;
-    }
-
-    static Material material(String line) {
-        Material m = Json.read(line, Material.class);
-        if (m.itemId == null || m.tags == null || m.category == null) {
-            throw new IllegalArgumentException("a material needs itemId, tags and category");
-        }
-        return m;
-    }
-
-    private static String text(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || !v.isTextual() || v.asText().isEmpty()) {
-            throw new IllegalArgumentException("missing field '" + field + "'");
-        }
-        return v.asText();
     }
 }

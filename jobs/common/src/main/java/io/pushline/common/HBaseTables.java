@@ -25,6 +25,9 @@ public final class HBaseTables {
     /** Row uid; family {@code d}: first, last (HH:MM, local), date (the run's), predictor. */
     public static final String USER_SENDTIME = "user_sendtime";
 
+    /** Row {@code uid 0x00 date}; family {@code d}: items (the recalled items as a JSON array). */
+    public static final String USER_RECALL = "user_recall";
+
     private HBaseTables() {}
 
     public static TableName devices(String namespace) {
@@ -37,6 +40,10 @@ public final class HBaseTables {
 
     public static TableName userSendTime(String namespace) {
         return TableName.valueOf(namespace, USER_SENDTIME);
+    }
+
+    public static TableName userRecall(String namespace) {
+        return TableName.valueOf(namespace, USER_RECALL);
     }
 
     public static byte[] uidIndexRow(String uid, String deviceId) {
@@ -66,7 +73,8 @@ public final class HBaseTables {
                         devicesByUid(namespace),
                         IdDictionary.table(namespace),
                         SegmentStore.table(namespace),
-                        userSendTime(namespace)
+                        userSendTime(namespace),
+                        userRecall(namespace)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(

@@ -292,6 +292,33 @@ public final class PushlineOptions {
                             "rules (send-time.md's window rules) or histogram (decay-weighted"
                                     + " median of each day's first and last activity).");
 
+    public static final ConfigOption<String> RECALL_DATA =
+            ConfigOptions.key("recall.data")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Folder of the recall job's input (users.jsonl, history.jsonl,"
+                                    + " materials.jsonl, as ./pushline gen writes them); local or"
+                                    + " any Flink file system.");
+
+    public static final ConfigOption<String> RECALL_DATE =
+            ConfigOptions.key("recall.date")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("The day recalled for, YYYY-MM-DD. Default: today (UTC).");
+
+    public static final ConfigOption<Integer> RECALL_K =
+            ConfigOptions.key("recall.k")
+                    .intType()
+                    .defaultValue(5)
+                    .withDescription("Items recalled per user.");
+
+    public static final ConfigOption<Integer> RECALL_PUSHED_DAYS =
+            ConfigOptions.key("recall.pushed-days")
+                    .intType()
+                    .defaultValue(7)
+                    .withDescription("Items pushed to the user in this many days are left out.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -327,6 +354,10 @@ public final class PushlineOptions {
                 SENDTIME_ACTIVITY,
                 SENDTIME_DATE,
                 SENDTIME_RULES,
-                SENDTIME_PREDICTOR);
+                SENDTIME_PREDICTOR,
+                RECALL_DATA,
+                RECALL_DATE,
+                RECALL_K,
+                RECALL_PUSHED_DAYS);
     }
 }

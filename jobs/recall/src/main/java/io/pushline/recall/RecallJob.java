@@ -1,16 +1,34 @@
 package io.pushline.recall;
 
+import io.pushline.common.HBaseRecallSink;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Topics;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
 import io.pushline.schema.recall.TagCandidates;
 import io.pushline.schema.recall.UserRecall;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
  * The nightly recall job (BATCH): for each user with an interest profile, the top {@code k} items
@@ -32,6 +50,108 @@ public final class RecallJob {
                     "recall-candidates", Types.STRING, TypeInformation.of(TagCandidates.class));
 
     private RecallJob() {}
+
+    /**
+     * The production run: {@code recall.data} (users.jsonl, history.jsonl, materials.jsonl on any
+     * Flink file system) in, HBase {@code user_recall} out; dead letters to push.dlq when {@code
+     * kafka.bootstrap-servers} is set, else to the task log.
+     */
+    public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
+            throws Exception {
+        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
+        String data = OptionsParser.require(options, PushlineOptions.RECALL_DATA);
+        String day = options.get(PushlineOptions.RECALL_DATE);
+        LocalDate date;
+        try {
+            date = day == null ? LocalDate.now(ZoneOffset.UTC) : LocalDate.parse(day);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    "option '" + PushlineOptions.RECALL_DATE.key() + "': expected YYYY-MM-DD");
+        }
+        int k = options.get(PushlineOptions.RECALL_K);
+        int days = options.get(PushlineOptions.RECALL_PUSHED_DAYS);
+        if (k < 1 || days < 0) {
+            throw new IllegalArgumentException(
+                    "options 'recall.k' (at least 1) and 'recall.pushed-days' (0 or more)");
+        }
+        for (String f : new String[] {"users.jsonl", "history.jsonl", "materials.jsonl"}) {
+            Path p = new Path(data, f);
+            if (!p.getFileSystem().exists(p)) {
+                throw new IllegalArgumentException(
+                        "option '" + PushlineOptions.RECALL_DATA.key() + "': no " + p);
+            }
+        }
+        try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
+            HBaseTables.ensure(c, namespace);
+        }
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        SingleOutputStreamOperator<RecallInput> profiles =
+                read(
+                        env,
+                        new Path(data, "users.jsonl"),
+                        RecallLines::profile,
+                        RecallInput.class,
+                        "profiles");
+        SingleOutputStreamOperator<RecallInput> history =
+                read(
+                        env,
+                        new Path(data, "history.jsonl"),
+                        RecallLines::history,
+                        RecallInput.class,
+                        "history");
+        SingleOutputStreamOperator<Material> materials =
+                read(
+                        env,
+                        new Path(data, "materials.jsonl"),
+                        RecallLines::material,
+                        Material.class,
+                        "materials");
+        build(profiles.union(history), materials, date, k, days, 50)
+                .sinkTo(new HBaseRecallSink(quorum, namespace))
+                .uid("sink-user-recall")
+                .name("HBase user_recall");
+        DataStream<DeadLetter> dead =
+                profiles.getSideOutput(DispatchTags.DEAD_LETTERS)
+                        .union(
+                                history.getSideOutput(DispatchTags.DEAD_LETTERS),
+                                materials.getSideOutput(DispatchTags.DEAD_LETTERS));
+        if (options.get(PushlineOptions.KAFKA_BOOTSTRAP) != null) {
+            dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
+                    .uid("sink-dead-letters")
+                    .name("Dead letters");
+        } else {
+            dead.print("rejected recall input").name("Dead letters (log)");
+        }
+        return env.execute(NAME);
+    }
+
+    private static <T> SingleOutputStreamOperator<T> read(
+            StreamExecutionEnvironment env,
+            Path file,
+            ReadLines.Parse<T> parse,
+            Class<T> type,
+            String name) {
+        return env.fromData(java.util.List.of(file.toString()), Types.STRING)
+                .name(name + " file")
+                .process(new ReadLines<>(parse), TypeInformation.of(type))
+                .uid("read-" + name)
+                .name("Read " + name);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Configuration options;
+        try {
+            options = OptionsParser.parse(args, PushlineOptions.all());
+            OptionsParser.require(options, PushlineOptions.RECALL_DATA);
+            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        } catch (IllegalArgumentException e) {
+            System.err.println(NAME + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        run(options, StreamExecutionEnvironment.getExecutionEnvironment());
+    }
 
     public static DataStream<UserRecall> build(
             DataStream<RecallInput> users,
