@@ -46,6 +46,11 @@ public final class HBaseTables {
         return TableName.valueOf(namespace, USER_RECALL);
     }
 
+    /** A {@code user_recall} row: {@code uid 0x00 date}. */
+    public static byte[] recallRow(String uid, String date) {
+        return Bytes.add(Bytes.toBytes(uid), new byte[] {0}, Bytes.toBytes(date));
+    }
+
     public static byte[] uidIndexRow(String uid, String deviceId) {
         return Bytes.add(Bytes.toBytes(uid), new byte[] {0}, Bytes.toBytes(deviceId));
     }

@@ -1,12 +1,11 @@
 package io.pushline.recall;
 
-import io.pushline.common.HBaseRecallSink;
+import io.pushline.common.FileLines;
+import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.schema.DeadLetter;
-import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
@@ -108,7 +107,7 @@ public final class RecallJob {
                         Material.class,
                         "materials");
         build(profiles.union(history), materials, date, k, days, 50)
-                .sinkTo(new HBaseRecallSink(quorum, namespace))
+                .sinkTo(HBasePutSink.recalls(quorum, namespace))
                 .uid("sink-user-recall")
                 .name("HBase user_recall");
         DataStream<DeadLetter> dead =
@@ -116,25 +115,19 @@ public final class RecallJob {
                         .union(
                                 history.getSideOutput(DispatchTags.DEAD_LETTERS),
                                 materials.getSideOutput(DispatchTags.DEAD_LETTERS));
-        if (options.get(PushlineOptions.KAFKA_BOOTSTRAP) != null) {
-            dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
-                    .uid("sink-dead-letters")
-                    .name("Dead letters");
-        } else {
-            dead.print("rejected recall input").name("Dead letters (log)");
-        }
+        FileLines.deadLetters(dead, options, "rejected recall input");
         return env.execute(NAME);
     }
 
     private static <T> SingleOutputStreamOperator<T> read(
             StreamExecutionEnvironment env,
             Path file,
-            ReadLines.Parse<T> parse,
+            FileLines.Parse<T> parse,
             Class<T> type,
             String name) {
         return env.fromData(java.util.List.of(file.toString()), Types.STRING)
                 .name(name + " file")
-                .process(new ReadLines<>(parse), TypeInformation.of(type))
+                .process(new FileLines<>("recall", parse), TypeInformation.of(type))
                 .uid("read-" + name)
                 .name("Read " + name);
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.CommittedRecords;
-import io.pushline.common.HBaseRecallSink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
@@ -106,7 +105,7 @@ class RecallHBaseITCase {
                 }
                 List<RecalledItem> expected =
                         scorer.recall(interests, seen.getOrDefault(p.uid, Set.of()), candidates, 5);
-                Result r = t.get(new Get(HBaseRecallSink.row(p.uid, "2026-11-22")));
+                Result r = t.get(new Get(HBaseTables.recallRow(p.uid, "2026-11-22")));
                 assertThat(r.isEmpty()).as(p.uid).isFalse();
                 JsonNode items =
                         Json.read(

@@ -1,13 +1,11 @@
 package io.pushline.sendtime;
 
-import io.pushline.common.HBaseSendTimeSink;
+import io.pushline.common.FileLines;
+import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.gate.RulesParser;
-import io.pushline.schema.DeadLetter;
-import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
@@ -26,6 +24,7 @@ import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -137,26 +136,22 @@ public final class SendTimeJob {
                 env.fromData(files, Types.STRING)
                         .name("Activity files")
                         .rebalance()
-                        .process(new ReadActivity())
+                        .process(
+                                new FileLines<>("activity", ActivityParser::parse),
+                                TypeInformation.of(ActivityEvent.class))
                         .uid("read-activity")
                         .name("Read activity");
         build(activity, rules, date, predictor)
                 .sinkTo(
-                        new HBaseSendTimeSink(
+                        HBasePutSink.sendTimes(
                                 quorum,
                                 namespace,
                                 date.toString(),
                                 predictor.name().toLowerCase(Locale.ROOT)))
                 .uid("sink-user-sendtime")
                 .name("HBase user_sendtime");
-        DataStream<DeadLetter> dead = activity.getSideOutput(DispatchTags.DEAD_LETTERS);
-        if (options.get(PushlineOptions.KAFKA_BOOTSTRAP) != null) {
-            dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
-                    .uid("sink-dead-letters")
-                    .name("Dead letters");
-        } else {
-            dead.print("rejected activity").name("Dead letters (log)");
-        }
+        FileLines.deadLetters(
+                activity.getSideOutput(DispatchTags.DEAD_LETTERS), options, "rejected activity");
         return env.execute(NAME);
     }
 

@@ -1,11 +1,14 @@
-package io.pushline.recall;
+package io.pushline.common;
 
 import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DispatchTags;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -13,16 +16,22 @@ import org.apache.flink.util.Collector;
  * Reads one input file through Flink's file systems, a line at a time, with {@code parse}; a line
  * it refuses is a dead letter ({@code file:line} and the reason) and the file goes on.
  */
-class ReadLines<T> extends ProcessFunction<String, T> {
+public class FileLines<T> extends ProcessFunction<String, T> {
     private static final long serialVersionUID = 1L;
 
-    interface Parse<T> extends java.io.Serializable {
+    /** Turns a line into a record, or throws with the reason. */
+    public interface Parse<T> extends java.io.Serializable {
         T apply(String line);
     }
 
+    private final String source;
     private final Parse<T> parse;
 
-    ReadLines(Parse<T> parse) {
+    /**
+     * @param source the dead letters' {@code source} ("activity", "recall")
+     */
+    public FileLines(String source, Parse<T> parse) {
+        this.source = source;
         this.parse = parse;
     }
 
@@ -45,9 +54,24 @@ class ReadLines<T> extends ProcessFunction<String, T> {
                 } catch (RuntimeException e) {
                     ctx.output(
                             DispatchTags.DEAD_LETTERS,
-                            DeadLetter.of("recall", file + ":" + n, e.getMessage(), line));
+                            DeadLetter.of(source, file + ":" + n, e.getMessage(), line));
                 }
             }
+        }
+    }
+
+    /**
+     * A batch job's dead letters: to push.dlq when {@code kafka.bootstrap-servers} is set (at least
+     * once), else printed to the task log, never dropped.
+     */
+    public static void deadLetters(
+            DataStream<DeadLetter> dead, Configuration options, String label) {
+        if (options.get(PushlineOptions.KAFKA_BOOTSTRAP) != null) {
+            dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
+                    .uid("sink-dead-letters")
+                    .name("Dead letters");
+        } else {
+            dead.print(label).name("Dead letters (log)");
         }
     }
 }
