@@ -22,7 +22,8 @@ import java.util.Objects;
     "body",
     "target",
     "deadline",
-    "maxRate"
+    "maxRate",
+    "at"
 })
 public class PushRequest {
     public static final String TYPE = "push";
@@ -41,6 +42,12 @@ public class PushRequest {
 
     /** Optional, for audience targets: at most this many of the audience per second. */
     public Integer maxRate;
+
+    /**
+     * Optional: epoch ms before which the request is not decided. It waits in the dispatch job's
+     * {@code scheduler} (event-time timers) and is then decided at {@code at} like any request.
+     */
+    public Long at;
 
     @JsonIgnore public long seq;
 
@@ -61,6 +68,7 @@ public class PushRequest {
         p.body = body;
         p.deadline = deadline;
         p.maxRate = maxRate;
+        p.at = at;
         p.seq = seq;
         return p;
     }
@@ -80,7 +88,8 @@ public class PushRequest {
                 && Objects.equals(body, p.body)
                 && Objects.equals(target, p.target)
                 && Objects.equals(deadline, p.deadline)
-                && Objects.equals(maxRate, p.maxRate);
+                && Objects.equals(maxRate, p.maxRate)
+                && Objects.equals(at, p.at);
     }
 
     @Override

@@ -175,6 +175,13 @@ public final class WireParser {
             }
             p.deadline = deadline.asLong();
         }
+        if (present(node, "at")) {
+            JsonNode at = node.get("at");
+            if (!at.canConvertToExactIntegral() || !at.canConvertToLong()) {
+                return "field 'at' must be an integer (epoch milliseconds)";
+            }
+            p.at = at.asLong();
+        }
         if (present(node, "maxRate")) {
             JsonNode rate = node.get("maxRate");
             if (!rate.canConvertToExactIntegral() || !rate.canConvertToInt() || rate.asInt() < 1) {

@@ -6,8 +6,7 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
-import io.pushline.schema.dispatch.UidKeyed;
-import java.util.LinkedHashSet;
+import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -16,16 +15,15 @@ import org.apache.flink.util.Collector;
 /**
  * Routes parsed input: device events and device-targeted requests to the registry (main output),
  * uid-targeted requests to the uid index ({@link DispatchTags#UID_KEYED}), audience-targeted ones
- * to the campaign expander ({@link DispatchTags#CAMPAIGNS}), bad records to {@link
- * DispatchTags#DEAD_LETTERS}. A request's target list is de-duplicated here, so each listed uid or
- * device is decided once however often it is listed.
+ * to the campaign expander ({@link DispatchTags#CAMPAIGNS}), requests with an {@code at} after
+ * their time to the scheduler ({@link DispatchTags#SCHEDULED}), bad records to {@link
+ * DispatchTags#DEAD_LETTERS}.
  */
 public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
-    static final String NO_SEGMENT_STORE =
-            "audience targets need the segment store: start the job with"
-                    + " hbase.zookeeper.quorum set";
+    static final String NO_SEGMENT_STORE = Routing.NO_SEGMENT_STORE;
 
     private final boolean campaigns;
+    private final long maxAheadMs;
     private transient Counter deadLetters;
 
     /**
@@ -33,7 +31,16 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
      *     without a segment store they are dead letters
      */
     public SplitInput(boolean campaigns) {
+        this(campaigns, Duration.ofDays(2));
+    }
+
+    /**
+     * @param maxAhead how far after its time a request's {@code at} may be; further is a dead
+     *     letter (it would sit in state for that long)
+     */
+    public SplitInput(boolean campaigns, Duration maxAhead) {
         this.campaigns = campaigns;
+        this.maxAheadMs = maxAhead.toMillis();
     }
 
     @Override
@@ -48,30 +55,28 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
             ctx.output(DispatchTags.DEAD_LETTERS, in.dead);
         } else if (in.event != null) {
             out.collect(DeviceKeyed.of(in.event));
-        } else {
-            route(in, ctx, out);
+        } else if (in.request.at != null && in.request.at > in.request.ts) {
+            schedule(in, ctx);
+        } else if (!Routing.route(in, campaigns, ctx::output, out)) {
+            deadLetters.inc();
         }
     }
 
-    private void route(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
+    private void schedule(ParsedRecord in, Context ctx) {
         PushRequest p = in.request;
-        if (p.target.uids != null) {
-            PushRequest each = p.withoutTarget();
-            for (String uid : new LinkedHashSet<>(p.target.uids)) {
-                ctx.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, each));
-            }
-        } else if (p.target.devices != null) {
-            PushRequest each = p.withoutTarget();
-            for (String deviceId : new LinkedHashSet<>(p.target.devices)) {
-                out.collect(DeviceKeyed.of(deviceId, each));
-            }
-        } else if (campaigns) {
-            ctx.output(DispatchTags.CAMPAIGNS, in);
-        } else {
+        if (p.at - p.ts > maxAheadMs) {
             deadLetters.inc();
             ctx.output(
                     DispatchTags.DEAD_LETTERS,
-                    DeadLetter.of(in.source, in.position, NO_SEGMENT_STORE, Json.write(p)));
+                    DeadLetter.of(
+                            in.source,
+                            in.position,
+                            "field 'at' is more than "
+                                    + Duration.ofMillis(maxAheadMs)
+                                    + " after 'ts' (dispatch.max-schedule-ahead)",
+                            Json.write(p)));
+        } else {
+            ctx.output(DispatchTags.SCHEDULED, in);
         }
     }
 }

@@ -88,6 +88,15 @@ public final class PushlineOptions {
                                     + " and still be decided in time order; also the least"
                                     + " latency the dispatch job adds.");
 
+    public static final ConfigOption<Duration> MAX_SCHEDULE_AHEAD =
+            ConfigOptions.key("dispatch.max-schedule-ahead")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(2))
+                    .withDescription(
+                            "A request's 'at' may be at most this long after its 'ts'; the"
+                                    + " request waits in the scheduler's state until then."
+                                    + " Further ahead is a dead letter.");
+
     public static final ConfigOption<Duration> IDLE_ADVANCE =
             ConfigOptions.key("dispatch.idle-advance")
                     .durationType()
@@ -338,6 +347,7 @@ public final class PushlineOptions {
                 SEGMENTS_GROUP_ID,
                 MAX_OUT_OF_ORDERNESS,
                 IDLE_ADVANCE,
+                MAX_SCHEDULE_AHEAD,
                 MAX_PARALLELISM,
                 GATE_RULES,
                 GATE_STATE_TTL,

@@ -47,6 +47,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *
  * <pre>
  * input ─ split ─┬─ device events, device targets ─ registry (deviceId) ─┬──────────── gate (deviceId) ─ sends, decisions
+ *                ├─ with 'at' ─ scheduler (msgId, event-time timers) ─ routed like split ─┘
  *                │                                                       │   rules ─ check ─┘ (broadcast)
  *                ├─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
  *                └─ audience ─ expand (1) ─ chunks ─ resolve ids (rebalance) ─┘
@@ -75,13 +76,22 @@ public final class DispatchJob {
             AudienceSettings audience,
             PacingSettings pacing,
             int maxParallelism) {
+        boolean campaigns = audience.audiences != null;
         SingleOutputStreamOperator<DeviceKeyed> split =
-                input.process(new SplitInput(audience.audiences != null))
+                input.process(new SplitInput(campaigns, gate.maxScheduleAhead))
                         .uid("split-input")
                         .name("Split input");
+        SingleOutputStreamOperator<DeviceKeyed> released =
+                split.getSideOutput(DispatchTags.SCHEDULED)
+                        .keyBy(r -> r.request.msgId)
+                        .process(new Scheduler(campaigns))
+                        .uid("scheduler")
+                        .name("Hold scheduled requests")
+                        .setMaxParallelism(maxParallelism);
 
         SingleOutputStreamOperator<Delivery> registry =
-                split.keyBy(k -> k.deviceId)
+                split.union(released)
+                        .keyBy(k -> k.deviceId)
                         .process(new RegistryFunction())
                         .uid("device-registry")
                         .name("Device registry")
@@ -89,9 +99,13 @@ public final class DispatchJob {
 
         DataStream<UidKeyed> byUid =
                 split.getSideOutput(DispatchTags.UID_KEYED)
-                        .union(registry.getSideOutput(DispatchTags.UID_KEYED));
-        DataStream<DeadLetter> deadLetters = split.getSideOutput(DispatchTags.DEAD_LETTERS);
-        if (audience.audiences != null) {
+                        .union(
+                                released.getSideOutput(DispatchTags.UID_KEYED),
+                                registry.getSideOutput(DispatchTags.UID_KEYED));
+        DataStream<DeadLetter> deadLetters =
+                split.getSideOutput(DispatchTags.DEAD_LETTERS)
+                        .union(released.getSideOutput(DispatchTags.DEAD_LETTERS));
+        if (campaigns) {
             // the pacer's backlog reports; without them, a stream that never carries any
             DataStream<PacingStatus> backlogs = split.getSideOutput(DispatchTags.PACING_STATUS);
             if (pacingReports != null) {
@@ -106,6 +120,7 @@ public final class DispatchJob {
             }
             SingleOutputStreamOperator<AudienceChunk> chunks =
                     split.getSideOutput(DispatchTags.CAMPAIGNS)
+                            .union(released.getSideOutput(DispatchTags.CAMPAIGNS))
                             .connect(backlogs)
                             .transform(
                                     "Expand campaigns",

@@ -18,6 +18,7 @@ public final class GateSettings implements Serializable {
 
     final String rules;
     final Duration stateTtl;
+    Duration maxScheduleAhead = PushlineOptions.MAX_SCHEDULE_AHEAD.defaultValue();
 
     public GateSettings(String rules, Duration stateTtl) {
         RulesUpdates.check(RulesParser.parse(rules), stateTtl);
@@ -31,6 +32,16 @@ public final class GateSettings implements Serializable {
      * @throws IllegalArgumentException naming the option and the rules key when they are bad
      */
     public static GateSettings from(Configuration options) {
+        GateSettings s = fromRules(options);
+        s.maxScheduleAhead = options.get(PushlineOptions.MAX_SCHEDULE_AHEAD);
+        if (s.maxScheduleAhead.isNegative()) {
+            throw new IllegalArgumentException(
+                    "option '" + PushlineOptions.MAX_SCHEDULE_AHEAD.key() + "' must be positive");
+        }
+        return s;
+    }
+
+    private static GateSettings fromRules(Configuration options) {
         String file = options.get(PushlineOptions.GATE_RULES);
         Duration ttl = options.get(PushlineOptions.GATE_STATE_TTL);
         if (file == null || file.isBlank()) {

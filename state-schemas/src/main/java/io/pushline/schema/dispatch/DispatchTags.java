@@ -24,6 +24,10 @@ public final class DispatchTags {
     public static final OutputTag<ParsedRecord> CAMPAIGNS =
             new OutputTag<>("campaigns", TypeInformation.of(ParsedRecord.class));
 
+    /** Requests with an {@code at} after their time, on their way to the scheduler. */
+    public static final OutputTag<ParsedRecord> SCHEDULED =
+            new OutputTag<>("scheduled", TypeInformation.of(ParsedRecord.class));
+
     public static final OutputTag<RegistryChange> REGISTRY_CHANGES =
             new OutputTag<>("registry-changes", TypeInformation.of(RegistryChange.class));
 

@@ -1,0 +1,56 @@
+package io.pushline.dispatch;
+
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.UidKeyed;
+import java.util.LinkedHashSet;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Where a request goes once it is due: one record per listed device to the registry, one per listed
+ * uid to the uid index, an audience to the campaign expander. A target list is de-duplicated here,
+ * so each listed uid or device is decided once however often it is listed. Shared by {@link
+ * SplitInput} (requests due at once) and {@link Scheduler} (requests released at their {@code at}).
+ */
+final class Routing {
+    static final String NO_SEGMENT_STORE =
+            "audience targets need the segment store: start the job with"
+                    + " hbase.zookeeper.quorum set";
+
+    /** The side outputs of the calling function's context. */
+    interface Sides {
+        <X> void output(OutputTag<X> tag, X value);
+    }
+
+    private Routing() {}
+
+    /** Routes {@code in}; returns false when it became a dead letter. */
+    static boolean route(
+            ParsedRecord in, boolean campaigns, Sides sides, Collector<DeviceKeyed> out) {
+        PushRequest p = in.request;
+        if (p.target.uids != null) {
+            PushRequest each = p.withoutTarget();
+            for (String uid : new LinkedHashSet<>(p.target.uids)) {
+                sides.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, each));
+            }
+        } else if (p.target.devices != null) {
+            PushRequest each = p.withoutTarget();
+            for (String deviceId : new LinkedHashSet<>(p.target.devices)) {
+                out.collect(DeviceKeyed.of(deviceId, each));
+            }
+        } else if (campaigns) {
+            sides.output(DispatchTags.CAMPAIGNS, in);
+        } else {
+            sides.output(
+                    DispatchTags.DEAD_LETTERS,
+                    DeadLetter.of(in.source, in.position, NO_SEGMENT_STORE, Json.write(p)));
+            return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,84 @@
+package io.pushline.dispatch;
+
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.ScheduleState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Holds requests that carry an {@code at} (personal slots, reminders) in keyed state, keyed by
+ * msgId, with an event-time timer at {@code at}; when the watermark passes it, the request is
+ * re-stamped to {@code at} and routed like any request due at that time, so the gate decides it at
+ * its slot, in order with everything else. State and timers are checkpointed: a restart between
+ * loading and release neither loses nor repeats a request.
+ *
+ * <p>A request whose {@code at} is already behind the watermark when it arrives (a late load) is
+ * released at once, still stamped {@code at}; downstream treats it as any late record.
+ */
+public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, DeviceKeyed> {
+    private final boolean campaigns;
+    private transient ListState<ParsedRecord> waiting;
+    private transient Counter scheduled;
+    private transient Counter released;
+    private transient Counter releasedLate;
+    private transient Counter deadLetters;
+
+    public Scheduler(boolean campaigns) {
+        this.campaigns = campaigns;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        waiting = getRuntimeContext().getListState(ScheduleState.waiting());
+        scheduled = getRuntimeContext().getMetricGroup().counter("scheduled");
+        released = getRuntimeContext().getMetricGroup().counter("released");
+        releasedLate = getRuntimeContext().getMetricGroup().counter("releasedLate");
+        deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
+    }
+
+    @Override
+    public void processElement(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out)
+            throws Exception {
+        long at = in.request.at;
+        if (at <= ctx.timerService().currentWatermark()) {
+            releasedLate.inc();
+            release(in, ctx, out);
+            return;
+        }
+        scheduled.inc();
+        waiting.add(in);
+        ctx.timerService().registerEventTimeTimer(at);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DeviceKeyed> out)
+            throws Exception {
+        List<ParsedRecord> later = new ArrayList<>();
+        List<ParsedRecord> due = new ArrayList<>();
+        for (ParsedRecord r : waiting.get()) {
+            (r.request.at <= timestamp ? due : later).add(r);
+        }
+        due.sort((a, b) -> Long.compare(a.request.at, b.request.at));
+        for (ParsedRecord r : due) {
+            released.inc();
+            release(r, ctx, out);
+        }
+        waiting.update(later);
+    }
+
+    private void release(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
+        PushRequest p = in.request;
+        p.ts = p.at;
+        p.at = null;
+        if (!Routing.route(in, campaigns, ctx::output, out)) {
+            deadLetters.inc();
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.pushline.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Target;
+import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.UidKeyed;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.apache.flink.util.OutputTag;
+import org.junit.jupiter.api.Test;
+
+class SchedulerTest {
+
+    @Test
+    void holdsARequestUntilTheWatermarkPassesItsAtThenDecidesItThere() throws Exception {
+        try (var h = harness(null)) {
+            h.processElement(record(uidPush("p1", 100, 1_000, "u1")), 100);
+            h.processWatermark(999);
+            assertThat(side(h, DispatchTags.UID_KEYED)).isEmpty();
+            assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+            h.processWatermark(1_000);
+
+            List<UidKeyed> out = side(h, DispatchTags.UID_KEYED);
+            assertThat(out).hasSize(1);
+            assertThat(out.get(0).uid).isEqualTo("u1");
+            assertThat(out.get(0).request.ts).isEqualTo(1_000);
+            assertThat(out.get(0).request.at).isNull();
+            assertThat(h.numEventTimeTimers()).isZero();
+            assertThat(h.numKeyedStateEntries()).isZero();
+        }
+    }
+
+    @Test
+    void releasesInAtOrderAcrossKeysWhenTheWatermarkJumps() throws Exception {
+        try (var h = harness(null)) {
+            h.processElement(record(uidPush("p3", 10, 3_000, "u3")), 10);
+            h.processElement(record(uidPush("p1", 10, 1_000, "u1")), 10);
+            h.processElement(record(uidPush("p2", 10, 2_000, "u2")), 10);
+            h.processWatermark(5_000);
+            assertThat(side(h, DispatchTags.UID_KEYED).stream().map(u -> u.uid))
+                    .containsExactly("u1", "u2", "u3");
+        }
+    }
+
+    @Test
+    void oneMsgIdWithTwoTimesWaitsTwice() throws Exception {
+        try (var h = harness(null)) {
+            h.processElement(record(devicePush("r", 0, 2_000, "d1")), 0);
+            h.processElement(record(devicePush("r", 0, 1_000, "d2")), 0);
+            h.processWatermark(1_500);
+            assertThat(h.extractOutputValues().stream().map(d -> d.deviceId)).containsExactly("d2");
+            h.processWatermark(2_500);
+            assertThat(h.extractOutputValues().stream().map(d -> d.deviceId))
+                    .containsExactly("d2", "d1");
+            assertThat(h.extractOutputValues().get(1).request.ts).isEqualTo(2_000);
+        }
+    }
+
+    @Test
+    void aLateLoadIsReleasedAtOnceStampedAt() throws Exception {
+        try (var h = harness(null)) {
+            h.processWatermark(5_000);
+            h.processElement(record(uidPush("p1", 100, 2_000, "u1")), 100);
+            List<UidKeyed> out = side(h, DispatchTags.UID_KEYED);
+            assertThat(out).hasSize(1);
+            assertThat(out.get(0).request.ts).isEqualTo(2_000);
+            assertThat(h.numEventTimeTimers()).isZero();
+        }
+    }
+
+    @Test
+    void aRestartBetweenLoadingAndReleaseNeitherLosesNorRepeats() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness(null)) {
+            for (int i = 0; i < 20; i++) {
+                h.processElement(record(uidPush("p" + i, 0, 1_000 + i * 100L, "u" + i)), 0);
+            }
+            h.processWatermark(1_450); // p0..p4 out before the checkpoint
+            assertThat(side(h, DispatchTags.UID_KEYED)).hasSize(5);
+            snapshot = h.snapshot(1, 0);
+            h.processWatermark(1_750); // lost with the failure: never committed
+        }
+        try (var h = harness(snapshot)) {
+            h.processWatermark(10_000);
+            List<String> after =
+                    side(h, DispatchTags.UID_KEYED).stream()
+                            .map(u -> u.request.msgId)
+                            .collect(Collectors.toList());
+            assertThat(after).hasSize(15).doesNotHaveDuplicates();
+            assertThat(after.get(0)).isEqualTo("p5");
+            assertThat(after.get(14)).isEqualTo("p19");
+        }
+    }
+
+    @Test
+    void splitSendsOnlyFutureAtToTheSchedulerAndRefusesTooFarAhead() throws Exception {
+        OneInputStreamOperatorTestHarness<ParsedRecord, DeviceKeyed> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new SplitInput(false, Duration.ofHours(1)));
+        h.processElement(record(uidPush("later", 0, 60_000, "u1")), 0);
+        h.processElement(record(uidPush("past", 60_000, 1_000, "u1")), 60_000);
+        h.processElement(record(uidPush("far", 0, 3_600_001, "u1")), 0);
+
+        assertThat(side(h, DispatchTags.SCHEDULED).stream().map(r -> r.request.msgId))
+                .containsExactly("later");
+        assertThat(side(h, DispatchTags.UID_KEYED).stream().map(u -> u.request.msgId))
+                .containsExactly("past");
+        assertThat(side(h, DispatchTags.DEAD_LETTERS)).hasSize(1);
+        assertThat(side(h, DispatchTags.DEAD_LETTERS).get(0).reason)
+                .contains("'at'")
+                .contains("dispatch.max-schedule-ahead");
+        h.close();
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, DeviceKeyed>
+            harness(OperatorSubtaskState restore) throws Exception {
+        KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, DeviceKeyed> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new Scheduler(false)),
+                        r -> r.request.msgId,
+                        Types.STRING);
+        if (restore != null) {
+            h.initializeState(restore);
+        }
+        h.open();
+        return h;
+    }
+
+    private static <T> List<T> side(OneInputStreamOperatorTestHarness<?, ?> h, OutputTag<T> tag) {
+        var queue = h.getSideOutput(tag);
+        if (queue == null) {
+            return List.of();
+        }
+        return queue.stream()
+                .map(r -> ((StreamRecord<T>) r).getValue())
+                .collect(Collectors.toList());
+    }
+
+    private static ParsedRecord record(PushRequest p) {
+        return ParsedRecord.of(p).from("test", p.msgId);
+    }
+
+    private static PushRequest uidPush(String msgId, long ts, long at, String uid) {
+        PushRequest p = push(msgId, ts, at);
+        p.target = new Target();
+        p.target.uids = List.of(uid);
+        return p;
+    }
+
+    private static PushRequest devicePush(String msgId, long ts, long at, String device) {
+        PushRequest p = push(msgId, ts, at);
+        p.target = new Target();
+        p.target.devices = List.of(device);
+        return p;
+    }
+
+    private static PushRequest push(String msgId, long ts, long at) {
+        PushRequest p = new PushRequest();
+        p.ts = ts;
+        p.at = at;
+        p.msgId = msgId;
+        p.msgType = "personal";
+        p.title = "t";
+        p.body = "b";
+        return p;
+    }
+}
