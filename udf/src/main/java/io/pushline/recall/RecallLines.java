@@ -19,6 +19,18 @@ public final class RecallLines {
         RecallInput r = new RecallInput();
         r.uid = text(n, "uid");
         r.kind = RecallInput.PROFILE;
+        JsonNode tz = n.get("tz");
+        if (tz != null && !tz.isNull()) {
+            if (!tz.isTextual()) {
+                throw new IllegalArgumentException("field 'tz' must be a zone name");
+            }
+            try {
+                r.tz = java.time.ZoneId.of(tz.asText()).getId();
+            } catch (java.time.DateTimeException e) {
+                throw new IllegalArgumentException(
+                        "field 'tz': unknown zone '" + tz.asText() + "'");
+            }
+        }
         JsonNode interests = n.get("interests");
         if (interests == null || !interests.isObject()) {
             throw new IllegalArgumentException("field 'interests' must be an object of weights");

@@ -68,7 +68,7 @@ public class FileLines<T> extends ProcessFunction<String, T> {
             DataStream<DeadLetter> dead, Configuration options, String label) {
         if (options.get(PushlineOptions.KAFKA_BOOTSTRAP) != null) {
             dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
-                    .uid("sink-dead-letters")
+                    .uid("sink-dead-letters-" + label.replace(' ', '-'))
                     .name("Dead letters");
         } else {
             dead.print(label).name("Dead letters (log)");

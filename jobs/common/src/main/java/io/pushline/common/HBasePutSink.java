@@ -1,6 +1,7 @@
 package io.pushline.common;
 
 import io.pushline.schema.Json;
+import io.pushline.schema.PushRequest;
 import io.pushline.schema.recall.UserRecall;
 import io.pushline.schema.sendtime.SendTime;
 import java.io.IOException;
@@ -60,12 +61,23 @@ public class HBasePutSink<T> implements Sink<T> {
                 quorum,
                 namespace,
                 HBaseTables.USER_RECALL,
-                r ->
-                        new Put(HBaseTables.recallRow(r.uid, r.date))
-                                .addColumn(
-                                        HBaseTables.FAMILY,
-                                        col("items"),
-                                        Bytes.toBytes(Json.write(r.items))));
+                r -> {
+                    Put put =
+                            new Put(HBaseTables.recallRow(r.uid, r.date))
+                                    .addColumn(
+                                            HBaseTables.FAMILY,
+                                            col("items"),
+                                            Bytes.toBytes(Json.write(r.items)));
+                    if (r.tz != null) {
+                        put.addColumn(HBaseTables.FAMILY, col("tz"), Bytes.toBytes(r.tz));
+                    }
+                    return put;
+                });
+    }
+
+    /** {@code push_schedule}: one row per personal slot ({@link ScheduleTable}). */
+    public static HBasePutSink<PushRequest> schedule(String quorum, String namespace) {
+        return new HBasePutSink<>(quorum, namespace, ScheduleTable.NAME, ScheduleTable::put);
     }
 
     private static byte[] col(String name) {

@@ -6,6 +6,7 @@ import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -65,6 +66,14 @@ public final class HBaseTables {
         return c;
     }
 
+    private static ColumnFamilyDescriptor family(TableName t) {
+        ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(FAMILY);
+        if (t.getQualifierAsString().equals(ScheduleTable.NAME)) {
+            b.setTimeToLive(ScheduleTable.TTL_SECONDS); // a day's slots are useless a week later
+        }
+        return b.build();
+    }
+
     public static void ensure(Connection connection, String namespace) throws IOException {
         try (Admin admin = connection.getAdmin()) {
             try {
@@ -79,12 +88,13 @@ public final class HBaseTables {
                         IdDictionary.table(namespace),
                         SegmentStore.table(namespace),
                         userSendTime(namespace),
-                        userRecall(namespace)
+                        userRecall(namespace),
+                        ScheduleTable.table(namespace)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(
                             TableDescriptorBuilder.newBuilder(t)
-                                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                                    .setColumnFamily(family(t))
                                     .build());
                 }
             }

@@ -328,6 +328,61 @@ public final class PushlineOptions {
                     .defaultValue(7)
                     .withDescription("Items pushed to the user in this many days are left out.");
 
+    public static final ConfigOption<String> SCHEDULE_DATE =
+            ConfigOptions.key("schedule.date")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The nightly job's day, YYYY-MM-DD: send time, recall and the"
+                                    + " personal slots are for it (sendtime.date and recall.date"
+                                    + " are not used). Default: tomorrow in the send-time rules'"
+                                    + " zone.");
+
+    public static final ConfigOption<Duration> SCHEDULE_LEAD =
+            ConfigOptions.key("schedule.lead")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(30))
+                    .withDescription(
+                            "How long before its slot a personal push enters the dispatch job"
+                                    + " (its 'ts'); it waits there in the scheduler until the slot"
+                                    + " ('at').");
+
+    public static final ConfigOption<Duration> SCHEDULE_DEADLINE =
+            ConfigOptions.key("schedule.deadline")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "A personal push still waiting for its vendor this long after its"
+                                    + " slot is dropped as expired. 0: no deadline.");
+
+    public static final ConfigOption<String> SCHEDULE_FEED_FROM =
+            ConfigOptions.key("schedule.feed-from")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "First slot minute the feed loads: an ISO instant"
+                                    + " (2026-11-23T00:00:00Z) or a date (its UTC midnight)."
+                                    + " Default: the minute starting schedule.lead from now. On a"
+                                    + " restart from a checkpoint the feed goes on where it was.");
+
+    public static final ConfigOption<String> SCHEDULE_FEED_UNTIL =
+            ConfigOptions.key("schedule.feed-until")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Slot minute (exclusive) where the feed stops, same forms as"
+                                    + " schedule.feed-from. Default: none (runs until cancelled).");
+
+    public static final ConfigOption<Boolean> SCHEDULE_FEED_FOLLOW_CLOCK =
+            ConfigOptions.key("schedule.feed-follow-clock")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Load each minute's slots schedule.lead before the minute by the wall"
+                                    + " clock. false: load the whole range at once (backfills,"
+                                    + " tests; the dispatch job's scheduler still holds each"
+                                    + " push until its slot in event time).");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 KAFKA_BOOTSTRAP,
@@ -368,6 +423,12 @@ public final class PushlineOptions {
                 RECALL_DATA,
                 RECALL_DATE,
                 RECALL_K,
-                RECALL_PUSHED_DAYS);
+                RECALL_PUSHED_DAYS,
+                SCHEDULE_DATE,
+                SCHEDULE_LEAD,
+                SCHEDULE_DEADLINE,
+                SCHEDULE_FEED_FROM,
+                SCHEDULE_FEED_UNTIL,
+                SCHEDULE_FEED_FOLLOW_CLOCK);
     }
 }

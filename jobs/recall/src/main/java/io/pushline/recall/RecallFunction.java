@@ -101,6 +101,7 @@ class RecallFunction
         UserRecall r = new UserRecall();
         r.uid = ctx.getCurrentKey();
         r.date = date.toString();
+        r.tz = p.tz;
         r.items = items.toArray(new RecalledItem[0]);
         out.collect(r);
         profile.clear();

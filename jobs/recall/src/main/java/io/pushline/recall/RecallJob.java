@@ -59,7 +59,6 @@ public final class RecallJob {
             throws Exception {
         String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
         String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
-        String data = OptionsParser.require(options, PushlineOptions.RECALL_DATA);
         String day = options.get(PushlineOptions.RECALL_DATE);
         LocalDate date;
         try {
@@ -68,6 +67,27 @@ public final class RecallJob {
             throw new IllegalArgumentException(
                     "option '" + PushlineOptions.RECALL_DATE.key() + "': expected YYYY-MM-DD");
         }
+        try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
+            HBaseTables.ensure(c, namespace);
+        }
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        build(env, options, date)
+                .sinkTo(HBasePutSink.recalls(quorum, namespace))
+                .uid("sink-user-recall")
+                .name("HBase user_recall");
+        return env.execute(NAME);
+    }
+
+    /**
+     * Recall for {@code date} from the files of {@code recall.data}, with {@code recall.k} and
+     * {@code recall.pushed-days}; bad lines go to push.dlq (or the task log).
+     *
+     * @throws IllegalArgumentException naming the option that is wrong
+     */
+    public static DataStream<UserRecall> build(
+            StreamExecutionEnvironment env, Configuration options, LocalDate date)
+            throws java.io.IOException {
+        String data = OptionsParser.require(options, PushlineOptions.RECALL_DATA);
         int k = options.get(PushlineOptions.RECALL_K);
         int days = options.get(PushlineOptions.RECALL_PUSHED_DAYS);
         if (k < 1 || days < 0) {
@@ -81,10 +101,6 @@ public final class RecallJob {
                         "option '" + PushlineOptions.RECALL_DATA.key() + "': no " + p);
             }
         }
-        try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
-            HBaseTables.ensure(c, namespace);
-        }
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         SingleOutputStreamOperator<RecallInput> profiles =
                 read(
                         env,
@@ -106,17 +122,13 @@ public final class RecallJob {
                         RecallLines::material,
                         Material.class,
                         "materials");
-        build(profiles.union(history), materials, date, k, days, 50)
-                .sinkTo(HBasePutSink.recalls(quorum, namespace))
-                .uid("sink-user-recall")
-                .name("HBase user_recall");
         DataStream<DeadLetter> dead =
                 profiles.getSideOutput(DispatchTags.DEAD_LETTERS)
                         .union(
                                 history.getSideOutput(DispatchTags.DEAD_LETTERS),
                                 materials.getSideOutput(DispatchTags.DEAD_LETTERS));
         FileLines.deadLetters(dead, options, "rejected recall input");
-        return env.execute(NAME);
+        return build(profiles.union(history), materials, date, k, days, 50);
     }
 
     private static <T> SingleOutputStreamOperator<T> read(

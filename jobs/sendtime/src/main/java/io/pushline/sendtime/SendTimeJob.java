@@ -92,67 +92,98 @@ public final class SendTimeJob {
             throws Exception {
         String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
         String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
-        SendTimeRules rules = SendTimeRules.defaults();
-        String rulesFile = options.get(PushlineOptions.SENDTIME_RULES);
-        if (rulesFile != null && !rulesFile.isBlank()) {
-            String text;
-            try {
-                text = Files.readString(Paths.get(rulesFile), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw bad(PushlineOptions.SENDTIME_RULES, "cannot read " + rulesFile + ": " + e);
-            }
-            try {
-                rules = SendTimeRules.parse(text);
-            } catch (RulesParser.RulesException e) {
-                throw bad(PushlineOptions.SENDTIME_RULES, e.getMessage());
-            }
-        }
-        String day = options.get(PushlineOptions.SENDTIME_DATE);
-        LocalDate date;
-        try {
-            date = day == null ? LocalDate.now(rules.timezone) : LocalDate.parse(day);
-        } catch (DateTimeParseException e) {
-            throw bad(PushlineOptions.SENDTIME_DATE, "expected YYYY-MM-DD, got '" + day + "'");
-        }
-        Predictor predictor;
-        try {
-            predictor =
-                    Predictor.valueOf(
-                            options.get(PushlineOptions.SENDTIME_PREDICTOR)
-                                    .toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw bad(PushlineOptions.SENDTIME_PREDICTOR, "rules or histogram");
-        }
-        List<String> files =
-                files(OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY));
-        if (files.isEmpty()) {
-            throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no files to read");
-        }
+        Settings settings = Settings.from(options, options.get(PushlineOptions.SENDTIME_DATE));
         try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
             HBaseTables.ensure(c, namespace);
         }
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        SingleOutputStreamOperator<ActivityEvent> activity =
-                env.fromData(files, Types.STRING)
-                        .name("Activity files")
-                        .rebalance()
-                        .process(
-                                new FileLines<>("activity", ActivityParser::parse),
-                                TypeInformation.of(ActivityEvent.class))
-                        .uid("read-activity")
-                        .name("Read activity");
-        build(activity, rules, date, predictor)
-                .sinkTo(
-                        HBasePutSink.sendTimes(
-                                quorum,
-                                namespace,
-                                date.toString(),
-                                predictor.name().toLowerCase(Locale.ROOT)))
+        SingleOutputStreamOperator<ActivityEvent> activity = readActivity(env, settings.files);
+        build(activity, settings.rules, settings.date, settings.predictor)
+                .sinkTo(settings.sink(quorum, namespace))
                 .uid("sink-user-sendtime")
                 .name("HBase user_sendtime");
         FileLines.deadLetters(
                 activity.getSideOutput(DispatchTags.DEAD_LETTERS), options, "rejected activity");
         return env.execute(NAME);
+    }
+
+    /** The activity files, read line by line; bad lines on {@link DispatchTags#DEAD_LETTERS}. */
+    public static SingleOutputStreamOperator<ActivityEvent> readActivity(
+            StreamExecutionEnvironment env, List<String> files) {
+        return env.fromData(files, Types.STRING)
+                .name("Activity files")
+                .rebalance()
+                .process(
+                        new FileLines<>("activity", ActivityParser::parse),
+                        TypeInformation.of(ActivityEvent.class))
+                .uid("read-activity")
+                .name("Read activity");
+    }
+
+    /** A production run's checked settings: rules, date, predictor and the activity files. */
+    public static final class Settings {
+        public final SendTimeRules rules;
+        public final LocalDate date;
+        public final Predictor predictor;
+        public final List<String> files;
+
+        private Settings(
+                SendTimeRules rules, LocalDate date, Predictor predictor, List<String> files) {
+            this.rules = rules;
+            this.date = date;
+            this.predictor = predictor;
+            this.files = files;
+        }
+
+        /**
+         * From {@code sendtime.*}, for {@code day} (YYYY-MM-DD; null: today in the rules' zone).
+         *
+         * @throws IllegalArgumentException naming the option that is wrong
+         */
+        public static Settings from(Configuration options, String day) throws IOException {
+            SendTimeRules rules = SendTimeRules.defaults();
+            String rulesFile = options.get(PushlineOptions.SENDTIME_RULES);
+            if (rulesFile != null && !rulesFile.isBlank()) {
+                String text;
+                try {
+                    text = Files.readString(Paths.get(rulesFile), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw bad(
+                            PushlineOptions.SENDTIME_RULES, "cannot read " + rulesFile + ": " + e);
+                }
+                try {
+                    rules = SendTimeRules.parse(text);
+                } catch (RulesParser.RulesException e) {
+                    throw bad(PushlineOptions.SENDTIME_RULES, e.getMessage());
+                }
+            }
+            LocalDate date;
+            try {
+                date = day == null ? LocalDate.now(rules.timezone) : LocalDate.parse(day);
+            } catch (DateTimeParseException e) {
+                throw bad(PushlineOptions.SENDTIME_DATE, "expected YYYY-MM-DD, got '" + day + "'");
+            }
+            Predictor predictor;
+            try {
+                predictor =
+                        Predictor.valueOf(
+                                options.get(PushlineOptions.SENDTIME_PREDICTOR)
+                                        .toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw bad(PushlineOptions.SENDTIME_PREDICTOR, "rules or histogram");
+            }
+            List<String> files =
+                    files(OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY));
+            if (files.isEmpty()) {
+                throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no files to read");
+            }
+            return new Settings(rules, date, predictor, files);
+        }
+
+        public HBasePutSink<SendTime> sink(String quorum, String namespace) {
+            return HBasePutSink.sendTimes(
+                    quorum, namespace, date.toString(), predictor.name().toLowerCase(Locale.ROOT));
+        }
     }
 
     /** The file, or every file directly in the folder. */

@@ -12,6 +12,10 @@ public class RecallInput {
 
     public String uid;
     public String kind;
+
+    /** The user's zone (profiles only), for the personal schedule; null when unknown. */
+    public String tz;
+
     public String[] tags;
     public double[] weights;
     public String itemId;

@@ -1,0 +1,124 @@
+package io.pushline.schedule;
+
+import io.pushline.common.KafkaIO;
+import io.pushline.common.MinuteClock;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The schedule feed (streaming): every minute, the personal pushes of the minute {@code
+ * schedule.lead} ahead, from {@code push_schedule} to {@code push.requests} (exactly once), where
+ * the dispatch job holds each until its slot.
+ *
+ * <pre>
+ * minute clock (1) ─ load minute from HBase (1) ─ push.requests
+ * </pre>
+ */
+public final class ScheduleFeedJob {
+    public static final String NAME = "pushline-schedule-feed";
+
+    private ScheduleFeedJob() {}
+
+    /** Wires clock → loader → {@code sink}. */
+    public static void build(
+            StreamExecutionEnvironment env,
+            MinuteClock clock,
+            LoadMinute loader,
+            Sink<PushRequest> sink) {
+        DataStream<PushRequest> requests =
+                env.fromSource(clock, WatermarkStrategy.noWatermarks(), "Slot minutes")
+                        .uid("source-minutes")
+                        .setParallelism(1)
+                        .flatMap(loader)
+                        .uid("load-minute")
+                        .name("Load the minute's slots")
+                        .setParallelism(1);
+        requests.sinkTo(sink).uid("sink-push-requests").name("push.requests");
+    }
+
+    /** The clock from {@code schedule.feed-*} and {@code schedule.lead}. */
+    public static MinuteClock clock(Configuration options) {
+        Duration lead = options.get(PushlineOptions.SCHEDULE_LEAD);
+        if (lead.isNegative()) {
+            throw new IllegalArgumentException("option 'schedule.lead' must not be negative");
+        }
+        String from = options.get(PushlineOptions.SCHEDULE_FEED_FROM);
+        long fromMinute =
+                from == null
+                        ? (System.currentTimeMillis() + lead.toMillis()) / 60_000L
+                        : minute(PushlineOptions.SCHEDULE_FEED_FROM, from);
+        String until = options.get(PushlineOptions.SCHEDULE_FEED_UNTIL);
+        long untilMinute =
+                until == null ? Long.MAX_VALUE : minute(PushlineOptions.SCHEDULE_FEED_UNTIL, until);
+        boolean follow = options.get(PushlineOptions.SCHEDULE_FEED_FOLLOW_CLOCK);
+        if (!follow && untilMinute == Long.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    "option 'schedule.feed-until' is needed when schedule.feed-follow-clock is"
+                            + " false (it would load forever)");
+        }
+        return new MinuteClock(fromMinute, untilMinute, lead.toMillis(), follow);
+    }
+
+    /** An ISO instant or a date (its UTC midnight), as an epoch minute. */
+    static long minute(ConfigOption<String> option, String value) {
+        try {
+            Instant t =
+                    value.length() == 10
+                            ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
+                            : Instant.parse(value);
+            return Math.floorDiv(t.toEpochMilli(), 60_000L);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    "option '"
+                            + option.key()
+                            + "': expected an ISO instant (2026-11-23T06:00:00Z) or a date, got '"
+                            + value
+                            + "'");
+        }
+    }
+
+    public static void wire(StreamExecutionEnvironment env, Configuration options) {
+        Configuration pipeline = new Configuration();
+        pipeline.set(PipelineOptions.GENERIC_TYPES, false);
+        pipeline.set(PipelineOptions.NAME, NAME);
+        env.configure(pipeline);
+        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        build(
+                env,
+                clock(options),
+                new LoadMinute(quorum, options.get(PushlineOptions.HBASE_NAMESPACE)),
+                KafkaIO.jsonSink(
+                        options, "schedule", p -> Topics.PUSH_REQUESTS, p -> p.target.uids.get(0)));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Configuration options;
+        try {
+            options = OptionsParser.parse(args, PushlineOptions.all());
+            OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
+            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+            clock(options);
+        } catch (IllegalArgumentException e) {
+            System.err.println(NAME + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        wire(env, options);
+        env.execute(NAME);
+    }
+}
