@@ -52,42 +52,54 @@ final class DemoCommand {
     static int run(String[] args) throws Exception {
         int devices = 100_000;
         int requests = 3_000;
+        int users = 20_000;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = positive("--devices", args[++i]);
             } else if (args[i].equals("--requests") && i + 1 < args.length) {
                 requests = positive("--requests", args[++i]);
+            } else if (args[i].equals("--users") && i + 1 < args.length) {
+                users = positive("--users", args[++i]);
             } else {
                 throw new Main.UsageException(
-                        "usage: ./pushline demo [--devices N] [--requests M]");
+                        "usage: ./pushline demo [--devices N] [--requests M] [--users U]");
             }
         }
         long t0 = System.nanoTime();
         System.out.printf(
-                "Pushline demo: %,d devices, %,d push requests, dispatch job at parallelism 2%n",
-                devices, requests);
+                "Pushline demo: %,d devices, %,d push requests, %,d users with tomorrow's personal"
+                        + " pushes; jobs at parallelism 2%n",
+                devices, requests, users);
 
         Path dir = LocalStack.defaultDir().resolve("demo");
-        step("[1/5] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
+        step("[1/6] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
         long ts = System.nanoTime();
         try (LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT)) {
             System.out.printf(
                     "      up in %.1f s: KAFKA_BOOTSTRAP=%s HBASE_ZK_QUORUM=%s%n",
                     secs(ts), stack.kafkaBootstrap(), stack.hbaseZkQuorum());
 
-            step("[2/5] generating and producing device events and requests");
+            step("[2/6] generating and producing device events and requests");
             ts = System.nanoTime();
             DemoData data =
                     DemoData.generate(
                             devices, requests, 42L, System.currentTimeMillis() - 3_600_000L);
+            DemoNightly nightly = new DemoNightly(dir.resolve("nightly"), users);
+            List<String[]> nightlyBinds = nightly.generate();
+            // the nightly users' devices were bound long ago: before the day's events
+            produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
             produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
             produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
-            long inputRecords = data.deviceEvents.size() + data.requests.size();
             System.out.printf(
-                    "      %,d device events and %,d requests in %.1f s%n",
-                    data.deviceEvents.size(), data.requests.size(), secs(ts));
+                    "      %,d device events and %,d requests in %.1f s; %,d users' activity,"
+                            + " interests, history and devices in %s%n",
+                    data.deviceEvents.size() + nightlyBinds.size(),
+                    data.requests.size(),
+                    secs(ts),
+                    users,
+                    nightly.dir);
 
-            step("[3/5] building audience segments from package files (segment job, BATCH)");
+            step("[3/6] building audience segments from package files (segment job, BATCH)");
             ts = System.nanoTime();
             Path packages = dir.resolve("packages");
             for (Map.Entry<String, List<String>> e : data.packages.entrySet()) {
@@ -108,7 +120,35 @@ final class DemoCommand {
                     "      %,d rows in %.1f s; campaigns: %d x '%s' and one with a typo%n",
                     built.rows, secs(ts), data.campaigns, DemoData.CAMPAIGN);
 
-            step("[4/5] running the dispatch job (RocksDB, event time, exactly-once sinks)");
+            step(
+                    "[4/6] the night before: send time, recall and personal slots for "
+                            + nightly.date
+                            + " (nightly job, BATCH), then the schedule feed");
+            ts = System.nanoTime();
+            nightly.runNightly(stack);
+            System.out.printf(
+                    "      %,d send times (histogram predictor; within 30 min of the true habit:"
+                            + " first %.1f%%, last %.1f%%), %,d recalls, %,d slots in push_schedule"
+                            + " (%.1f s)%n",
+                    nightly.sendTimes,
+                    100.0 * nightly.firstWithin30 / Math.max(1, nightly.sendTimes),
+                    100.0 * nightly.lastWithin30 / Math.max(1, nightly.sendTimes),
+                    nightly.recalls,
+                    nightly.slots,
+                    secs(ts));
+            ts = System.nanoTime();
+            nightly.feed(stack);
+            System.out.printf(
+                    "      feed: the day's slots on push.requests (each 30 min before its slot; the"
+                            + " dispatch job holds them until then) in %.1f s%n",
+                    secs(ts));
+            long inputRecords =
+                    data.deviceEvents.size()
+                            + nightlyBinds.size()
+                            + data.requests.size()
+                            + nightly.slots;
+
+            step("[5/6] running the dispatch job (RocksDB, event time, exactly-once sinks)");
             Path rules = dir.resolve("rules.yaml");
             Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
             System.out.println("      gate rules: " + rules + " (the contract's example)");
@@ -129,7 +169,8 @@ final class DemoCommand {
             ts = System.nanoTime();
             JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));
             long expectedDecisions =
-                    data.expectedByRegistry.values().stream().mapToLong(x -> x).sum();
+                    data.expectedByRegistry.values().stream().mapToLong(x -> x).sum()
+                            + nightly.slots;
             var result = job.getJobExecutionResult();
             while (!result.isDone()) {
                 // Decisions are committed with each checkpoint once the watermark has passed
@@ -150,8 +191,8 @@ final class DemoCommand {
             double jobSecs = secs(ts);
             System.out.printf("      job finished in %.1f s%n", jobSecs);
 
-            step("[5/5] reading the output topics and HBase");
-            return summary(stack, data, inputRecords, jobSecs, t0);
+            step("[6/6] reading the output topics and HBase");
+            return summary(stack, data, nightly, inputRecords, jobSecs, t0);
         }
     }
 
@@ -167,7 +208,12 @@ final class DemoCommand {
     }
 
     private static int summary(
-            LocalStack stack, DemoData data, long inputRecords, double jobSecs, long t0)
+            LocalStack stack,
+            DemoData data,
+            DemoNightly nightly,
+            long inputRecords,
+            double jobSecs,
+            long t0)
             throws Exception {
         String kafka = stack.kafkaBootstrap();
         Map<String, Long> sends = new TreeMap<>();
@@ -178,6 +224,7 @@ final class DemoCommand {
         }
         Map<String, Long> reasons = new TreeMap<>();
         Map<String, Long> passesByVendor = new TreeMap<>();
+        Map<String, Long> personal = new TreeMap<>();
         CommittedRecords.readAll(
                 kafka,
                 Topics.DECISIONS,
@@ -186,6 +233,9 @@ final class DemoCommand {
                             Json.read(
                                     new String(r.value(), StandardCharsets.UTF_8), Decision.class);
                     reasons.merge(d.reason == null ? "pass" : d.reason, 1L, Long::sum);
+                    if ("personal".equals(d.msgType)) {
+                        personal.merge(d.reason == null ? "pass" : d.reason, 1L, Long::sum);
+                    }
                     if (d.isPass()) {
                         passesByVendor.merge(Vendor.fromWire(d.vendor).topic(), 1L, Long::sum);
                     }
@@ -212,6 +262,10 @@ final class DemoCommand {
         for (Map.Entry<String, Long> e : reasons.entrySet()) {
             System.out.printf("  %-22s %,10d%n", e.getKey(), e.getValue());
         }
+        System.out.println("Personal pushes (the nightly slots, decided at their slot times):");
+        for (Map.Entry<String, Long> e : personal.entrySet()) {
+            System.out.printf("  %-22s %,10d%n", e.getKey(), e.getValue());
+        }
         System.out.printf("Dead letters (push.dlq):  %,d%n", dead[0]);
         System.out.printf("Registry rows in HBase:   %,d%n", rows);
         System.out.printf(
@@ -230,21 +284,29 @@ final class DemoCommand {
                                 .equals(expected.getOrDefault("no_device", 0L))
                         && reasons.getOrDefault("push_disabled", 0L)
                                 .equals(expected.getOrDefault("push_disabled", 0L))
-                        && gated == expected.getOrDefault("gated", 0L)
+                        && gated == expected.getOrDefault("gated", 0L) + nightly.slots
+                        && personal.values().stream().mapToLong(x -> x).sum() == nightly.slots
                         && dead[0] == data.expectedDeadLetters
-                        && rows == data.expectedRegistryRows;
+                        && rows == data.expectedRegistryRows + nightly.users;
         if (ok) {
             System.out.println(
                     "Check: no_device, push_disabled, decisions reaching the rules, dead letters and"
-                            + " registry rows equal the in-memory model of the input; every PASS is"
-                            + " one send in its vendor's topic. OK");
+                            + " registry rows equal the in-memory model of the input; every personal"
+                            + " slot is decided once; every PASS is one send in its vendor's"
+                            + " topic. OK");
             return 0;
         }
         System.out.println("Check FAILED: expected");
-        System.out.println("  from the registry " + expected + " (gated: reached the rules)");
+        System.out.println(
+                "  from the registry "
+                        + expected
+                        + " (gated: reached the rules) + "
+                        + nightly.slots
+                        + " personal slots, decided "
+                        + personal);
         System.out.println("  sends = passes per vendor " + withZeros(passesByVendor));
         System.out.println("  dead letters " + data.expectedDeadLetters);
-        System.out.println("  registry rows " + data.expectedRegistryRows);
+        System.out.println("  registry rows " + (data.expectedRegistryRows + nightly.users));
         return 1;
     }
 

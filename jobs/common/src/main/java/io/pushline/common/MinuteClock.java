@@ -25,7 +25,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * Emits epoch minutes in order, each {@code lead} before it begins by the wall clock (or all at
  * once when not following the clock: backfills, tests), from {@code from} up to {@code until}
- * (exclusive; unbounded when {@link Long#MAX_VALUE}). The next minute to emit is the checkpointed
+ * (exclusive; unbounded when {@link Long#MAX_VALUE}), every {@code step}-th minute: each value
+ * stands for the minutes {@code [value, value + step)}. The next minute to emit is the checkpointed
  * state, so after a restart the minutes since the last checkpoint are emitted again (and minutes
  * missed while the job was down are emitted at once): with an exactly-once sink downstream, every
  * minute is handled once. Run it with parallelism 1.
@@ -37,12 +38,25 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
     private final long until;
     private final long leadMs;
     private final boolean followClock;
+    private final int step;
 
-    public MinuteClock(long fromMinute, long untilMinute, long leadMs, boolean followClock) {
+    public MinuteClock(
+            long fromMinute, long untilMinute, long leadMs, boolean followClock, int step) {
         this.from = fromMinute;
         this.until = untilMinute;
         this.leadMs = leadMs;
         this.followClock = followClock;
+        this.step = step;
+    }
+
+    /** Minutes per emitted value. */
+    public int step() {
+        return step;
+    }
+
+    /** The first minute not emitted (exclusive end); {@link Long#MAX_VALUE}: none. */
+    public long until() {
+        return until;
     }
 
     @Override
@@ -76,7 +90,7 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
 
     @Override
     public SourceReader<Long, Split> createReader(SourceReaderContext context) {
-        return new Reader(context, until, leadMs, followClock);
+        return new Reader(context, until, leadMs, followClock, step);
     }
 
     /** The one split: the next minute to emit. */
@@ -136,6 +150,7 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
         private final long until;
         private final long leadMs;
         private final boolean followClock;
+        private final int step;
         private final ScheduledExecutorService timer =
                 Executors.newSingleThreadScheduledExecutor(
                         r -> {
@@ -147,11 +162,17 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
         private boolean noMoreSplits;
         private CompletableFuture<Void> available = new CompletableFuture<>();
 
-        Reader(SourceReaderContext context, long until, long leadMs, boolean followClock) {
+        Reader(
+                SourceReaderContext context,
+                long until,
+                long leadMs,
+                boolean followClock,
+                int step) {
             this.context = context;
             this.until = until;
             this.leadMs = leadMs;
             this.followClock = followClock;
+            this.step = step;
         }
 
         @Override
@@ -172,7 +193,7 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
                 return waitFor(Math.min(wait, 1_000));
             }
             output.collect(next, next * 60_000L);
-            next++;
+            next += step;
             return InputStatus.MORE_AVAILABLE;
         }
 

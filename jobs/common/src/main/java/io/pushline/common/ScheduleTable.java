@@ -44,12 +44,13 @@ public final class ScheduleTable {
         return new Put(row(p)).addColumn(HBaseTables.FAMILY, REQUEST, Bytes.toBytes(Json.write(p)));
     }
 
-    /** The slots of epoch minute {@code minute}, by slot time then msgId. */
-    public static List<PushRequest> minute(Table table, long minute) throws IOException {
+    /** The slots of epoch minutes {@code [minute, minute + count)}, by slot time then msgId. */
+    public static List<PushRequest> minutes(Table table, long minute, int count)
+            throws IOException {
         List<PushRequest> out = new ArrayList<>();
         for (int salt = 0; salt < SALTS; salt++) {
             byte[] start = Bytes.add(new byte[] {(byte) salt}, Bytes.toBytes((int) minute));
-            byte[] stop = Bytes.add(new byte[] {(byte) salt}, Bytes.toBytes((int) minute + 1));
+            byte[] stop = Bytes.add(new byte[] {(byte) salt}, Bytes.toBytes((int) minute + count));
             Scan scan = new Scan().withStartRow(start).withStopRow(stop).setCaching(1000);
             try (ResultScanner rows = table.getScanner(scan)) {
                 for (Result r : rows) {

@@ -11,18 +11,29 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Table;
 
-/** One slot minute in, that minute's personal push requests from {@code push_schedule} out. */
+/**
+ * A slot minute in, the personal push requests of it and the next {@code step - 1} minutes from
+ * {@code push_schedule} out.
+ */
 public class LoadMinute extends RichFlatMapFunction<Long, PushRequest> {
     private final String quorum;
     private final String namespace;
+    private final int step;
+    private final long until;
     private transient Connection connection;
     private transient Table table;
     private transient Counter slots;
     private transient volatile long lastMinute;
 
-    public LoadMinute(String quorum, String namespace) {
+    /**
+     * @param step minutes per input value
+     * @param until the first minute never to load (the clock's end)
+     */
+    public LoadMinute(String quorum, String namespace, int step, long until) {
         this.quorum = quorum;
         this.namespace = namespace;
+        this.step = step;
+        this.until = until;
     }
 
     @Override
@@ -43,11 +54,12 @@ public class LoadMinute extends RichFlatMapFunction<Long, PushRequest> {
 
     @Override
     public void flatMap(Long minute, Collector<PushRequest> out) throws Exception {
-        for (PushRequest p : ScheduleTable.minute(table, minute)) {
+        for (PushRequest p :
+                ScheduleTable.minutes(table, minute, (int) Math.min(step, until - minute))) {
             slots.inc();
             out.collect(p);
         }
-        lastMinute = minute;
+        lastMinute = minute + step - 1;
     }
 
     @Override

@@ -70,7 +70,8 @@ public final class ScheduleFeedJob {
                     "option 'schedule.feed-until' is needed when schedule.feed-follow-clock is"
                             + " false (it would load forever)");
         }
-        return new MinuteClock(fromMinute, untilMinute, lead.toMillis(), follow);
+        // backfills read an hour per scan: the same rows, 60 times fewer round trips
+        return new MinuteClock(fromMinute, untilMinute, lead.toMillis(), follow, follow ? 1 : 60);
     }
 
     /** An ISO instant or a date (its UTC midnight), as an epoch minute. */
@@ -97,10 +98,15 @@ public final class ScheduleFeedJob {
         pipeline.set(PipelineOptions.NAME, NAME);
         env.configure(pipeline);
         String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        MinuteClock clock = clock(options);
         build(
                 env,
-                clock(options),
-                new LoadMinute(quorum, options.get(PushlineOptions.HBASE_NAMESPACE)),
+                clock,
+                new LoadMinute(
+                        quorum,
+                        options.get(PushlineOptions.HBASE_NAMESPACE),
+                        clock.step(),
+                        clock.until()),
                 KafkaIO.jsonSink(
                         options, "schedule", p -> Topics.PUSH_REQUESTS, p -> p.target.uids.get(0)));
     }
