@@ -16,7 +16,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -32,6 +34,7 @@ import org.apache.flink.util.Collector;
 final class SendTimeBench {
     static final LocalDate DATE = LocalDate.of(2026, 11, 22);
     static final int DAYS = 9;
+    static final String MANAGED_MEMORY = "1g";
 
     private SendTimeBench() {}
 
@@ -92,9 +95,12 @@ final class SendTimeBench {
         double seconds;
     }
 
-    private static StreamExecutionEnvironment env() {
+    static StreamExecutionEnvironment env() {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
+        // BATCH sorts keyed input in managed memory; the local default (128 MB) makes every job
+        // spill. 1 GB, as a small nightly TaskManager would have (deploy/flink-conf).
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(MANAGED_MEMORY));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         return env;
@@ -108,7 +114,7 @@ final class SendTimeBench {
                 .name("Generated activity");
     }
 
-    private static Run plain(int users, long seed) throws Exception {
+    static Run plain(int users, long seed) throws Exception {
         StreamExecutionEnvironment env = env();
         activity(env, users, seed)
                 .map(new CountEvents())
@@ -125,8 +131,7 @@ final class SendTimeBench {
         return r;
     }
 
-    private static Run predict(int users, long seed, SendTimeJob.Predictor predictor)
-            throws Exception {
+    static Run predict(int users, long seed, SendTimeJob.Predictor predictor) throws Exception {
         StreamExecutionEnvironment env = env();
         SendTimeJob.build(
                         activity(env, users, seed).map(new CountEvents()),

@@ -5,9 +5,9 @@ import io.pushline.schema.recall.RecalledItem;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,44 +19,80 @@ import java.util.Set;
  * scored against the candidates of their own tags only, never the whole catalogue.
  */
 public final class RecallScorer {
+    private static final int MEMO_LIMIT = 1_000_000;
+
     private final LocalDate date;
+    private final long at;
     private final double halfLifeDays;
 
+    // quality × freshness per item: the same few hundred candidates for every user of a run
+    private final Map<String, Double> base = new HashMap<>();
+
+    /** Not thread-safe (it remembers item scores): one per function instance. */
     public RecallScorer(LocalDate date, double halfLifeDays) {
         this.date = date;
+        this.at = date.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
         this.halfLifeDays = halfLifeDays;
     }
 
     public double freshness(Material m) {
-        long at = date.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
         double ageDays = Math.max(0, (at - m.publishTs) / 86_400_000.0);
         return Math.pow(0.5, ageDays / halfLifeDays);
+    }
+
+    private double base(Material m) {
+        Double b = base.get(m.itemId);
+        if (b == null) {
+            b = m.quality * freshness(m);
+            if (base.size() < MEMO_LIMIT) {
+                base.put(m.itemId, b);
+            }
+        }
+        return b;
     }
 
     /**
      * Per tag, its best {@code perTag} items by quality × freshness (published before the date).
      */
     public Map<String, List<Material>> candidates(Iterable<Material> all, int perTag) {
-        long at = date.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
         Map<String, List<Material>> byTag = new HashMap<>();
         for (Material m : all) {
-            if (m.publishTs >= at) {
-                continue;
-            }
             for (String tag : m.tags) {
                 byTag.computeIfAbsent(tag, t -> new ArrayList<>()).add(m);
             }
         }
-        Comparator<Material> best =
-                Comparator.comparingDouble((Material m) -> m.quality * freshness(m))
-                        .reversed()
-                        .thenComparing(m -> m.itemId);
-        for (Map.Entry<String, List<Material>> e : byTag.entrySet()) {
-            List<Material> l = e.getValue();
-            l.sort(best);
-            e.setValue(new ArrayList<>(l.subList(0, Math.min(perTag, l.size()))));
-        }
+        byTag.replaceAll((tag, items) -> best(items, perTag));
         return byTag;
+    }
+
+    /**
+     * The best {@code perTag} of {@code items} by quality × freshness (then itemId), leaving out
+     * items published on or after the date.
+     */
+    public List<Material> best(List<Material> items, int perTag) {
+        List<Material> live = new ArrayList<>(items.size());
+        for (Material m : items) {
+            if (m.publishTs < at) {
+                live.add(m);
+            }
+        }
+        double[] score = new double[live.size()];
+        Integer[] order = new Integer[live.size()];
+        for (int i = 0; i < score.length; i++) {
+            score[i] = live.get(i).quality * freshness(live.get(i));
+            order[i] = i;
+        }
+        Arrays.sort(
+                order,
+                (a, b) -> {
+                    int c = Double.compare(score[b], score[a]);
+                    return c != 0 ? c : live.get(a).itemId.compareTo(live.get(b).itemId);
+                });
+        List<Material> out = new ArrayList<>(Math.min(perTag, order.length));
+        for (int i = 0; i < order.length && i < perTag; i++) {
+            out.add(live.get(order[i]));
+        }
+        return out;
     }
 
     /**
@@ -70,39 +106,51 @@ public final class RecallScorer {
             Set<String> excluded,
             Map<String, List<Material>> candidates,
             int k) {
-        Map<String, RecalledItem> scored = new LinkedHashMap<>();
+        List<Material> items = new ArrayList<>();
+        double[] scores = new double[16];
+        Set<String> seen = new HashSet<>();
         for (String tag : interests.keySet()) {
             for (Material m : candidates.getOrDefault(tag, List.of())) {
-                if (excluded.contains(m.itemId) || scored.containsKey(m.itemId)) {
+                if (excluded.contains(m.itemId) || !seen.add(m.itemId)) {
                     continue;
                 }
                 double match = 0;
                 for (String t : m.tags) {
                     match += interests.getOrDefault(t, 0.0);
                 }
-                scored.put(m.itemId, RecalledItem.of(m, match * m.quality * freshness(m)));
-            }
-        }
-        List<RecalledItem> ranked = new ArrayList<>(scored.values());
-        ranked.sort(
-                Comparator.comparingDouble((RecalledItem r) -> r.score)
-                        .reversed()
-                        .thenComparing(r -> r.itemId));
-        List<RecalledItem> out = new ArrayList<>();
-        while (out.size() < k) {
-            String previous = out.isEmpty() ? null : out.get(out.size() - 1).category;
-            RecalledItem next = null;
-            for (RecalledItem r : ranked) {
-                if (r.score > 0 && !r.category.equals(previous)) {
-                    next = r;
-                    break;
+                double score = match * base(m);
+                if (score > 0) {
+                    if (items.size() == scores.length) {
+                        scores = Arrays.copyOf(scores, scores.length * 2);
+                    }
+                    scores[items.size()] = score;
+                    items.add(m);
                 }
             }
-            if (next == null) {
+        }
+        // greedy: the best remaining item (score, then itemId) of another category than the last
+        boolean[] used = new boolean[items.size()];
+        List<RecalledItem> out = new ArrayList<>();
+        String previous = null;
+        while (out.size() < k) {
+            int best = -1;
+            for (int i = 0; i < items.size(); i++) {
+                if (used[i] || items.get(i).category.equals(previous)) {
+                    continue;
+                }
+                if (best < 0
+                        || scores[i] > scores[best]
+                        || (scores[i] == scores[best]
+                                && items.get(i).itemId.compareTo(items.get(best).itemId) < 0)) {
+                    best = i;
+                }
+            }
+            if (best < 0) {
                 break;
             }
-            ranked.remove(next);
-            out.add(next);
+            used[best] = true;
+            previous = items.get(best).category;
+            out.add(RecalledItem.of(items.get(best), scores[best]));
         }
         return out;
     }

@@ -5,7 +5,6 @@ import io.pushline.schema.recall.TagCandidates;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -48,11 +47,12 @@ class BestPerTag extends KeyedProcessFunction<String, Tuple2<String, Material>, 
             throws Exception {
         List<Material> all = new ArrayList<>();
         items.get().forEach(all::add);
-        Map<String, List<Material>> best =
-                new RecallScorer(date, RecallFunction.HALF_LIFE_DAYS).candidates(all, perTag);
         TagCandidates c = new TagCandidates();
         c.tag = ctx.getCurrentKey();
-        c.items = best.getOrDefault(c.tag, List.of()).toArray(new Material[0]);
+        c.items =
+                new RecallScorer(date, RecallFunction.HALF_LIFE_DAYS)
+                        .best(all, perTag)
+                        .toArray(new Material[0]);
         out.collect(c);
         items.clear();
     }

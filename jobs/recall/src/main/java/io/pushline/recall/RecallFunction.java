@@ -7,6 +7,7 @@ import io.pushline.schema.recall.TagCandidates;
 import io.pushline.schema.recall.UserRecall;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +38,7 @@ class RecallFunction
     private final int pushedDays;
     private transient ValueState<RecallInput> profile;
     private transient ListState<String> excluded;
+    private transient RecallScorer scorer;
 
     RecallFunction(LocalDate date, int k, int pushedDays) {
         this.date = date;
@@ -46,6 +48,7 @@ class RecallFunction
 
     @Override
     public void open(OpenContext ctx) {
+        scorer = new RecallScorer(date, HALF_LIFE_DAYS);
         profile =
                 getRuntimeContext()
                         .getState(
@@ -91,13 +94,12 @@ class RecallFunction
             interests.merge(p.tags[i], p.weights[i], Double::sum);
             TagCandidates c = all.get(p.tags[i]);
             if (c != null) {
-                candidates.put(p.tags[i], List.of(c.items));
+                candidates.put(p.tags[i], Arrays.asList(c.items));
             }
         }
         Set<String> skip = new HashSet<>();
         excluded.get().forEach(skip::add);
-        List<RecalledItem> items =
-                new RecallScorer(date, HALF_LIFE_DAYS).recall(interests, skip, candidates, k);
+        List<RecalledItem> items = scorer.recall(interests, skip, candidates, k);
         UserRecall r = new UserRecall();
         r.uid = ctx.getCurrentKey();
         r.date = date.toString();

@@ -48,6 +48,9 @@ public final class RecallJob {
             new MapStateDescriptor<>(
                     "recall-candidates", Types.STRING, TypeInformation.of(TagCandidates.class));
 
+    static final TypeInformation<Tuple2<String, Material>> BY_TAG =
+            Types.TUPLE(Types.STRING, TypeInformation.of(Material.class));
+
     private RecallJob() {}
 
     /**
@@ -175,9 +178,15 @@ public final class RecallJob {
                                         out.collect(Tuple2.of(t, m));
                                     }
                                 })
-                        .returns(Types.TUPLE(Types.STRING, TypeInformation.of(Material.class)))
+                        .returns(BY_TAG)
                         .uid("materials-by-tag")
                         .name("Materials by tag")
+                        // each subtask's best per tag first: the catalogue never crosses the
+                        // network
+                        .fullWindowPartition()
+                        .mapPartition(new LocalBest(date, perTag))
+                        .returns(BY_TAG)
+                        .name("Best items per tag (local)")
                         .keyBy(t -> t.f0)
                         .process(new BestPerTag(date, perTag))
                         .uid("best-per-tag")

@@ -1,10 +1,13 @@
 package io.pushline.schema.recall;
 
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
 /**
  * What recall knows of a user, one record at a time, keyed by uid: the interest profile ({@code
  * kind} "profile", tags with weights) or an item the user consumed or was pushed ("consumed",
  * "pushed", with its time).
  */
+@TypeInfo(RecallInputSerializer.Factory.class)
 public class RecallInput {
     public static final String PROFILE = "profile";
     public static final String CONSUMED = "consumed";
