@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The demo at a small size, as {@code ./pushline demo} runs it: its own embedded stack, generated
- * devices with churn, requests to uids and devices, malformed records, the dispatch job at
- * parallelism 2. It exits 0 only when every output count equals the in-memory model of the input.
+ * devices with churn, requests to uids and devices, malformed records, the nightly job and schedule
+ * feed for 2,000 generated users, the dispatch job at parallelism 2. It exits 0 only when every
+ * output count equals the in-memory model of the input.
  */
 class DemoITCase {
     @Test
@@ -23,7 +24,11 @@ class DemoITCase {
         int code;
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            code = DemoCommand.run(new String[] {"--devices", "5000", "--requests", "300"});
+            code =
+                    DemoCommand.run(
+                            new String[] {
+                                "--devices", "5000", "--requests", "300", "--users", "2000"
+                            });
         } finally {
             System.setOut(stdout);
         }
@@ -34,8 +39,9 @@ class DemoITCase {
                 .contains("push.vendor.huawei")
                 .contains("quiet_hours")
                 .contains("min_interval")
-                .contains(
-                        "the in-memory model of the input; every PASS is one send in its vendor's topic. OK");
+                .contains("Personal pushes (the nightly slots, decided at their slot times):")
+                .contains("every personal slot is decided once")
+                .contains("every PASS is one send in its vendor's topic. OK");
         assertThat(code).isZero();
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -66,6 +67,30 @@ public final class KafkaIO {
             b.setBounded(OffsetsInitializer.latest());
         }
         return b.build();
+    }
+
+    /**
+     * A nightly job's bounded read of {@code topic}: from the first record at or after {@code
+     * fromMs} (record timestamp) in each partition to the offsets that are latest when the job
+     * starts, read committed, as (position, text) with position {@code topic-partition@offset}.
+     */
+    public static KafkaSource<Tuple2<String, String>> linesSince(
+            Configuration conf, String topic, long fromMs) {
+        return KafkaSource.<Tuple2<String, String>>builder()
+                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setTopics(topic)
+                .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + "-" + topic)
+                .setStartingOffsets(OffsetsInitializer.timestamp(fromMs))
+                .setBounded(OffsetsInitializer.latest())
+                .setDeserializer(
+                        new ValueRecords<>(
+                                Types.TUPLE(Types.STRING, Types.STRING),
+                                (value, r) ->
+                                        Tuple2.of(
+                                                r.topic() + "-" + r.partition() + "@" + r.offset(),
+                                                value)))
+                .setProperty("isolation.level", "read_committed")
+                .build();
     }
 
     /** Consumer settings for tools and tests that read what jobs committed, as raw bytes. */

@@ -97,7 +97,7 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
     public static final class Split implements SourceSplit {
         final long next;
 
-        Split(long next) {
+        public Split(long next) {
             this.next = next;
         }
 

@@ -287,6 +287,16 @@ public final class PushlineOptions {
                             "The run's date, YYYY-MM-DD: the look-back days are the ones before it."
                                     + " Default: today in the rules' timezone.");
 
+    public static final ConfigOption<String> SENDTIME_ACTIVITY_TOPIC =
+            ConfigOptions.key("sendtime.activity-topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Read activity from this Kafka topic (e.g. user.activity) instead of"
+                                    + " sendtime.activity: the records from the start of the"
+                                    + " look-back (by record timestamp, a day early for zones) up"
+                                    + " to the offsets that are latest when the job starts.");
+
     public static final ConfigOption<String> SENDTIME_RULES =
             ConfigOptions.key("sendtime.rules")
                     .stringType()
@@ -417,6 +427,7 @@ public final class PushlineOptions {
                 PACING_FEEDBACK_TOPIC,
                 AUDIENCE_HOLD_WATERMARK,
                 SENDTIME_ACTIVITY,
+                SENDTIME_ACTIVITY_TOPIC,
                 SENDTIME_DATE,
                 SENDTIME_RULES,
                 SENDTIME_PREDICTOR,

@@ -7,16 +7,12 @@ import io.pushline.schema.recall.TagCandidates;
 import io.pushline.schema.recall.UserRecall;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -39,6 +35,7 @@ class RecallFunction
     private transient ValueState<RecallInput> profile;
     private transient ListState<String> excluded;
     private transient RecallScorer scorer;
+    private transient CandidateIndex index;
 
     RecallFunction(LocalDate date, int k, int pushedDays) {
         this.date = date;
@@ -78,6 +75,7 @@ class RecallFunction
     public void processBroadcastElement(TagCandidates c, Context ctx, Collector<UserRecall> out)
             throws Exception {
         ctx.getBroadcastState(RecallJob.CANDIDATES).put(c.tag, c);
+        index = null; // rebuilt with the new candidates at the next user
     }
 
     @Override
@@ -86,20 +84,15 @@ class RecallFunction
         if (p == null || p.tags == null) {
             return; // history without a profile: not an active user
         }
-        Map<String, Double> interests = new HashMap<>();
-        Map<String, List<Material>> candidates = new HashMap<>();
-        ReadOnlyBroadcastState<String, TagCandidates> all =
-                ctx.getBroadcastState(RecallJob.CANDIDATES);
-        for (int i = 0; i < p.tags.length; i++) {
-            interests.merge(p.tags[i], p.weights[i], Double::sum);
-            TagCandidates c = all.get(p.tags[i]);
-            if (c != null) {
-                candidates.put(p.tags[i], Arrays.asList(c.items));
+        if (index == null) {
+            Map<String, Material[]> candidates = new HashMap<>();
+            for (Map.Entry<String, TagCandidates> e :
+                    ctx.getBroadcastState(RecallJob.CANDIDATES).immutableEntries()) {
+                candidates.put(e.getKey(), e.getValue().items);
             }
+            index = new CandidateIndex(candidates, scorer);
         }
-        Set<String> skip = new HashSet<>();
-        excluded.get().forEach(skip::add);
-        List<RecalledItem> items = scorer.recall(interests, skip, candidates, k);
+        List<RecalledItem> items = index.recall(p.tags, p.weights, excluded.get(), k);
         UserRecall r = new UserRecall();
         r.uid = ctx.getCurrentKey();
         r.date = date.toString();

@@ -92,7 +92,7 @@ public final class NightlyJob {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
 
         SingleOutputStreamOperator<ActivityEvent> activity =
-                SendTimeJob.readActivity(env, sendTime.files);
+                SendTimeJob.readActivity(env, options, sendTime);
         FileLines.deadLetters(
                 activity.getSideOutput(DispatchTags.DEAD_LETTERS), options, "rejected activity");
         DataStream<SendTime> times =
@@ -117,7 +117,9 @@ public final class NightlyJob {
         Configuration options;
         try {
             options = OptionsParser.parse(args, PushlineOptions.all());
-            OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY);
+            if (options.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC) == null) {
+                OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY);
+            }
             OptionsParser.require(options, PushlineOptions.RECALL_DATA);
             OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
         } catch (IllegalArgumentException e) {

@@ -3,6 +3,8 @@ package io.pushline.sendtime;
 import io.pushline.common.FileLines;
 import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.KafkaLines;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.gate.RulesParser;
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -97,7 +101,7 @@ public final class SendTimeJob {
             HBaseTables.ensure(c, namespace);
         }
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        SingleOutputStreamOperator<ActivityEvent> activity = readActivity(env, settings.files);
+        SingleOutputStreamOperator<ActivityEvent> activity = readActivity(env, options, settings);
         build(activity, settings.rules, settings.date, settings.predictor)
                 .sinkTo(settings.sink(quorum, namespace))
                 .uid("sink-user-sendtime")
@@ -105,6 +109,33 @@ public final class SendTimeJob {
         FileLines.deadLetters(
                 activity.getSideOutput(DispatchTags.DEAD_LETTERS), options, "rejected activity");
         return env.execute(NAME);
+    }
+
+    /**
+     * The activity of the settings' topic (bounded: the look-back up to the end offsets at start)
+     * or files, parsed; bad records on {@link DispatchTags#DEAD_LETTERS}.
+     */
+    public static SingleOutputStreamOperator<ActivityEvent> readActivity(
+            StreamExecutionEnvironment env, Configuration options, Settings settings) {
+        if (settings.topic == null) {
+            return readActivity(env, settings.files);
+        }
+        long from =
+                settings.date
+                        .minusDays(settings.rules.lookbackDays + 1L)
+                        .atStartOfDay(ZoneOffset.UTC)
+                        .toInstant()
+                        .toEpochMilli();
+        return env.fromSource(
+                        KafkaIO.linesSince(options, settings.topic, from),
+                        WatermarkStrategy.noWatermarks(),
+                        "Kafka activity")
+                .uid("source-kafka-activity")
+                .process(
+                        new KafkaLines<>("activity", ActivityParser::parse),
+                        TypeInformation.of(ActivityEvent.class))
+                .uid("read-activity")
+                .name("Read activity");
     }
 
     /** The activity files, read line by line; bad lines on {@link DispatchTags#DEAD_LETTERS}. */
@@ -127,12 +158,20 @@ public final class SendTimeJob {
         public final Predictor predictor;
         public final List<String> files;
 
+        /** The activity topic, or null when reading {@link #files}. */
+        public final String topic;
+
         private Settings(
-                SendTimeRules rules, LocalDate date, Predictor predictor, List<String> files) {
+                SendTimeRules rules,
+                LocalDate date,
+                Predictor predictor,
+                List<String> files,
+                String topic) {
             this.rules = rules;
             this.date = date;
             this.predictor = predictor;
             this.files = files;
+            this.topic = topic;
         }
 
         /**
@@ -172,12 +211,17 @@ public final class SendTimeJob {
             } catch (IllegalArgumentException e) {
                 throw bad(PushlineOptions.SENDTIME_PREDICTOR, "rules or histogram");
             }
+            String topic = options.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC);
+            if (topic != null && !topic.isBlank()) {
+                OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
+                return new Settings(rules, date, predictor, List.of(), topic);
+            }
             List<String> files =
                     files(OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY));
             if (files.isEmpty()) {
                 throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no files to read");
             }
-            return new Settings(rules, date, predictor, files);
+            return new Settings(rules, date, predictor, files, null);
         }
 
         public HBasePutSink<SendTime> sink(String quorum, String namespace) {
@@ -215,7 +259,9 @@ public final class SendTimeJob {
         Configuration options;
         try {
             options = OptionsParser.parse(args, PushlineOptions.all());
-            OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY);
+            if (options.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC) == null) {
+                OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY);
+            }
             OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
         } catch (IllegalArgumentException e) {
             System.err.println(NAME + ": " + e.getMessage());

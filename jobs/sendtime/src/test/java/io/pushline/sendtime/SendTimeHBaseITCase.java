@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -34,6 +35,10 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,8 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The production entry point on the real embedded HBase, Kafka and Flink (BATCH, parallelism 2): a
- * folder of generated activity files (plus bad lines) in, exactly the model's predictions in {@code
- * user_sendtime}, the bad lines in push.dlq with file and line.
+ * folder of generated activity files (plus bad lines), or the same activity on a Kafka topic, in;
+ * exactly the model's predictions in {@code user_sendtime}, the bad lines in push.dlq with their
+ * position (file and line, or topic, partition and offset).
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SendTimeHBaseITCase {
@@ -116,6 +122,62 @@ class SendTimeHBaseITCase {
         assertThat(dead.get(1).position).endsWith(file + ":" + second.size());
         assertThat(dead.get(1).reason).startsWith("not valid JSON");
         assertThat(dead).allMatch(d -> d.position.contains(file) && d.source.equals("activity"));
+    }
+
+    @Test
+    void activityFromKafkaGivesTheSameRows() throws Exception {
+        LocalStack stack = STACK.get();
+        String topic = "user.activity";
+        stack.kafka().recreateTopics(List.of(Topics.DLQ, topic), 2);
+        new NightlyData(10, D, 9).write(dir.resolve("gen"), 300);
+        List<String> lines = Files.readAllLines(dir.resolve("gen/activity.jsonl"));
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            for (String line : lines) {
+                producer.send(new ProducerRecord<>(topic, ActivityParser.parse(line).uid, line));
+            }
+            producer.send(new ProducerRecord<>(topic, "x", "{\"uid\":\"u1\",\"ts\":\"soon\"}"));
+            producer.flush();
+        }
+
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itsendtimekafka");
+        opts.put(PushlineOptions.SENDTIME_ACTIVITY_TOPIC.key(), topic);
+        opts.put(PushlineOptions.SENDTIME_DATE.key(), D.toString());
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        env.setParallelism(2);
+        SendTimeJob.run(Configuration.fromMap(opts), env);
+
+        List<ActivityEvent> events = new ArrayList<>();
+        lines.forEach(l -> events.add(ActivityParser.parse(l)));
+        Set<SendTime> expected = SendTimeJobITCase.model(events, SendTimeRules.defaults(), D);
+        Set<SendTime> rows = new HashSet<>();
+        try (Connection c = stack.hbase().newConnection();
+                Table t = c.getTable(HBaseTables.userSendTime("itsendtimekafka"));
+                ResultScanner scan = t.getScanner(new Scan())) {
+            for (Result r : scan) {
+                rows.add(
+                        SendTime.of(Bytes.toString(r.getRow()), cell(r, "first"), cell(r, "last")));
+            }
+        }
+        assertThat(expected).hasSizeGreaterThan(250);
+        assertThat(rows).isEqualTo(expected);
+        List<DeadLetter> dead = new ArrayList<>();
+        CommittedRecords.readAll(
+                stack.kafkaBootstrap(),
+                Topics.DLQ,
+                r ->
+                        dead.add(
+                                Json.read(
+                                        new String(r.value(), StandardCharsets.UTF_8),
+                                        DeadLetter.class)));
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).source).isEqualTo("activity");
+        assertThat(dead.get(0).position).startsWith(topic + "-");
     }
 
     private static String cell(Result r, String column) {
