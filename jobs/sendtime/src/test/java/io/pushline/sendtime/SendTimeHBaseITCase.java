@@ -91,29 +91,10 @@ class SendTimeHBaseITCase {
         List<ActivityEvent> events = new ArrayList<>();
         lines.forEach(l -> events.add(ActivityParser.parse(l)));
         Set<SendTime> expected = SendTimeJobITCase.model(events, SendTimeRules.defaults(), D);
-        Set<SendTime> rows = new HashSet<>();
-        try (Connection c = stack.hbase().newConnection();
-                Table t = c.getTable(HBaseTables.userSendTime("itsendtime"));
-                ResultScanner scan = t.getScanner(new Scan())) {
-            for (Result r : scan) {
-                assertThat(cell(r, "date")).isEqualTo("2026-11-22");
-                assertThat(cell(r, "predictor")).isEqualTo("rules");
-                rows.add(
-                        SendTime.of(Bytes.toString(r.getRow()), cell(r, "first"), cell(r, "last")));
-            }
-        }
         assertThat(expected).hasSizeGreaterThan(400);
-        assertThat(rows).isEqualTo(expected);
+        assertThat(rows(stack, "itsendtime")).isEqualTo(expected);
 
-        List<DeadLetter> dead = new ArrayList<>();
-        CommittedRecords.readAll(
-                stack.kafkaBootstrap(),
-                Topics.DLQ,
-                r ->
-                        dead.add(
-                                Json.read(
-                                        new String(r.value(), StandardCharsets.UTF_8),
-                                        DeadLetter.class)));
+        List<DeadLetter> dead = deadLetters(stack);
         String file = activity.resolve("part-1.jsonl").toString();
         assertThat(dead).hasSize(2);
         dead.sort(java.util.Comparator.comparing(d -> d.position.length()));
@@ -155,17 +136,31 @@ class SendTimeHBaseITCase {
         List<ActivityEvent> events = new ArrayList<>();
         lines.forEach(l -> events.add(ActivityParser.parse(l)));
         Set<SendTime> expected = SendTimeJobITCase.model(events, SendTimeRules.defaults(), D);
+        assertThat(expected).hasSizeGreaterThan(250);
+        assertThat(rows(stack, "itsendtimekafka")).isEqualTo(expected);
+        List<DeadLetter> dead = deadLetters(stack);
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).source).isEqualTo("activity");
+        assertThat(dead.get(0).position).startsWith(topic + "-");
+    }
+
+    /** The user_sendtime rows of the namespace, each for the test's date by the rules predictor. */
+    private static Set<SendTime> rows(LocalStack stack, String namespace) throws Exception {
         Set<SendTime> rows = new HashSet<>();
         try (Connection c = stack.hbase().newConnection();
-                Table t = c.getTable(HBaseTables.userSendTime("itsendtimekafka"));
+                Table t = c.getTable(HBaseTables.userSendTime(namespace));
                 ResultScanner scan = t.getScanner(new Scan())) {
             for (Result r : scan) {
+                assertThat(cell(r, "date")).isEqualTo(D.toString());
+                assertThat(cell(r, "predictor")).isEqualTo("rules");
                 rows.add(
                         SendTime.of(Bytes.toString(r.getRow()), cell(r, "first"), cell(r, "last")));
             }
         }
-        assertThat(expected).hasSizeGreaterThan(250);
-        assertThat(rows).isEqualTo(expected);
+        return rows;
+    }
+
+    private static List<DeadLetter> deadLetters(LocalStack stack) {
         List<DeadLetter> dead = new ArrayList<>();
         CommittedRecords.readAll(
                 stack.kafkaBootstrap(),
@@ -175,9 +170,7 @@ class SendTimeHBaseITCase {
                                 Json.read(
                                         new String(r.value(), StandardCharsets.UTF_8),
                                         DeadLetter.class)));
-        assertThat(dead).hasSize(1);
-        assertThat(dead.get(0).source).isEqualTo("activity");
-        assertThat(dead.get(0).position).startsWith(topic + "-");
+        return dead;
     }
 
     private static String cell(Result r, String column) {
