@@ -74,6 +74,27 @@ public final class OptionsParser {
     }
 
     /** A configuration error, reported to the user without a stack trace. */
+    /** A job's own start-up checks on its options: throws naming the option that is wrong. */
+    public interface Check {
+        void check(Configuration options);
+    }
+
+    /**
+     * A job's {@code main()} options: parsed, then {@code check}ed; a bad option prints {@code job:
+     * reason} to standard error and exits 2 before anything starts.
+     */
+    public static Configuration forMain(String job, String[] args, Check check) {
+        try {
+            Configuration options = parse(args, PushlineOptions.all());
+            check.check(options);
+            return options;
+        } catch (IllegalArgumentException e) {
+            System.err.println(job + ": " + e.getMessage());
+            System.exit(2);
+            throw e; // not reached
+        }
+    }
+
     public static final class InvalidOptionException extends IllegalArgumentException {
         public InvalidOptionException(String message) {
             super(message);

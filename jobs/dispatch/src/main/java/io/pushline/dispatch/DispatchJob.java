@@ -333,17 +333,15 @@ public final class DispatchJob {
     }
 
     public static void main(String[] args) throws Exception {
-        Configuration options;
-        try {
-            options = OptionsParser.parse(args, PushlineOptions.all());
-            OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-            PacingSettings.from(options, GateSettings.from(options));
-            AudienceSettings.from(options);
-        } catch (IllegalArgumentException e) {
-            System.err.println("pushline-dispatch: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Configuration options =
+                OptionsParser.forMain(
+                        NAME,
+                        args,
+                        o -> {
+                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
+                            PacingSettings.from(o, GateSettings.from(o));
+                            AudienceSettings.from(o);
+                        });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         wire(env, options);
         env.execute(NAME);

@@ -148,16 +148,14 @@ public final class RecallJob {
     }
 
     public static void main(String[] args) throws Exception {
-        Configuration options;
-        try {
-            options = OptionsParser.parse(args, PushlineOptions.all());
-            OptionsParser.require(options, PushlineOptions.RECALL_DATA);
-            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-        } catch (IllegalArgumentException e) {
-            System.err.println(NAME + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Configuration options =
+                OptionsParser.forMain(
+                        NAME,
+                        args,
+                        o -> {
+                            OptionsParser.require(o, PushlineOptions.RECALL_DATA);
+                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                        });
         run(options, StreamExecutionEnvironment.getExecutionEnvironment());
     }
 

@@ -114,19 +114,17 @@ public final class NightlyJob {
     }
 
     public static void main(String[] args) throws Exception {
-        Configuration options;
-        try {
-            options = OptionsParser.parse(args, PushlineOptions.all());
-            if (options.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC) == null) {
-                OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY);
-            }
-            OptionsParser.require(options, PushlineOptions.RECALL_DATA);
-            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-        } catch (IllegalArgumentException e) {
-            System.err.println(NAME + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Configuration options =
+                OptionsParser.forMain(
+                        NAME,
+                        args,
+                        o -> {
+                            if (o.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC) == null) {
+                                OptionsParser.require(o, PushlineOptions.SENDTIME_ACTIVITY);
+                            }
+                            OptionsParser.require(o, PushlineOptions.RECALL_DATA);
+                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                        });
         run(options, StreamExecutionEnvironment.getExecutionEnvironment());
     }
 }

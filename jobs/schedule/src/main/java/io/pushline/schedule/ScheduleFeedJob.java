@@ -112,17 +112,15 @@ public final class ScheduleFeedJob {
     }
 
     public static void main(String[] args) throws Exception {
-        Configuration options;
-        try {
-            options = OptionsParser.parse(args, PushlineOptions.all());
-            OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-            clock(options);
-        } catch (IllegalArgumentException e) {
-            System.err.println(NAME + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Configuration options =
+                OptionsParser.forMain(
+                        NAME,
+                        args,
+                        o -> {
+                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
+                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            clock(o);
+                        });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         wire(env, options);
         env.execute(NAME);

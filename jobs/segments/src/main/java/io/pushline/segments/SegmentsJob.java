@@ -172,17 +172,15 @@ public final class SegmentsJob {
     }
 
     public static void main(String[] args) throws Exception {
-        Configuration options;
-        try {
-            options = OptionsParser.parse(args, PushlineOptions.all());
-            OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-            OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-            PackageFiles.list(options);
-        } catch (IllegalArgumentException e) {
-            System.err.println(NAME + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Configuration options =
+                OptionsParser.forMain(
+                        NAME,
+                        args,
+                        o -> {
+                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
+                            PackageFiles.list(o);
+                        });
         Report r = run(options, StreamExecutionEnvironment.getExecutionEnvironment());
         for (BuiltSegment b : r.segments) {
             System.out.println(b);
