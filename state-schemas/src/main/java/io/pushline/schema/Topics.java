@@ -20,6 +20,12 @@ public final class Topics {
     /** The pacer's per-vendor backlog reports (PacingStatus JSON), read by campaign expansion. */
     public static final String PACING_STATUS = "push.pacing";
 
+    /** Vendor gateways' callbacks (sent, delivered, clicked, failed, token_invalid). */
+    public static final String RECEIPTS = "push.receipts";
+
+    /** The receipts job's metric rows (MetricRow JSON, upserts keyed by period and campaign). */
+    public static final String METRICS = "push.metrics";
+
     /** Membership changes read by the segment build (SegmentChange JSON, keyed by segment). */
     public static final String SEGMENT_CHANGES = "segment.changes";
 
@@ -51,6 +57,8 @@ public final class Topics {
     public static List<String> all() {
         List<String> all = dispatchTopics();
         all.add(SEGMENT_CHANGES);
+        all.add(RECEIPTS);
+        all.add(METRICS);
         return all;
     }
 }

@@ -11,6 +11,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.util.function.SerializableFunction;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
@@ -95,7 +96,11 @@ public class HBasePutSink<T> implements Sink<T> {
 
         Writer() throws IOException {
             connection = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
-            mutator = connection.getBufferedMutator(TableName.valueOf(namespace, table));
+            // A streaming job's rows show within a second, not only at checkpoints.
+            mutator =
+                    connection.getBufferedMutator(
+                            new BufferedMutatorParams(TableName.valueOf(namespace, table))
+                                    .setWriteBufferPeriodicFlushTimeoutMs(1_000));
         }
 
         @Override

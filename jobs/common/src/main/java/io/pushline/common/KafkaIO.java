@@ -103,7 +103,7 @@ public final class KafkaIO {
         return p;
     }
 
-    static OffsetsInitializer startingOffsets(Configuration conf) {
+    public static OffsetsInitializer startingOffsets(Configuration conf) {
         String v = conf.get(PushlineOptions.KAFKA_STARTING_OFFSETS);
         switch (v) {
             case "earliest":

@@ -14,6 +14,57 @@ import org.apache.flink.configuration.ConfigOptions;
 public final class PushlineOptions {
     private PushlineOptions() {}
 
+    public static final ConfigOption<String> RECEIPTS_GROUP_ID =
+            ConfigOptions.key("receipts.group-id")
+                    .stringType()
+                    .defaultValue("pushline-receipts")
+                    .withDescription(
+                            "Consumer group of the receipts job on push.decisions and"
+                                    + " push.receipts.");
+
+    public static final ConfigOption<Duration> RECEIPTS_MAX_OUT_OF_ORDERNESS =
+            ConfigOptions.key("receipts.max-out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "How far behind the newest event time a decision or receipt may"
+                                    + " arrive and still be in its minute's first metrics row.");
+
+    public static final ConfigOption<Duration> RECEIPTS_IDLE_TIMEOUT =
+            ConfigOptions.key("receipts.idle-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "A partition without records this long stops holding back event"
+                                    + " time (quiet vendors, no decisions at night).");
+
+    public static final ConfigOption<Duration> RECEIPTS_ALLOWED_LATENESS =
+            ConfigOptions.key("receipts.allowed-lateness")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "How long after its period a metrics row still takes late counts"
+                                    + " (and is written again); later ones go to push.dlq with"
+                                    + " the reason. Lifecycle rows take late receipts always.");
+
+    public static final ConfigOption<Duration> RECEIPTS_DECISION_WAIT =
+            ConfigOptions.key("receipts.decision-wait")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "How long (event time) a receipt waits for its decision, whose"
+                                    + " msgType it is counted under; after that it counts as"
+                                    + " msgType 'unknown'.");
+
+    public static final ConfigOption<Duration> RECEIPTS_STATE_TTL =
+            ConfigOptions.key("receipts.state-ttl")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(3))
+                    .withDescription(
+                            "How long a message's lifecycle stays in state after its last"
+                                    + " change (processing time); a receipt later than this"
+                                    + " would count again. Must exceed how late vendors report.");
+
     public static final ConfigOption<String> KAFKA_BOOTSTRAP =
             ConfigOptions.key("kafka.bootstrap-servers")
                     .stringType()
@@ -440,6 +491,12 @@ public final class PushlineOptions {
                 SCHEDULE_DEADLINE,
                 SCHEDULE_FEED_FROM,
                 SCHEDULE_FEED_UNTIL,
-                SCHEDULE_FEED_FOLLOW_CLOCK);
+                SCHEDULE_FEED_FOLLOW_CLOCK,
+                RECEIPTS_GROUP_ID,
+                RECEIPTS_MAX_OUT_OF_ORDERNESS,
+                RECEIPTS_IDLE_TIMEOUT,
+                RECEIPTS_ALLOWED_LATENESS,
+                RECEIPTS_DECISION_WAIT,
+                RECEIPTS_STATE_TTL);
     }
 }

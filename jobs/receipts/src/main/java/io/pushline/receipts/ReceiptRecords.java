@@ -1,0 +1,31 @@
+package io.pushline.receipts;
+
+import io.pushline.schema.receipts.ReceiptEvent;
+import io.pushline.schema.receipts.ReceiptParser;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Parses {@code push.decisions} and {@code push.receipts} records in the source, so event time is
+ * known per partition; bad records come out as dead letters, never as failures.
+ */
+class ReceiptRecords implements KafkaRecordDeserializationSchema<ReceiptEvent> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<ReceiptEvent> out) {
+        String text =
+                record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
+        out.collect(
+                ReceiptParser.parse(
+                        record.topic(), text, record.partition() + "-" + record.offset()));
+    }
+
+    @Override
+    public TypeInformation<ReceiptEvent> getProducedType() {
+        return TypeInformation.of(ReceiptEvent.class);
+    }
+}

@@ -1,0 +1,268 @@
+package io.pushline.receipts;
+
+import io.pushline.common.HBasePutSink;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.common.ReceiptTables;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import io.pushline.schema.receipts.MetricDelta;
+import io.pushline.schema.receipts.MetricRow;
+import io.pushline.schema.receipts.ReceiptEvent;
+import io.pushline.schema.receipts.ReceiptTags;
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.Collector;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * The receipts job (streaming): the gate's decisions and the vendors' receipts into metrics per
+ * minute and per day, a lifecycle per (message, device), and unbinds for invalid tokens.
+ *
+ * <pre>
+ * push.decisions ┐                            ┌ lifecycle upserts ─ HBase push_lifecycle
+ * push.receipts ─┴ parse ─ keyBy(msgId, device) lifecycle ┼ token_invalid ─ device.events (unbind)
+ *                  └ bad ─ push.dlq                        └ counts ─ minute windows ─ HBase push_metrics
+ *                                                                   └ day windows ─ HBase push_metrics_daily
+ *                                                                     (both also on push.metrics)
+ * </pre>
+ */
+public final class ReceiptsJob {
+    public static final String NAME = "pushline-receipts";
+
+    private ReceiptsJob() {}
+
+    /** The job's settings, checked: a bad one stops start-up naming its key. */
+    public static final class Settings implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        final int maxParallelism;
+        final Duration allowedLateness;
+        final Duration decisionWait;
+        final Duration stateTtl;
+
+        Settings(Configuration o) {
+            maxParallelism = o.get(PushlineOptions.MAX_PARALLELISM);
+            allowedLateness = nonNegative(o, PushlineOptions.RECEIPTS_ALLOWED_LATENESS);
+            decisionWait = nonNegative(o, PushlineOptions.RECEIPTS_DECISION_WAIT);
+            stateTtl = nonNegative(o, PushlineOptions.RECEIPTS_STATE_TTL);
+            nonNegative(o, PushlineOptions.RECEIPTS_MAX_OUT_OF_ORDERNESS);
+            nonNegative(o, PushlineOptions.RECEIPTS_IDLE_TIMEOUT);
+            if (stateTtl.isZero()) {
+                throw new OptionsParser.InvalidOptionException(
+                        "option '" + PushlineOptions.RECEIPTS_STATE_TTL.key() + "' must be > 0");
+            }
+        }
+
+        public static Settings from(Configuration options) {
+            return new Settings(options);
+        }
+
+        private static Duration nonNegative(
+                Configuration o, org.apache.flink.configuration.ConfigOption<Duration> option) {
+            Duration d = o.get(option);
+            if (d.isNegative()) {
+                throw new OptionsParser.InvalidOptionException(
+                        "option '" + option.key() + "' must not be negative, got " + d);
+            }
+            return d;
+        }
+    }
+
+    /** Wires parsed input (with event time) to the sinks. */
+    public static void build(DataStream<ReceiptEvent> input, Settings s, ReceiptsSinks sinks) {
+        SingleOutputStreamOperator<ReceiptEvent> valid =
+                input.process(new DropDead()).uid("split-dead-letters").name("Split bad records");
+        SingleOutputStreamOperator<MetricDelta> counts =
+                valid.keyBy(ReceiptEvent::lifecycleKey)
+                        .process(new LifecycleFunction(s.stateTtl, s.decisionWait))
+                        .uid("lifecycle")
+                        .name("Lifecycle per message and device")
+                        .setMaxParallelism(s.maxParallelism);
+        DataStream<MetricDelta> stamped =
+                counts.transform(
+                                "Stamp counts with their event time",
+                                TypeInformation.of(MetricDelta.class),
+                                new StampEventTime())
+                        .uid("stamp-counts");
+        SingleOutputStreamOperator<MetricRow> minutes =
+                window(stamped, Duration.ofMinutes(1), MetricRow.MINUTE, s)
+                        .uid("metrics-minute")
+                        .name("Metrics per minute");
+        SingleOutputStreamOperator<MetricRow> days =
+                window(stamped, Duration.ofDays(1), MetricRow.DAY, s)
+                        .uid("metrics-day")
+                        .name("Metrics per day");
+
+        DataStream<DeadLetter> tooLate =
+                minutes.getSideOutput(ReceiptTags.TOO_LATE)
+                        .map(d -> tooLate(d, MetricRow.MINUTE, s))
+                        .returns(DeadLetter.class)
+                        .uid("too-late-minute")
+                        .name("Too late for the minute table")
+                        .union(
+                                days.getSideOutput(ReceiptTags.TOO_LATE)
+                                        .map(d -> tooLate(d, MetricRow.DAY, s))
+                                        .returns(DeadLetter.class)
+                                        .uid("too-late-day")
+                                        .name("Too late for the day table"));
+
+        minutes.sinkTo(sinks.minuteTable).uid("sink-hbase-metrics").name("HBase push_metrics");
+        days.sinkTo(sinks.dayTable)
+                .uid("sink-hbase-metrics-daily")
+                .name("HBase push_metrics_daily");
+        minutes.union(days)
+                .sinkTo(sinks.metricsTopic)
+                .uid("sink-metrics-topic")
+                .name("push.metrics");
+        counts.getSideOutput(ReceiptTags.LIFECYCLE)
+                .sinkTo(sinks.lifecycle)
+                .uid("sink-hbase-lifecycle")
+                .name("HBase push_lifecycle");
+        counts.getSideOutput(ReceiptTags.UNBIND)
+                .sinkTo(sinks.unbinds)
+                .uid("sink-unbinds")
+                .name("device.events (unbind)");
+        valid.getSideOutput(ReceiptTags.DEAD_LETTERS)
+                .union(tooLate)
+                .sinkTo(sinks.deadLetters)
+                .uid("sink-dead-letters")
+                .name("push.dlq");
+    }
+
+    private static SingleOutputStreamOperator<MetricRow> window(
+            DataStream<MetricDelta> counts, Duration size, String grain, Settings s) {
+        return counts.keyBy(MetricDelta::key)
+                .window(TumblingEventTimeWindows.of(size))
+                .allowedLateness(s.allowedLateness)
+                .sideOutputLateData(ReceiptTags.TOO_LATE)
+                .aggregate(new MetricAggregate(), new MetricWindow(grain))
+                .setMaxParallelism(s.maxParallelism);
+    }
+
+    static DeadLetter tooLate(MetricDelta d, String grain, Settings s) {
+        return DeadLetter.of(
+                "receipts",
+                d.msgId + "@" + d.ts,
+                "later than receipts.allowed-lateness ("
+                        + s.allowedLateness
+                        + ") after its "
+                        + grain
+                        + ": not counted in the "
+                        + grain
+                        + " table (the lifecycle row has it)",
+                Json.write(d));
+    }
+
+    /** Bad records to the dead-letter output, the rest on. */
+    static final class DropDead extends ProcessFunction<ReceiptEvent, ReceiptEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void processElement(ReceiptEvent e, Context ctx, Collector<ReceiptEvent> out) {
+            if (e.dead != null) {
+                ctx.output(ReceiptTags.DEAD_LETTERS, e.dead);
+            } else {
+                out.collect(e);
+            }
+        }
+    }
+
+    /** {@code push.decisions} and {@code push.receipts}, parsed, read committed. */
+    static KafkaSource<ReceiptEvent> kafkaInput(Configuration o) {
+        KafkaSourceBuilder<ReceiptEvent> b =
+                KafkaSource.<ReceiptEvent>builder()
+                        .setBootstrapServers(
+                                OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP))
+                        .setTopics(Topics.DECISIONS, Topics.RECEIPTS)
+                        .setGroupId(o.get(PushlineOptions.RECEIPTS_GROUP_ID))
+                        .setStartingOffsets(KafkaIO.startingOffsets(o))
+                        .setDeserializer(new ReceiptRecords())
+                        .setProperty("isolation.level", "read_committed")
+                        .setProperty("commit.offsets.on.checkpoint", "true");
+        if (o.get(PushlineOptions.KAFKA_BOUNDED)) {
+            b.setBounded(OffsetsInitializer.latest());
+        }
+        return b.build();
+    }
+
+    public static WatermarkStrategy<ReceiptEvent> watermarks(Configuration o) {
+        WatermarkStrategy<ReceiptEvent> w =
+                WatermarkStrategy.<ReceiptEvent>forBoundedOutOfOrderness(
+                                o.get(PushlineOptions.RECEIPTS_MAX_OUT_OF_ORDERNESS))
+                        .withTimestampAssigner((e, t) -> e.timestamp());
+        Duration idle = o.get(PushlineOptions.RECEIPTS_IDLE_TIMEOUT);
+        return idle.isZero() ? w : w.withIdleness(idle);
+    }
+
+    static ReceiptsSinks kafkaAndHBaseSinks(Configuration o) throws Exception {
+        String quorum = OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+        String namespace = o.get(PushlineOptions.HBASE_NAMESPACE);
+        if (o.get(PushlineOptions.HBASE_CREATE_TABLES)) {
+            try (Connection c =
+                    ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
+                ReceiptTables.ensure(c, namespace);
+            }
+        }
+        // Rows are upserts and unbinds idempotent: at least once, seen at once.
+        return new ReceiptsSinks(
+                new HBasePutSink<>(quorum, namespace, ReceiptTables.METRICS, ReceiptTables::put),
+                new HBasePutSink<>(
+                        quorum, namespace, ReceiptTables.METRICS_DAILY, ReceiptTables::put),
+                KafkaIO.jsonBatchSink(o, r -> Topics.METRICS, MetricRow::key),
+                new HBasePutSink<>(quorum, namespace, ReceiptTables.LIFECYCLE, ReceiptTables::put),
+                KafkaIO.jsonBatchSink(o, e -> Topics.DEVICE_EVENTS, e -> e.deviceId),
+                KafkaIO.jsonBatchSink(o, d -> Topics.DLQ, d -> null));
+    }
+
+    public static void wire(StreamExecutionEnvironment env, Configuration o) throws Exception {
+        Configuration pipeline = new Configuration();
+        pipeline.set(PipelineOptions.GENERIC_TYPES, false);
+        pipeline.set(PipelineOptions.NAME, NAME);
+        env.configure(pipeline);
+        Settings s = Settings.from(o);
+        env.setMaxParallelism(s.maxParallelism);
+        DataStream<ReceiptEvent> input =
+                env.fromSource(kafkaInput(o), watermarks(o), "Kafka decisions and receipts")
+                        .uid("source-kafka");
+        build(input, s, kafkaAndHBaseSinks(o));
+    }
+
+    /** Starts the job and returns at once. */
+    public static JobClient start(StreamExecutionEnvironment env, Configuration o)
+            throws Exception {
+        wire(env, o);
+        return env.executeAsync(NAME);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Configuration options =
+                OptionsParser.forMain(
+                        NAME,
+                        args,
+                        o -> {
+                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
+                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            Settings.from(o);
+                        });
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        wire(env, options);
+        env.execute(NAME);
+    }
+}

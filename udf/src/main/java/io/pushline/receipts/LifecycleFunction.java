@@ -1,0 +1,232 @@
+package io.pushline.receipts;
+
+import io.pushline.schema.Decision;
+import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.receipts.Lifecycle;
+import io.pushline.schema.receipts.MetricDelta;
+import io.pushline.schema.receipts.ReceiptEvent;
+import io.pushline.schema.receipts.ReceiptStateDescriptors;
+import io.pushline.schema.receipts.ReceiptTags;
+import java.time.Duration;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Keyed by (msgId, device): merges the gate's decision and the vendor's receipts into the message's
+ * {@link Lifecycle}, in whatever order they arrive. Each step counts once ({@link MetricDelta}s
+ * out): a repeated receipt or decision changes nothing. Receipts that come before their decision
+ * wait for it (they need its msgType) up to {@code decisionWait} of event time, then count as
+ * msgType {@code unknown}. Every change leaves as a lifecycle upsert; a {@code token_invalid}
+ * leaves at once as an {@code unbind} of the device.
+ */
+public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent, MetricDelta> {
+    private static final long serialVersionUID = 1L;
+
+    /** The msgType of counts whose decision never came. */
+    public static final String UNKNOWN = "unknown";
+
+    /** The vendor of decisions without a device. */
+    public static final String NO_VENDOR = "none";
+
+    private final Duration stateTtl;
+    private final long decisionWaitMs;
+
+    private transient ValueState<Lifecycle> state;
+    private transient Counter[] byKind;
+    private transient Counter duplicates;
+    private transient Counter orphans;
+    private transient Counter unbinds;
+
+    public LifecycleFunction(Duration stateTtl, Duration decisionWait) {
+        this.stateTtl = stateTtl;
+        this.decisionWaitMs = decisionWait.toMillis();
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        state = getRuntimeContext().getState(ReceiptStateDescriptors.lifecycle(stateTtl));
+        MetricGroup g = getRuntimeContext().getMetricGroup();
+        byKind = new Counter[ReceiptEvent.TOKEN_INVALID + 1];
+        for (byte k = 0; k < byKind.length; k++) {
+            byKind[k] = g.addGroup("kind", ReceiptEvent.kindName(k)).counter("events");
+        }
+        duplicates = g.counter("duplicates");
+        orphans = g.counter("orphans");
+        unbinds = g.counter("unbinds");
+    }
+
+    @Override
+    public void processElement(ReceiptEvent e, Context ctx, Collector<MetricDelta> out)
+            throws Exception {
+        Lifecycle l = state.value();
+        if (l == null) {
+            l = new Lifecycle();
+            l.msgId = e.msgId;
+            l.deviceId = e.deviceId;
+        }
+        byKind[e.kind].inc();
+        if (e.uid != null && l.uid == null) {
+            l.uid = e.uid;
+        }
+        if (l.vendor == null && e.vendor != null) {
+            l.vendor = e.vendor;
+        }
+        boolean changed =
+                e.kind == ReceiptEvent.DECISION ? decision(l, e, out) : receipt(l, e, ctx, out);
+        if (!changed) {
+            duplicates.inc();
+            return;
+        }
+        state.update(l);
+        ctx.output(ReceiptTags.LIFECYCLE, l.copy());
+    }
+
+    private boolean decision(Lifecycle l, ReceiptEvent e, Collector<MetricDelta> out) {
+        if (e.decision.equals(l.decision) && e.code == l.code) {
+            return false;
+        }
+        boolean first = l.msgType == null;
+        l.decision = e.decision;
+        l.reason = e.reason;
+        l.code = e.code;
+        l.msgType = e.msgType;
+        if (e.vendor != null) {
+            l.vendor = e.vendor;
+        }
+        if (l.decidedAt == Lifecycle.NONE) {
+            l.decidedAt = e.ts;
+        }
+        boolean pass = Decision.PASS.equals(e.decision);
+        out.collect(
+                MetricDelta.of(
+                        e.ts,
+                        l.msgId,
+                        l.msgType,
+                        vendorOf(l),
+                        pass ? MetricDelta.PASSED : MetricDelta.DROPPED,
+                        pass ? null : e.reason));
+        if (first && l.pending != 0) {
+            flushPending(l, out);
+        }
+        return true;
+    }
+
+    private boolean receipt(Lifecycle l, ReceiptEvent e, Context ctx, Collector<MetricDelta> out) {
+        switch (e.kind) {
+            case ReceiptEvent.SENT:
+                if (l.sentAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.sentAt = e.ts;
+                break;
+            case ReceiptEvent.DELIVERED:
+                if (l.deliveredAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.deliveredAt = e.ts;
+                break;
+            case ReceiptEvent.CLICKED:
+                if (l.clickedAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.clickedAt = e.ts;
+                break;
+            case ReceiptEvent.FAILED:
+                if (l.failedAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.failedAt = e.ts;
+                l.failCode = e.reason;
+                break;
+            case ReceiptEvent.TOKEN_INVALID:
+                if (l.tokenInvalidAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.tokenInvalidAt = e.ts;
+                if (!l.deviceId.startsWith("uid:")) {
+                    ctx.output(ReceiptTags.UNBIND, DeviceEvent.unbind(e.ts, l.deviceId));
+                    unbinds.inc();
+                }
+                break;
+            default:
+                throw new IllegalArgumentException("not a receipt: " + e.kind);
+        }
+        if (l.msgType != null) {
+            out.collect(delta(l, e.kind));
+        } else {
+            if (l.pending == 0) {
+                ctx.timerService().registerEventTimeTimer(e.ts + decisionWaitMs);
+            }
+            l.pending |= 1 << e.kind;
+        }
+        return true;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<MetricDelta> out)
+            throws Exception {
+        Lifecycle l = state.value();
+        if (l == null || l.pending == 0 || l.msgType != null) {
+            return;
+        }
+        // The decision never came (or was lost upstream): count what the vendor said anyway.
+        orphans.inc();
+        flushPending(l, out);
+        state.update(l);
+    }
+
+    private void flushPending(Lifecycle l, Collector<MetricDelta> out) {
+        for (byte k = ReceiptEvent.SENT; k <= ReceiptEvent.TOKEN_INVALID; k++) {
+            if ((l.pending & (1 << k)) != 0) {
+                out.collect(delta(l, k));
+            }
+        }
+        l.pending = 0;
+    }
+
+    private static MetricDelta delta(Lifecycle l, byte kind) {
+        String msgType = l.msgType != null ? l.msgType : UNKNOWN;
+        String vendor = vendorOf(l);
+        switch (kind) {
+            case ReceiptEvent.SENT:
+                return MetricDelta.of(l.sentAt, l.msgId, msgType, vendor, MetricDelta.SENT, null);
+            case ReceiptEvent.DELIVERED:
+                MetricDelta d =
+                        MetricDelta.of(
+                                l.deliveredAt,
+                                l.msgId,
+                                msgType,
+                                vendor,
+                                MetricDelta.DELIVERED,
+                                null);
+                if (l.decidedAt != Lifecycle.NONE) {
+                    d.latencyMs = Math.max(0, l.deliveredAt - l.decidedAt);
+                }
+                return d;
+            case ReceiptEvent.CLICKED:
+                return MetricDelta.of(
+                        l.clickedAt, l.msgId, msgType, vendor, MetricDelta.CLICKED, null);
+            case ReceiptEvent.FAILED:
+                return MetricDelta.of(
+                        l.failedAt, l.msgId, msgType, vendor, MetricDelta.FAILED, l.failCode);
+            case ReceiptEvent.TOKEN_INVALID:
+                return MetricDelta.of(
+                        l.tokenInvalidAt,
+                        l.msgId,
+                        msgType,
+                        vendor,
+                        MetricDelta.TOKEN_INVALID,
+                        null);
+            default:
+                throw new IllegalArgumentException("not a receipt: " + kind);
+        }
+    }
+
+    private static String vendorOf(Lifecycle l) {
+        return l.vendor != null ? l.vendor : NO_VENDOR;
+    }
+}
