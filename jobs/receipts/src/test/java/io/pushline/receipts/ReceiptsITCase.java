@@ -9,6 +9,8 @@ import io.pushline.common.ReceiptTables;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
+import io.pushline.receipts.sql.LifecycleLookupAccess;
+import io.pushline.receipts.sql.ReceiptCatalog;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
@@ -31,7 +33,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
@@ -294,6 +299,80 @@ class ReceiptsITCase {
                         Map.entry("u34", "no_device"),
                         Map.entry("u35", "PASS"));
         assertThat(registry).hasSize(38).doesNotContain("d33", "d34");
+    }
+
+    @Test
+    void sqlSeesTheSameNumbers() throws Exception {
+        LocalStack stack = STACK.get();
+        TableEnvironment sql = ReceiptCatalog.open(stack.hbaseZkQuorum(), NS, new Configuration());
+        Map<String, List<Long>> byVendor = new TreeMap<>();
+        for (Row row :
+                rows(
+                        sql,
+                        "SELECT vendor, SUM(passed), SUM(dropped), SUM(sent), SUM(delivered),"
+                                + " SUM(clicked), SUM(failed), SUM(token_invalid) FROM"
+                                + " metrics_minute WHERE msg_id = 'camp' GROUP BY vendor")) {
+            List<Long> sums = new ArrayList<>();
+            for (int i = 1; i < row.getArity(); i++) {
+                sums.add((Long) row.getField(i));
+            }
+            byVendor.put((String) row.getField(0), sums);
+        }
+        Map<String, List<Long>> expected = new TreeMap<>();
+        for (MetricRow r : minuteRows.values()) {
+            expected.merge(
+                    r.vendor,
+                    counts(r),
+                    (a, b) ->
+                            IntStream.range(0, a.size())
+                                    .mapToObj(i -> a.get(i) + b.get(i))
+                                    .collect(Collectors.toList()));
+        }
+        assertThat(byVendor).isEqualTo(expected);
+
+        List<Row> drops = rows(sql, "SELECT reason, SUM(n) FROM drops_minute GROUP BY reason");
+        assertThat(drops).containsExactly(Row.of("no_device", 1L));
+        List<Row> fails =
+                rows(sql, "SELECT code, SUM(n) FROM fails_minute GROUP BY code ORDER BY code");
+        assertThat(fails).containsExactly(Row.of("INTERNAL", 1L), Row.of("QUOTA_EXCEEDED", 2L));
+        List<Row> daily =
+                rows(
+                        sql,
+                        "SELECT SUM(delivered), SUM(latency_count) FROM metrics_daily WHERE"
+                                + " vendor = 'fcm'");
+        assertThat(daily).containsExactly(Row.of(13L, 13L));
+        List<Row> status =
+                rows(
+                        sql,
+                        "SELECT status_name, COUNT(*) FROM lifecycle WHERE msg_id = 'camp' GROUP"
+                                + " BY status_name ORDER BY status_name");
+        assertThat(status)
+                .containsExactly(
+                        Row.of("clicked", 12L),
+                        Row.of("delivered", 21L),
+                        Row.of("dropped:no_device", 1L),
+                        Row.of("failed", 3L),
+                        Row.of("sent", 2L),
+                        Row.of("token_invalid", 2L));
+    }
+
+    @Test
+    void theLookupFunctionFindsALifecycleByItsKey() throws Exception {
+        LifecycleLookupAccess lookup = new LifecycleLookupAccess(STACK.get().hbaseZkQuorum(), NS);
+        try {
+            assertThat(lookup.find("camp", "d31")).isEqualTo("camp/d31 fcm failed QUOTA_EXCEEDED");
+            assertThat(lookup.find("camp", "nope")).isNull();
+        } finally {
+            lookup.close();
+        }
+    }
+
+    static List<Row> rows(TableEnvironment sql, String query) throws Exception {
+        List<Row> out = new ArrayList<>();
+        try (CloseableIterator<Row> it = sql.executeSql(query).collect()) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
     }
 
     static List<Long> counts(MetricRow r) {

@@ -1,0 +1,219 @@
+package io.pushline.receipts.sql;
+
+import io.pushline.common.HBaseTables;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.table.data.RowData;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Pair;
+
+/**
+ * A bounded scan of one receipts table: a split per HBase region, handed to readers as they ask,
+ * each read with one scanner. Rows are read in the reader's thread (a scanner caches 1,000 rows per
+ * round trip): fine for analysts' queries, not meant as a streaming source.
+ */
+final class HBaseScanSource implements Source<RowData, RegionSplit, List<RegionSplit>> {
+    private static final long serialVersionUID = 1L;
+
+    private final String quorum;
+    private final String namespace;
+    private final ReceiptTable table;
+
+    HBaseScanSource(String quorum, String namespace, ReceiptTable table) {
+        this.quorum = quorum;
+        this.namespace = namespace;
+        this.table = table;
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return Boundedness.BOUNDED;
+    }
+
+    @Override
+    public SplitEnumerator<RegionSplit, List<RegionSplit>> createEnumerator(
+            SplitEnumeratorContext<RegionSplit> context) throws IOException {
+        List<RegionSplit> splits = new ArrayList<>();
+        try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
+                RegionLocator locator =
+                        c.getRegionLocator(TableName.valueOf(namespace, table.hbaseName))) {
+            Pair<byte[][], byte[][]> keys = locator.getStartEndKeys();
+            for (int i = 0; i < keys.getFirst().length; i++) {
+                splits.add(new RegionSplit(keys.getFirst()[i], keys.getSecond()[i]));
+            }
+        }
+        return new Enumerator(context, splits);
+    }
+
+    @Override
+    public SplitEnumerator<RegionSplit, List<RegionSplit>> restoreEnumerator(
+            SplitEnumeratorContext<RegionSplit> context, List<RegionSplit> pending) {
+        return new Enumerator(context, new ArrayList<>(pending));
+    }
+
+    @Override
+    public SimpleVersionedSerializer<RegionSplit> getSplitSerializer() {
+        return new RegionSplit.Serializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<List<RegionSplit>> getEnumeratorCheckpointSerializer() {
+        return new RegionSplit.ListSerializer();
+    }
+
+    @Override
+    public SourceReader<RowData, RegionSplit> createReader(SourceReaderContext context) {
+        return new Reader(context);
+    }
+
+    private static final class Enumerator
+            implements SplitEnumerator<RegionSplit, List<RegionSplit>> {
+        private final SplitEnumeratorContext<RegionSplit> context;
+        private final List<RegionSplit> pending;
+
+        Enumerator(SplitEnumeratorContext<RegionSplit> context, List<RegionSplit> pending) {
+            this.context = context;
+            this.pending = pending;
+        }
+
+        @Override
+        public void start() {}
+
+        @Override
+        public void handleSplitRequest(int subtask, String host) {
+            if (pending.isEmpty()) {
+                context.signalNoMoreSplits(subtask);
+            } else {
+                context.assignSplit(pending.remove(0), subtask);
+            }
+        }
+
+        @Override
+        public void addSplitsBack(List<RegionSplit> splits, int subtask) {
+            pending.addAll(splits);
+        }
+
+        @Override
+        public void addReader(int subtask) {}
+
+        @Override
+        public List<RegionSplit> snapshotState(long checkpointId) {
+            return new ArrayList<>(pending);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private final class Reader implements SourceReader<RowData, RegionSplit> {
+        private final SourceReaderContext context;
+        private final Deque<RegionSplit> splits = new ArrayDeque<>();
+        private Connection connection;
+        private Table hbaseTable;
+        private ResultScanner scanner;
+        private boolean noMoreSplits;
+        private CompletableFuture<Void> available = new CompletableFuture<>();
+
+        Reader(SourceReaderContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public void start() {
+            context.sendSplitRequest();
+        }
+
+        @Override
+        public InputStatus pollNext(ReaderOutput<RowData> output) throws IOException {
+            if (scanner == null) {
+                RegionSplit next = splits.poll();
+                if (next == null) {
+                    if (noMoreSplits) {
+                        return InputStatus.END_OF_INPUT;
+                    }
+                    available = new CompletableFuture<>();
+                    return InputStatus.NOTHING_AVAILABLE;
+                }
+                scanner =
+                        table().getScanner(
+                                        new Scan()
+                                                .withStartRow(next.start)
+                                                .withStopRow(next.end)
+                                                .setCaching(1_000));
+            }
+            Result r = scanner.next();
+            if (r == null) {
+                scanner.close();
+                scanner = null;
+                context.sendSplitRequest();
+                return InputStatus.MORE_AVAILABLE;
+            }
+            output.collect(table.toRow(r));
+            return InputStatus.MORE_AVAILABLE;
+        }
+
+        private Table table() throws IOException {
+            if (hbaseTable == null) {
+                connection = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
+                hbaseTable = connection.getTable(TableName.valueOf(namespace, table.hbaseName));
+            }
+            return hbaseTable;
+        }
+
+        @Override
+        public List<RegionSplit> snapshotState(long checkpointId) {
+            // A bounded analytic read: a failed one is simply run again from the start.
+            return new ArrayList<>(splits);
+        }
+
+        @Override
+        public CompletableFuture<Void> isAvailable() {
+            return available;
+        }
+
+        @Override
+        public void addSplits(List<RegionSplit> added) {
+            splits.addAll(added);
+            available.complete(null);
+        }
+
+        @Override
+        public void notifyNoMoreSplits() {
+            noMoreSplits = true;
+            available.complete(null);
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (scanner != null) {
+                scanner.close();
+            }
+            if (hbaseTable != null) {
+                hbaseTable.close();
+            }
+            if (connection != null) {
+                connection.close();
+            }
+        }
+    }
+}
