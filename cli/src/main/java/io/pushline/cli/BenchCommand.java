@@ -69,6 +69,9 @@ final class BenchCommand {
         if (args.length > 0 && args[0].equals("nightly")) {
             return NightlyBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("receipts")) {
+            return ReceiptsBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && args[0].equals("pacing")) {
             return PacingBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -80,7 +83,8 @@ final class BenchCommand {
                             + "       ./pushline bench pacing [--devices N] [--seconds S]"
                             + " [--realtime-per-second R] [--out DIR]\n"
                             + "       ./pushline bench sendtime [--users N] [--seed S]\n"
-                            + "       ./pushline bench nightly [--users N] [--seed S]");
+                            + "       ./pushline bench nightly [--users N] [--seed S]\n"
+                            + "       ./pushline bench receipts [--events N] [--devices D]");
         }
         int devices = 1_000_000;
         long events = 5_000_000;

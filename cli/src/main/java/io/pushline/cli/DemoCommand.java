@@ -72,14 +72,14 @@ final class DemoCommand {
                 devices, requests, users);
 
         Path dir = LocalStack.defaultDir().resolve("demo");
-        step("[1/6] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
+        step("[1/8] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
         long ts = System.nanoTime();
         try (LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT)) {
             System.out.printf(
                     "      up in %.1f s: KAFKA_BOOTSTRAP=%s HBASE_ZK_QUORUM=%s%n",
                     secs(ts), stack.kafkaBootstrap(), stack.hbaseZkQuorum());
 
-            step("[2/6] generating and producing device events and requests");
+            step("[2/8] generating and producing device events and requests");
             ts = System.nanoTime();
             DemoData data =
                     DemoData.generate(
@@ -99,7 +99,7 @@ final class DemoCommand {
                     users,
                     nightly.dir);
 
-            step("[3/6] building audience segments from package files (segment job, BATCH)");
+            step("[3/8] building audience segments from package files (segment job, BATCH)");
             ts = System.nanoTime();
             Path packages = dir.resolve("packages");
             for (Map.Entry<String, List<String>> e : data.packages.entrySet()) {
@@ -121,7 +121,7 @@ final class DemoCommand {
                     built.rows, secs(ts), data.campaigns, DemoData.CAMPAIGN);
 
             step(
-                    "[4/6] the night before: send time, recall and personal slots for "
+                    "[4/8] the night before: send time, recall and personal slots for "
                             + nightly.date
                             + " (nightly job, BATCH), then the schedule feed");
             ts = System.nanoTime();
@@ -148,7 +148,7 @@ final class DemoCommand {
                             + data.requests.size()
                             + nightly.slots;
 
-            step("[5/6] running the dispatch job (RocksDB, event time, exactly-once sinks)");
+            step("[5/8] running the dispatch job (RocksDB, event time, exactly-once sinks)");
             Path rules = dir.resolve("rules.yaml");
             Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
             System.out.println("      gate rules: " + rules + " (the contract's example)");
@@ -191,8 +191,11 @@ final class DemoCommand {
             double jobSecs = secs(ts);
             System.out.printf("      job finished in %.1f s%n", jobSecs);
 
-            step("[6/6] reading the output topics and HBase");
-            return summary(stack, data, nightly, inputRecords, jobSecs, t0);
+            step("[6/8] reading the output topics and HBase");
+            int code = summary(stack, data, nightly, inputRecords, jobSecs);
+            code = Math.max(code, DemoReceipts.run(stack, dir));
+            System.out.printf("Wall time: %.1f s%n", secs(t0));
+            return code;
         }
     }
 
@@ -208,12 +211,7 @@ final class DemoCommand {
     }
 
     private static int summary(
-            LocalStack stack,
-            DemoData data,
-            DemoNightly nightly,
-            long inputRecords,
-            double jobSecs,
-            long t0)
+            LocalStack stack, DemoData data, DemoNightly nightly, long inputRecords, double jobSecs)
             throws Exception {
         String kafka = stack.kafkaBootstrap();
         Map<String, Long> sends = new TreeMap<>();
@@ -271,7 +269,6 @@ final class DemoCommand {
         System.out.printf(
                 "Dispatch job: %,d input records in %.1f s = %,.0f records/s, %,.0f decisions/s%n",
                 inputRecords, jobSecs, inputRecords / jobSecs, totalDecisions / jobSecs);
-        System.out.printf("Wall time: %.1f s%n", secs(t0));
 
         Map<String, Long> expected = data.expectedByRegistry;
         long gated =
@@ -318,8 +315,7 @@ final class DemoCommand {
         return all;
     }
 
-    private static void produce(String bootstrap, String topic, List<String[]> records)
-            throws Exception {
+    static void produce(String bootstrap, String topic, List<String[]> records) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -360,7 +356,7 @@ final class DemoCommand {
         }
     }
 
-    private static String status(JobClient job) {
+    static String status(JobClient job) {
         try {
             return job.getJobStatus().get(5, TimeUnit.SECONDS).toString();
         } catch (Exception e) {
@@ -369,12 +365,12 @@ final class DemoCommand {
         }
     }
 
-    private static void step(String what) {
+    static void step(String what) {
         System.out.println(what);
         System.out.flush();
     }
 
-    private static double secs(long since) {
+    static double secs(long since) {
         return (System.nanoTime() - since) / 1e9;
     }
 

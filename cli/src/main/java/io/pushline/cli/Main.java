@@ -53,6 +53,12 @@ public final class Main {
                 return GenCommand.run(rest);
             case "recall":
                 return RecallCommand.run(rest);
+            case "trace":
+                return TraceCommand.run(rest);
+            case "sql":
+                return SqlCommand.run(rest);
+            case "report":
+                return ReportCommand.run(rest);
             case "produce":
                 return TopicCommand.produce(rest);
             case "consume":

@@ -5,6 +5,7 @@ import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
+import io.pushline.receipts.ReceiptsJob;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,15 +17,17 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** {@code ./pushline run dispatch [--key value ...]}: a job on a local MiniCluster. */
+/** {@code ./pushline run dispatch|receipts [--key value ...]}: a job on a local MiniCluster. */
 final class RunCommand {
     private RunCommand() {}
 
     static int run(String[] args) throws Exception {
-        if (args.length == 0 || !args[0].equals("dispatch")) {
+        if (args.length == 0 || !(args[0].equals("dispatch") || args[0].equals("receipts"))) {
             throw new Main.UsageException(
-                    "usage: ./pushline run dispatch [--key value ...] (see ./pushline help options)");
+                    "usage: ./pushline run dispatch|receipts [--key value ...] (see ./pushline help"
+                            + " options)");
         }
+        String name = args[0];
         Path home = LocalStack.defaultDir();
         List<String> all = new ArrayList<>(localEnvDefaults(home));
         all.addAll(Arrays.asList(args).subList(1, args.length));
@@ -36,9 +39,13 @@ final class RunCommand {
                 StreamExecutionEnvironment.getExecutionEnvironment(
                         LocalFlink.configuration(home.resolve("flink-run")));
         env.setParallelism(2);
-        JobClient job = DispatchJob.start(env, options);
+        JobClient job =
+                name.equals("dispatch")
+                        ? DispatchJob.start(env, options)
+                        : ReceiptsJob.start(env, options);
         System.out.printf(
-                "dispatch job %s running against Kafka %s%s. Ctrl-C stops it.%n",
+                "%s job %s running against Kafka %s%s. Ctrl-C stops it.%n",
+                name,
                 job.getJobID(),
                 options.get(PushlineOptions.KAFKA_BOOTSTRAP),
                 options.get(PushlineOptions.HBASE_ZK_QUORUM) == null
@@ -56,7 +63,7 @@ final class RunCommand {
                                 },
                                 "pushline-run-stop"));
         job.getJobExecutionResult().get();
-        System.out.println("dispatch job finished");
+        System.out.println(name + " job finished");
         return 0;
     }
 

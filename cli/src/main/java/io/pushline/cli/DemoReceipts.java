@@ -1,0 +1,192 @@
+package io.pushline.cli;
+
+import io.pushline.common.CommittedRecords;
+import io.pushline.common.PushlineOptions;
+import io.pushline.common.ReceiptTables;
+import io.pushline.local.LocalStack;
+import io.pushline.receipts.ReceiptsJob;
+import io.pushline.schema.Decision;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import io.pushline.schema.receipts.MetricRow;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+
+/**
+ * The demo's receipts: simulated vendor gateways report on every send, the receipts job (bounded)
+ * turns decisions and receipts into the metrics tables, lifecycle rows and unbinds, which are
+ * checked against the gateways' counts; then the report of the biggest campaign.
+ */
+final class DemoReceipts {
+    private DemoReceipts() {}
+
+    static int run(LocalStack stack, Path dir) throws Exception {
+        String kafka = stack.kafkaBootstrap();
+        DemoCommand.step(
+                "[7/8] vendor gateways report on every send (push.receipts); the receipts job"
+                        + " (bounded) writes metrics, lifecycles and unbinds");
+        long ts = System.nanoTime();
+        DemoGateways gateways = new DemoGateways();
+        gateways.reportOn(kafka);
+        DemoCommand.produce(kafka, Topics.RECEIPTS, gateways.receipts);
+        System.out.printf(
+                "      %,d receipts for %,d sends: %,d delivered, %,d clicked, %,d failed, %,d tokens"
+                        + " invalid (%.1f s)%n",
+                gateways.receipts.size(),
+                gateways.sends,
+                gateways.delivered,
+                gateways.clicked,
+                gateways.failed,
+                gateways.tokenInvalid,
+                DemoCommand.secs(ts));
+        long unbindsBefore = unbinds(kafka);
+
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        // the demo's day and its personal slots tomorrow are one replay: nothing is too late
+        opts.put(PushlineOptions.RECEIPTS_ALLOWED_LATENESS.key(), "2 d");
+        Configuration flink = stack.flinkConfiguration();
+        flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        ts = System.nanoTime();
+        JobClient job = ReceiptsJob.start(env, Configuration.fromMap(opts));
+        var result = job.getJobExecutionResult();
+        while (!result.isDone()) {
+            System.out.printf("      %5.1f s  %s%n", DemoCommand.secs(ts), DemoCommand.status(job));
+            try {
+                result.get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException stillRunning) {
+                // Print progress again.
+            }
+        }
+        result.get();
+        double jobSecs = DemoCommand.secs(ts);
+
+        long[] decisions = new long[2];
+        Map<String, Long> passesByCampaign = new HashMap<>();
+        CommittedRecords.readAll(
+                kafka,
+                Topics.DECISIONS,
+                r -> {
+                    Decision d =
+                            Json.read(
+                                    new String(r.value(), StandardCharsets.UTF_8), Decision.class);
+                    decisions[d.isPass() ? 0 : 1]++;
+                    if (d.isPass() && "promo".equals(d.msgType)) {
+                        passesByCampaign.merge(d.msgId, 1L, Long::sum);
+                    }
+                });
+        MetricRow total = totals(stack);
+        long unbinds = unbinds(kafka) - unbindsBefore;
+        long events = decisions[0] + decisions[1] + gateways.receipts.size();
+        System.out.printf(
+                "      receipts job: %,d decisions and receipts in %.1f s = %,.0f events/s%n",
+                events, jobSecs, events / jobSecs);
+        System.out.printf(
+                "      push_metrics (sum of all minute rows): passed %,d, dropped %,d, sent %,d,"
+                        + " delivered %,d, clicked %,d, failed %,d, tokens invalid %,d; unbinds on"
+                        + " device.events %,d%n",
+                total.passed,
+                total.dropped,
+                total.sent,
+                total.delivered,
+                total.clicked,
+                total.failed,
+                total.tokenInvalid,
+                unbinds);
+        boolean ok =
+                total.passed == decisions[0]
+                        && total.dropped == decisions[1]
+                        && total.sent == gateways.sent
+                        && total.delivered == gateways.delivered
+                        && total.clicked == gateways.clicked
+                        && total.failed == gateways.failed
+                        && total.tokenInvalid == gateways.tokenInvalid
+                        && unbinds == gateways.tokenInvalid;
+        System.out.println(
+                ok
+                        ? "Check: the minute tables count every decision and receipt once; every"
+                                + " invalid token became an unbind. OK"
+                        : "Check FAILED: expected passed "
+                                + decisions[0]
+                                + ", dropped "
+                                + decisions[1]
+                                + " and the gateways' counts above");
+
+        DemoCommand.step("[8/8] the report of the biggest campaign");
+        String biggest =
+                passesByCampaign.entrySet().stream()
+                        .max(Map.Entry.comparingByValue())
+                        .map(Map.Entry::getKey)
+                        .orElse(null);
+        if (biggest != null) {
+            Path html = dir.resolve("report-" + biggest + ".html");
+            ReportCommand.run(
+                    new String[] {
+                        "--campaign",
+                        biggest,
+                        "--out",
+                        html.toString(),
+                        "--" + PushlineOptions.HBASE_ZK_QUORUM.key(),
+                        stack.hbaseZkQuorum()
+                    });
+            System.out.println(
+                    "Try: ./pushline trace "
+                            + biggest
+                            + " DEVICEID, ./pushline sql -e 'SELECT vendor, SUM(sent),"
+                            + " SUM(delivered), SUM(clicked) FROM metrics_minute GROUP BY vendor'"
+                            + " (with ./pushline local up --dir "
+                            + dir
+                            + ")");
+        }
+        return ok ? 0 : 1;
+    }
+
+    private static MetricRow totals(LocalStack stack) throws Exception {
+        MetricRow t = new MetricRow();
+        try (Table table =
+                        stack.hbase()
+                                .connection()
+                                .getTable(TableName.valueOf("pushline", ReceiptTables.METRICS));
+                ResultScanner s = table.getScanner(new Scan())) {
+            for (Result res : s) {
+                MetricRow m = ReceiptTables.metricRow(MetricRow.MINUTE, res);
+                t.passed += m.passed;
+                t.dropped += m.dropped;
+                t.sent += m.sent;
+                t.delivered += m.delivered;
+                t.clicked += m.clicked;
+                t.failed += m.failed;
+                t.tokenInvalid += m.tokenInvalid;
+            }
+        }
+        return t;
+    }
+
+    private static long unbinds(String kafka) {
+        long[] n = {0};
+        CommittedRecords.readAll(
+                kafka,
+                Topics.DEVICE_EVENTS,
+                r -> {
+                    if (new String(r.value(), StandardCharsets.UTF_8).contains("\"unbind\"")) {
+                        n[0]++;
+                    }
+                });
+        return n[0];
+    }
+}

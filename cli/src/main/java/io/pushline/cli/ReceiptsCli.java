@@ -1,0 +1,28 @@
+package io.pushline.cli;
+
+import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineOptions;
+import io.pushline.local.LocalStack;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+
+/** Options of the commands that read the receipts tables: trace, sql, report. */
+final class ReceiptsCli {
+    private ReceiptsCli() {}
+
+    /** {@code --key value} options over the local stack's, with the HBase quorum required. */
+    static Configuration options(List<String> given, String usage) throws Exception {
+        List<String> all = new ArrayList<>(RunCommand.localEnvDefaults(LocalStack.defaultDir()));
+        all.addAll(given);
+        Configuration options =
+                OptionsParser.parse(all.toArray(new String[0]), PushlineOptions.all());
+        if (options.get(PushlineOptions.HBASE_ZK_QUORUM) == null) {
+            throw new Main.UsageException(
+                    "no receipts tables: start the stack with ./pushline local up (or run ./pushline"
+                            + " demo), or give --hbase.zookeeper.quorum\n"
+                            + usage);
+        }
+        return options;
+    }
+}

@@ -1,0 +1,111 @@
+package io.pushline.cli;
+
+import io.pushline.common.PushlineOptions;
+import io.pushline.receipts.sql.ReceiptCatalog;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.TableEnvironment;
+
+/**
+ * {@code ./pushline sql [-e 'QUERY']}: Flink SQL (batch) on the receipts tables of catalog {@code
+ * pushline}, database {@code receipts}. With {@code -e}, runs one statement and prints its table;
+ * without, reads statements ending in {@code ;} from standard input until {@code quit;} or EOF.
+ */
+final class SqlCommand {
+    static final String USAGE =
+            "usage: ./pushline sql [-e 'SELECT ...'] [--hbase.zookeeper.quorum Q] [--hbase.namespace"
+                    + " NS]";
+
+    private SqlCommand() {}
+
+    static int run(String[] args) throws Exception {
+        String query = null;
+        List<String> options = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("-e") && i + 1 < args.length) {
+                query = args[++i];
+            } else if (args[i].startsWith("--") && i + 1 < args.length) {
+                options.add(args[i]);
+                options.add(args[++i]);
+            } else {
+                throw new Main.UsageException(USAGE);
+            }
+        }
+        Configuration o = ReceiptsCli.options(options, USAGE);
+        TableEnvironment sql =
+                ReceiptCatalog.open(
+                        o.get(PushlineOptions.HBASE_ZK_QUORUM),
+                        o.get(PushlineOptions.HBASE_NAMESPACE),
+                        new Configuration());
+        if (query != null) {
+            return execute(sql, strip(query)) ? 0 : 1;
+        }
+        return interactive(sql);
+    }
+
+    private static int interactive(TableEnvironment sql) throws Exception {
+        boolean console = System.console() != null;
+        System.out.println(
+                "Flink SQL on the receipts tables (catalog pushline, database receipts):"
+                        + " metrics_minute, metrics_daily, lifecycle, views drops_minute and"
+                        + " fails_minute. End statements with ';', quit with 'quit;'. Examples:"
+                        + " jobs/receipts/README.md");
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        StringBuilder statement = new StringBuilder();
+        int failures = 0;
+        while (true) {
+            if (console) {
+                System.out.print(statement.length() == 0 ? "pushline> " : "       -> ");
+                System.out.flush();
+            }
+            String line = in.readLine();
+            if (line == null) {
+                break;
+            }
+            statement.append(line).append('\n');
+            if (!line.trim().endsWith(";")) {
+                continue;
+            }
+            String s = strip(statement.toString());
+            statement.setLength(0);
+            if (s.equalsIgnoreCase("quit") || s.equalsIgnoreCase("exit")) {
+                break;
+            }
+            if (!s.isEmpty() && !execute(sql, s)) {
+                failures++;
+            }
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
+    /** Runs one statement and prints its result; errors are printed, not thrown. */
+    static boolean execute(TableEnvironment sql, String statement) {
+        try {
+            sql.executeSql(statement).print();
+            return true;
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            System.err.println("pushline sql: " + e.getMessage());
+            if (root != e) {
+                System.err.println("  caused by: " + root);
+            }
+            return false;
+        }
+    }
+
+    private static String strip(String s) {
+        s = s.trim();
+        while (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1).trim();
+        }
+        return s;
+    }
+}

@@ -1,0 +1,148 @@
+package io.pushline.cli;
+
+import io.pushline.common.HBaseTables;
+import io.pushline.common.PushlineOptions;
+import io.pushline.common.ReceiptTables;
+import io.pushline.schema.receipts.Lifecycle;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+
+/**
+ * {@code ./pushline trace MSGID DEVICEID}: did the device get the message, and if not, why. Reads
+ * the message's lifecycle row written by the receipts job.
+ */
+final class TraceCommand {
+    static final String USAGE =
+            "usage: ./pushline trace MSGID DEVICEID [--hbase.zookeeper.quorum Q] [--hbase.namespace"
+                    + " NS]\n"
+                    + "       (a drop that found no device is traced as DEVICEID uid:UID)";
+
+    private TraceCommand() {}
+
+    static int run(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        List<String> options = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--") && i + 1 < args.length) {
+                options.add(args[i]);
+                options.add(args[++i]);
+            } else {
+                positional.add(args[i]);
+            }
+        }
+        if (positional.size() != 2) {
+            throw new Main.UsageException(USAGE);
+        }
+        Configuration o = ReceiptsCli.options(options, USAGE);
+        String msgId = positional.get(0);
+        String deviceId = positional.get(1);
+        Result res;
+        try (Connection c =
+                        ConnectionFactory.createConnection(
+                                HBaseTables.clientConf(o.get(PushlineOptions.HBASE_ZK_QUORUM)));
+                Table t =
+                        c.getTable(
+                                TableName.valueOf(
+                                        o.get(PushlineOptions.HBASE_NAMESPACE),
+                                        ReceiptTables.LIFECYCLE))) {
+            res = t.get(new Get(ReceiptTables.lifecycleRow(msgId, deviceId)));
+        }
+        if (res.isEmpty()) {
+            System.out.println(
+                    "no lifecycle for message '"
+                            + msgId
+                            + "' and device '"
+                            + deviceId
+                            + "': the gate never decided it, the receipts job has not seen it"
+                            + " yet, or it is older than "
+                            + ReceiptTables.LIFECYCLE_TTL_SECONDS / 86_400
+                            + " days");
+            return 1;
+        }
+        System.out.print(describe(ReceiptTables.lifecycle(res)));
+        return 0;
+    }
+
+    static String describe(Lifecycle l) {
+        StringBuilder b = new StringBuilder();
+        int status = l.status();
+        b.append(
+                String.format(
+                        "message %s to device %s (uid %s, vendor %s, msgType %s)%n",
+                        l.msgId, l.deviceId, or(l.uid), or(l.vendor), or(l.msgType)));
+        b.append(
+                String.format("  status     %s (code %d)%n", Lifecycle.statusName(status), status));
+        if (l.decision != null) {
+            b.append(
+                    String.format(
+                            "  decision   %s%s at %s%n",
+                            l.decision, l.reason == null ? "" : " " + l.reason, time(l.decidedAt)));
+        } else {
+            b.append("  decision   none seen (receipts came without one)\n");
+        }
+        line(b, "sent", l.sentAt, l.decidedAt, null);
+        line(b, "delivered", l.deliveredAt, l.decidedAt, null);
+        line(b, "clicked", l.clickedAt, l.decidedAt, null);
+        line(
+                b,
+                "failed",
+                l.failedAt,
+                l.decidedAt,
+                l.failCode == null ? null : "code " + l.failCode);
+        line(b, "token", l.tokenInvalidAt, l.decidedAt, "reported invalid: the device was unbound");
+        b.append("  ").append(explain(l, status)).append('\n');
+        return b.toString();
+    }
+
+    private static String explain(Lifecycle l, int status) {
+        switch (status) {
+            case Lifecycle.CLICKED:
+                return "=> delivered and opened";
+            case Lifecycle.DELIVERED:
+                return "=> delivered, not opened (yet)";
+            case Lifecycle.SENT:
+                return "=> handed to the vendor, no delivery report (yet)";
+            case Lifecycle.PASSED:
+                return "=> passed the gate, not reported sent (yet): waiting in pacing, or the"
+                        + " gateway has not reported";
+            case Lifecycle.FAILED:
+                return "=> the vendor refused it (" + or(l.failCode) + ")";
+            case Lifecycle.TOKEN_INVALID:
+                return "=> the device's token is dead; it was unbound from the registry";
+            case Lifecycle.UNKNOWN:
+                return "=> only receipts seen, no decision";
+            default:
+                return "=> not sent: the gate dropped it (" + or(l.reason) + ")";
+        }
+    }
+
+    private static void line(StringBuilder b, String what, long at, long from, String note) {
+        if (at == Lifecycle.NONE) {
+            return;
+        }
+        b.append(String.format("  %-10s %s", what, time(at)));
+        if (from != Lifecycle.NONE) {
+            b.append(String.format(" (+%.1f s)", (at - from) / 1000.0));
+        }
+        if (note != null) {
+            b.append("  ").append(note);
+        }
+        b.append('\n');
+    }
+
+    private static String time(long ms) {
+        return Instant.ofEpochMilli(ms).toString();
+    }
+
+    private static String or(String s) {
+        return s == null ? "-" : s;
+    }
+}
