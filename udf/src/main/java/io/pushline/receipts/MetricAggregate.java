@@ -1,5 +1,6 @@
 package io.pushline.receipts;
 
+import io.pushline.schema.receipts.MetricAcc;
 import io.pushline.schema.receipts.MetricDelta;
 import java.util.Map;
 import org.apache.flink.api.common.functions.AggregateFunction;

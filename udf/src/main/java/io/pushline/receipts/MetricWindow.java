@@ -1,5 +1,6 @@
 package io.pushline.receipts;
 
+import io.pushline.schema.receipts.MetricAcc;
 import io.pushline.schema.receipts.MetricRow;
 import java.util.TreeMap;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;

@@ -10,6 +10,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.receipts.MetricDelta;
+import io.pushline.schema.receipts.MetricPartial;
 import io.pushline.schema.receipts.MetricRow;
 import io.pushline.schema.receipts.ReceiptEvent;
 import io.pushline.schema.receipts.ReceiptTags;
@@ -95,18 +96,18 @@ public final class ReceiptsJob {
                         .uid("lifecycle")
                         .name("Lifecycle per message and device")
                         .setMaxParallelism(s.maxParallelism);
-        DataStream<MetricDelta> stamped =
+        DataStream<MetricPartial> partials =
                 counts.transform(
-                                "Stamp counts with their event time",
-                                TypeInformation.of(MetricDelta.class),
-                                new StampEventTime())
-                        .uid("stamp-counts");
+                                "Add up counts per minute",
+                                TypeInformation.of(MetricPartial.class),
+                                new PreAggregate())
+                        .uid("pre-aggregate");
         SingleOutputStreamOperator<MetricRow> minutes =
-                window(stamped, Duration.ofMinutes(1), MetricRow.MINUTE, s)
+                window(partials, Duration.ofMinutes(1), MetricRow.MINUTE, s)
                         .uid("metrics-minute")
                         .name("Metrics per minute");
         SingleOutputStreamOperator<MetricRow> days =
-                window(stamped, Duration.ofDays(1), MetricRow.DAY, s)
+                window(partials, Duration.ofDays(1), MetricRow.DAY, s)
                         .uid("metrics-day")
                         .name("Metrics per day");
 
@@ -147,27 +148,28 @@ public final class ReceiptsJob {
     }
 
     private static SingleOutputStreamOperator<MetricRow> window(
-            DataStream<MetricDelta> counts, Duration size, String grain, Settings s) {
-        return counts.keyBy(MetricDelta::key)
+            DataStream<MetricPartial> partials, Duration size, String grain, Settings s) {
+        return partials.keyBy(p -> p.key)
                 .window(TumblingEventTimeWindows.of(size))
                 .allowedLateness(s.allowedLateness)
                 .sideOutputLateData(ReceiptTags.TOO_LATE)
-                .aggregate(new MetricAggregate(), new MetricWindow(grain))
+                .aggregate(new MergePartials(), new MetricWindow(grain))
                 .setMaxParallelism(s.maxParallelism);
     }
 
-    static DeadLetter tooLate(MetricDelta d, String grain, Settings s) {
+    static DeadLetter tooLate(MetricPartial p, String grain, Settings s) {
+        String[] key = p.key.split("\0", -1);
         return DeadLetter.of(
                 "receipts",
-                d.msgId + "@" + d.ts,
+                key[0] + "@" + java.time.Instant.ofEpochMilli(p.minute),
                 "later than receipts.allowed-lateness ("
                         + s.allowedLateness
                         + ") after its "
                         + grain
                         + ": not counted in the "
                         + grain
-                        + " table (the lifecycle row has it)",
-                Json.write(d));
+                        + " table (the lifecycle rows have them)",
+                Json.write(p));
     }
 
     /** Bad records to the dead-letter output, the rest on. */

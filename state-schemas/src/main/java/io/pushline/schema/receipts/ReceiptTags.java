@@ -18,5 +18,5 @@ public final class ReceiptTags {
     public static final OutputTag<DeviceEvent> UNBIND = new OutputTag<>("receipts-unbind") {};
 
     /** Counts whose period was closed for longer than the allowed lateness. */
-    public static final OutputTag<MetricDelta> TOO_LATE = new OutputTag<>("receipts-too-late") {};
+    public static final OutputTag<MetricPartial> TOO_LATE = new OutputTag<>("receipts-too-late") {};
 }

@@ -1,9 +1,13 @@
-package io.pushline.receipts;
+package io.pushline.schema.receipts;
 
 import java.util.HashMap;
 import java.util.Map;
 
-/** The running counts of one metrics window (window state of the receipts job; a POJO). */
+/**
+ * The running counts of one (msgId, msgType, vendor) in one period: window state of the receipts
+ * job, and the partial counts its lifecycle subtasks send the windows. A POJO so it can gain
+ * fields.
+ */
 public class MetricAcc {
     public long passed;
     public long dropped;
