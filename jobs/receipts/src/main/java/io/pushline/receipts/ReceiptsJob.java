@@ -9,6 +9,7 @@ import io.pushline.common.ReceiptTables;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
+import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricDelta;
 import io.pushline.schema.receipts.MetricPartial;
 import io.pushline.schema.receipts.MetricRow;
@@ -133,6 +134,11 @@ public final class ReceiptsJob {
                 .uid("sink-metrics-topic")
                 .name("push.metrics");
         counts.getSideOutput(ReceiptTags.LIFECYCLE)
+                .transform(
+                        "Newest lifecycle per message between watermarks",
+                        TypeInformation.of(Lifecycle.class),
+                        new LatestLifecycle())
+                .uid("latest-lifecycle")
                 .sinkTo(sinks.lifecycle)
                 .uid("sink-hbase-lifecycle")
                 .name("HBase push_lifecycle");
