@@ -31,8 +31,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   <li>{@code push_metrics} (per minute) and {@code push_metrics_daily} (per UTC day): row {@code
  *       msgId 0x00 start(8 bytes) msgType 0x00 vendor}, so a campaign's rows are one prefix scan in
  *       time order. Family {@code m}: passed, dropped, sent, delivered, clicked, failed,
- *       token_invalid, lat_n, lat_p50, lat_p90, lat_p99, lat_max (8-byte longs); family {@code r}:
- *       drops per reason; family {@code c}: failures per vendor code.
+ *       token_invalid, lat_n, lat_p50, lat_p90, lat_p99, lat_max (8-byte longs; absent = 0); family
+ *       {@code r}: drops per reason; family {@code c}: failures per vendor code.
  *   <li>{@code push_lifecycle}: row {@code msgId 0x00 deviceId}; one cell {@code m:l} with the
  *       lifecycle (see {@link #put(Lifecycle)}). Kept {@link #LIFECYCLE_TTL_SECONDS}.
  * </ul>
@@ -89,11 +89,20 @@ public final class ReceiptTables {
         for (Map.Entry<String, Long> e : r.fails.entrySet()) {
             p.addColumn(FAILS, Bytes.toBytes(e.getKey()), Bytes.toBytes(e.getValue()));
         }
+        if (p.isEmpty()) {
+            p.addColumn(COUNTS, Bytes.toBytes("passed"), Bytes.toBytes(0L)); // HBase needs a cell
+        }
         return p;
     }
 
+    /**
+     * Zeros are not written (a missing cell reads as 0): most rows of personal pushes have one or
+     * two counts, and counts only grow, so an upsert never needs to clear one.
+     */
     private static void count(Put p, String name, long value) {
-        p.addColumn(COUNTS, Bytes.toBytes(name), Bytes.toBytes(value));
+        if (value != 0) {
+            p.addColumn(COUNTS, Bytes.toBytes(name), Bytes.toBytes(value));
+        }
     }
 
     /** A metrics row back from HBase; {@code grain} names the table it came from. */
