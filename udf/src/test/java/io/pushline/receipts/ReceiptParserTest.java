@@ -1,0 +1,94 @@
+package io.pushline.receipts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.schema.Topics;
+import io.pushline.schema.receipts.ReceiptEvent;
+import io.pushline.schema.receipts.ReceiptParser;
+import org.junit.jupiter.api.Test;
+
+class ReceiptParserTest {
+    @Test
+    void readsEachReceiptType() {
+        ReceiptEvent e =
+                parse(
+                        "{\"type\":\"failed\",\"msgId\":\"m\",\"deviceId\":\"d\",\"vendor\":\"fcm\","
+                                + "\"ts\":5,\"code\":80300007}");
+        assertThat(e.dead).isNull();
+        assertThat(e.kind).isEqualTo(ReceiptEvent.FAILED);
+        assertThat(e.reason).isEqualTo("80300007");
+        assertThat(e.lifecycleKey()).isEqualTo("m\0d");
+        for (String t : new String[] {"sent", "delivered", "clicked", "token_invalid"}) {
+            assertThat(
+                            parse(
+                                            "{\"type\":\""
+                                                    + t
+                                                    + "\",\"msgId\":\"m\",\"deviceId\":\"d\","
+                                                    + "\"vendor\":\"fcm\",\"ts\":5}")
+                                    .dead)
+                    .isNull();
+        }
+    }
+
+    @Test
+    void badReceiptsComeBackAsDeadLettersNamingTheField() {
+        assertThat(reason("not json")).startsWith("not valid JSON");
+        assertThat(reason("[1]")).isEqualTo("not a JSON object");
+        assertThat(reason("{\"type\":\"opened\",\"msgId\":\"m\",\"deviceId\":\"d\",\"ts\":1}"))
+                .startsWith("unknown type 'opened'");
+        assertThat(reason("{\"type\":\"sent\",\"deviceId\":\"d\",\"vendor\":\"v\",\"ts\":1}"))
+                .isEqualTo("missing field 'msgId'");
+        assertThat(reason("{\"type\":\"sent\",\"msgId\":\"m\",\"vendor\":\"v\",\"ts\":1}"))
+                .isEqualTo("missing field 'deviceId'");
+        assertThat(reason("{\"type\":\"sent\",\"msgId\":\"m\",\"deviceId\":\"d\",\"ts\":1}"))
+                .isEqualTo("missing field 'vendor'");
+        assertThat(
+                        reason(
+                                "{\"type\":\"sent\",\"msgId\":\"m\",\"deviceId\":\"d\",\"vendor\":\"v\","
+                                        + "\"ts\":\"x\"}"))
+                .isEqualTo("field 'ts' must be an integer (epoch milliseconds)");
+        assertThat(
+                        reason(
+                                "{\"type\":\"failed\",\"msgId\":\"m\",\"deviceId\":\"d\",\"vendor\":\"v\","
+                                        + "\"ts\":1}"))
+                .startsWith("missing field 'code'");
+    }
+
+    @Test
+    void readsTheGatesDecisions() {
+        ReceiptEvent pass =
+                ReceiptParser.parse(
+                        Topics.DECISIONS,
+                        "{\"msgId\":\"m\",\"uid\":\"u\",\"deviceId\":\"d\",\"vendor\":\"fcm\","
+                                + "\"decision\":\"PASS\",\"reason\":null,\"code\":0,\"msgType\":\"news\","
+                                + "\"ts\":9}",
+                        "0-1");
+        assertThat(pass.kind).isEqualTo(ReceiptEvent.DECISION);
+        assertThat(pass.msgType).isEqualTo("news");
+        ReceiptEvent noDevice =
+                ReceiptParser.parse(
+                        Topics.DECISIONS,
+                        "{\"msgId\":\"m\",\"uid\":\"u\",\"deviceId\":null,\"vendor\":null,"
+                                + "\"decision\":\"DROP\",\"reason\":\"no_device\",\"code\":10,"
+                                + "\"msgType\":\"news\",\"ts\":9}",
+                        "0-2");
+        assertThat(noDevice.deviceId).isEqualTo("uid:u");
+        assertThat(noDevice.code).isEqualTo(10);
+        ReceiptEvent bad =
+                ReceiptParser.parse(
+                        Topics.DECISIONS, "{\"msgId\":\"m\",\"deviceId\":\"d\",\"ts\":1}", "1-7");
+        assertThat(bad.dead.reason).isEqualTo("field 'decision' must be PASS or DROP");
+        assertThat(bad.dead.source).isEqualTo(Topics.DECISIONS);
+        assertThat(bad.dead.position).isEqualTo("1-7");
+    }
+
+    private static ReceiptEvent parse(String text) {
+        return ReceiptParser.parse(Topics.RECEIPTS, text, "0-0");
+    }
+
+    private static String reason(String text) {
+        ReceiptEvent e = parse(text);
+        assertThat(e.dead).isNotNull();
+        return e.dead.reason;
+    }
+}
