@@ -78,6 +78,7 @@ final class DemoReceipts {
 
         long[] decisions = new long[2];
         Map<String, Long> passesByCampaign = new HashMap<>();
+        Map<String, String> firstDevice = new HashMap<>();
         CommittedRecords.readAll(
                 kafka,
                 Topics.DECISIONS,
@@ -88,6 +89,7 @@ final class DemoReceipts {
                     decisions[d.isPass() ? 0 : 1]++;
                     if (d.isPass() && "promo".equals(d.msgType)) {
                         passesByCampaign.merge(d.msgId, 1L, Long::sum);
+                        firstDevice.putIfAbsent(d.msgId, d.deviceId);
                     }
                 });
         MetricRow total = totals(stack);
@@ -127,7 +129,9 @@ final class DemoReceipts {
                                 + decisions[1]
                                 + " and the gateways' counts above");
 
-        DemoCommand.step("[8/8] the report of the biggest campaign");
+        DemoCommand.step(
+                "[8/8] the biggest campaign: its report, one of its messages traced, SQL on the"
+                        + " tables");
         String biggest =
                 passesByCampaign.entrySet().stream()
                         .max(Map.Entry.comparingByValue())
@@ -144,14 +148,16 @@ final class DemoReceipts {
                         "--" + PushlineOptions.HBASE_ZK_QUORUM.key(),
                         stack.hbaseZkQuorum()
                     });
-            System.out.println(
-                    "Try: ./pushline trace "
-                            + biggest
-                            + " DEVICEID, ./pushline sql -e 'SELECT vendor, SUM(sent),"
-                            + " SUM(delivered), SUM(clicked) FROM metrics_minute GROUP BY vendor'"
-                            + " (with ./pushline local up --dir "
-                            + dir
-                            + ")");
+            String device = firstDevice.get(biggest);
+            String[] hbase = {"--" + PushlineOptions.HBASE_ZK_QUORUM.key(), stack.hbaseZkQuorum()};
+            System.out.println("$ ./pushline trace " + biggest + " " + device);
+            TraceCommand.run(new String[] {biggest, device, hbase[0], hbase[1]});
+            String query =
+                    "SELECT vendor, SUM(sent) AS sent, SUM(delivered) AS delivered, SUM(clicked) AS"
+                            + " clicked, SUM(token_invalid) AS tokens_invalid FROM metrics_daily"
+                            + " GROUP BY vendor ORDER BY sent DESC";
+            System.out.println("$ ./pushline sql -e '" + query + "'");
+            SqlCommand.run(new String[] {"-e", query, hbase[0], hbase[1]});
         }
         return ok ? 0 : 1;
     }

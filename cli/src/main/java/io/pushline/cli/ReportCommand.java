@@ -115,14 +115,22 @@ final class ReportCommand {
                         CampaignReport.pct(t.tokenInvalid, t.sent)));
         b.append(
                 String.format(
-                        "  %-8s %10s %10s %10s %10s %8s %8s%n",
-                        "vendor", "passed", "sent", "delivered", "clicked", "failed", "invalid"));
+                        "  %-8s %10s %10s %10s %10s %10s %8s %8s%n",
+                        "vendor",
+                        "dropped",
+                        "passed",
+                        "sent",
+                        "delivered",
+                        "clicked",
+                        "failed",
+                        "invalid"));
         for (Map.Entry<String, MetricRow> e : r.byVendor.entrySet()) {
             MetricRow v = e.getValue();
             b.append(
                     String.format(
-                            "  %-8s %,10d %,10d %,10d %,10d %,8d %,8d%n",
+                            "  %-8s %,10d %,10d %,10d %,10d %,10d %,8d %,8d%n",
                             e.getKey(),
+                            v.dropped,
                             v.passed,
                             v.sent,
                             v.delivered,

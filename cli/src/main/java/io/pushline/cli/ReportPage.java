@@ -117,13 +117,15 @@ final class ReportPage {
         b.append("<h2>Failures by vendor code</h2>");
         mapBars(b, t.fails, COLORS[2], "no failures");
 
-        b.append("<h2>By vendor</h2><table><tr><th>vendor</th><th>passed</th><th>sent</th>")
+        b.append("<h2>By vendor</h2><table><tr><th>vendor</th><th>dropped</th><th>passed</th>")
+                .append("<th>sent</th>")
                 .append("<th>delivered</th><th>clicked</th><th>failed</th><th>tokens invalid</th>")
                 .append("<th>delivery rate</th><th>click rate</th></tr>");
         for (Map.Entry<String, MetricRow> e : r.byVendor.entrySet()) {
             MetricRow v = e.getValue();
             b.append("<tr><td>")
                     .append(esc(e.getKey()))
+                    .append(cell(v.dropped))
                     .append(cell(v.passed))
                     .append(cell(v.sent))
                     .append(cell(v.delivered))

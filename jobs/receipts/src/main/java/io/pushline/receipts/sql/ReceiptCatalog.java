@@ -52,6 +52,8 @@ public final class ReceiptCatalog {
                                 .inBatchMode()
                                 .withConfiguration(conf)
                                 .build());
+        // the tables' periods are UTC minutes and days: show them so, whatever the machine's zone
+        env.getConfig().setLocalTimeZone(java.time.ZoneOffset.UTC);
         env.registerCatalog(CATALOG, create(quorum, namespace));
         env.useCatalog(CATALOG);
         env.useDatabase(DATABASE);
