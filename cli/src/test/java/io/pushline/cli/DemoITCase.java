@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The demo at a small size, as {@code ./pushline demo} runs it: its own embedded stack, generated
  * devices with churn, requests to uids and devices, malformed records, the nightly job and schedule
- * feed for 2,000 generated users, the dispatch job at parallelism 2. It exits 0 only when every
- * output count equals the in-memory model of the input.
+ * feed for 2,000 generated users, the dispatch job at parallelism 2, then vendor receipts through
+ * the receipts job and the biggest campaign's report. It exits 0 only when every output count
+ * equals the in-memory model of the input and the metrics tables equal the gateways' counts.
  */
 class DemoITCase {
     @Test
@@ -41,7 +42,13 @@ class DemoITCase {
                 .contains("min_interval")
                 .contains("Personal pushes (the nightly slots, decided at their slot times):")
                 .contains("every personal slot is decided once")
-                .contains("every PASS is one send in its vendor's topic. OK");
+                .contains("every PASS is one send in its vendor's topic. OK")
+                .contains(
+                        "Check: the minute tables count every decision and receipt once; every"
+                                + " invalid token became an unbind. OK")
+                .contains("Report page:")
+                .contains("$ ./pushline trace msg-")
+                .containsPattern("status     \\w+");
         assertThat(code).isZero();
     }
 }
