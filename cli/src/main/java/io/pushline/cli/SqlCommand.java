@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.PushlineOptions;
 import io.pushline.receipts.sql.ReceiptCatalog;
+import io.pushline.receipts.sql.ReceiptSql;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -83,22 +84,8 @@ final class SqlCommand {
         return failures == 0 ? 0 : 1;
     }
 
-    /** Runs one statement and prints its result; errors are printed, not thrown. */
     static boolean execute(TableEnvironment sql, String statement) {
-        try {
-            sql.executeSql(statement).print();
-            return true;
-        } catch (Exception e) {
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            System.err.println("pushline sql: " + e.getMessage());
-            if (root != e) {
-                System.err.println("  caused by: " + root);
-            }
-            return false;
-        }
+        return ReceiptSql.execute(sql, statement);
     }
 
     private static String strip(String s) {

@@ -11,6 +11,7 @@ import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.receipts.sql.LifecycleLookupAccess;
 import io.pushline.receipts.sql.ReceiptCatalog;
+import io.pushline.receipts.sql.ReceiptSql;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
@@ -355,6 +356,52 @@ class ReceiptsITCase {
                         Row.of("failed", 3L),
                         Row.of("sent", 2L),
                         Row.of("token_invalid", 2L));
+    }
+
+    @Test
+    void sqlDashEPrintsTheSameNumbers() throws Exception {
+        TableEnvironment sql =
+                ReceiptCatalog.open(STACK.get().hbaseZkQuorum(), NS, new Configuration());
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stdout = System.out;
+        System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+        boolean ok;
+        try {
+            // what ./pushline sql -e runs
+            ok =
+                    ReceiptSql.execute(
+                            sql,
+                            "SELECT vendor, SUM(passed) AS passed, SUM(delivered) AS delivered,"
+                                    + " SUM(clicked) AS clicked, SUM(token_invalid) AS invalid FROM"
+                                    + " metrics_daily WHERE msg_id = 'camp' GROUP BY vendor ORDER BY"
+                                    + " vendor");
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(ok).isTrue();
+        List<String> rows = new ArrayList<>();
+        for (String line : printed.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (line.startsWith("|") && !line.contains("vendor")) {
+                rows.add(line.replaceAll("\\s+", ""));
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (MetricRow r : dayRows.values()) {
+            expected.add(
+                    "|"
+                            + r.vendor
+                            + "|"
+                            + r.passed
+                            + "|"
+                            + r.delivered
+                            + "|"
+                            + r.clicked
+                            + "|"
+                            + r.tokenInvalid
+                            + "|");
+        }
+        java.util.Collections.sort(expected);
+        assertThat(rows).isEqualTo(expected);
     }
 
     @Test

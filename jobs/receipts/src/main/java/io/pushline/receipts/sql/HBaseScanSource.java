@@ -54,9 +54,18 @@ final class HBaseScanSource implements Source<RowData, RegionSplit, List<RegionS
     public SplitEnumerator<RegionSplit, List<RegionSplit>> createEnumerator(
             SplitEnumeratorContext<RegionSplit> context) throws IOException {
         List<RegionSplit> splits = new ArrayList<>();
+        TableName name = TableName.valueOf(namespace, table.hbaseName);
         try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
-                RegionLocator locator =
-                        c.getRegionLocator(TableName.valueOf(namespace, table.hbaseName))) {
+                RegionLocator locator = c.getRegionLocator(name)) {
+            try (org.apache.hadoop.hbase.client.Admin admin = c.getAdmin()) {
+                if (!admin.tableExists(name)) {
+                    throw new IOException(
+                            "HBase table "
+                                    + name
+                                    + " does not exist: the receipts job creates it when it"
+                                    + " starts (or check hbase.namespace)");
+                }
+            }
             Pair<byte[][], byte[][]> keys = locator.getStartEndKeys();
             for (int i = 0; i < keys.getFirst().length; i++) {
                 splits.add(new RegionSplit(keys.getFirst()[i], keys.getSecond()[i]));
