@@ -158,7 +158,13 @@ class ReceiptsITCase {
                         MetricRow fcm = minuteRows(stack).get(key(0, "fcm"));
                         return fcm != null && fcm.delivered == 11;
                     },
-                    "the late delivery in minute 0's row");
+                    () ->
+                            "the late delivery in minute 0's row; rows "
+                                    + minuteRows(stack)
+                                    + ", dead letters "
+                                    + read(kafka, Topics.DLQ)
+                                    + ", lifecycle d35 "
+                                    + lifecycleOf(stack, "d35"));
 
             // phase 3: later than the allowed lateness for minute 0 (but not for the day)
             produce(
@@ -575,12 +581,31 @@ class ReceiptsITCase {
     }
 
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        await(condition, () -> what);
+    }
+
+    static void await(BooleanSupplier condition, java.util.function.Supplier<String> what)
+            throws InterruptedException {
         long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > until) {
-                throw new AssertionError("timed out waiting for " + what);
+                throw new AssertionError("timed out waiting for " + what.get());
             }
             Thread.sleep(250);
+        }
+    }
+
+    static String lifecycleOf(LocalStack stack, String device) {
+        try (Table t =
+                stack.hbase()
+                        .connection()
+                        .getTable(TableName.valueOf(NS, ReceiptTables.LIFECYCLE))) {
+            Lifecycle l =
+                    ReceiptTables.lifecycle(
+                            t.get(new Get(ReceiptTables.lifecycleRow("camp", device))));
+            return l + " delivered at " + l.deliveredAt;
+        } catch (java.io.IOException e) {
+            return e.toString();
         }
     }
 }
