@@ -10,12 +10,15 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * Adds up the lifecycle's counts per (msgId, msgType, vendor, minute) in memory and sends the sums
- * on before each watermark, checkpoint barrier and at the end of input, stamped with their minute:
- * the windows then update their state once per key and watermark instead of once per count. Holds
- * nothing across a checkpoint, so it needs no state of its own.
+ * on, stamped with their minute, before each watermark, watermark status change and checkpoint
+ * barrier, every {@link #FLUSH_INTERVAL_MS} and at the end of input: the windows then update their
+ * state once per key and flush instead of once per count, and a late count reaches them at once
+ * even when event time stands still. Holds nothing across a checkpoint, so it needs no state.
  */
 public class PreAggregate extends AbstractStreamOperator<MetricPartial>
         implements OneInputStreamOperator<MetricDelta, MetricPartial>, BoundedOneInput {
@@ -35,10 +38,39 @@ public class PreAggregate extends AbstractStreamOperator<MetricPartial>
         add.add(d, open.computeIfAbsent(slot, s -> add.createAccumulator()));
     }
 
+    /** At most this long between flushes, also when event time stands still. */
+    static final long FLUSH_INTERVAL_MS = 200;
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        scheduleFlush();
+    }
+
+    private void scheduleFlush() {
+        ProcessingTimeService time = getProcessingTimeService();
+        time.registerTimer(
+                time.getCurrentProcessingTime() + FLUSH_INTERVAL_MS,
+                t -> {
+                    flush();
+                    scheduleFlush();
+                });
+    }
+
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         flush();
         super.processWatermark(mark);
+    }
+
+    /**
+     * Nothing may wait here while downstream ignores this channel as idle: another channel's
+     * watermark could pass it and make it late.
+     */
+    @Override
+    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
+        flush();
+        super.processWatermarkStatus(status);
     }
 
     @Override

@@ -65,6 +65,23 @@ class PreAggregateTest {
         }
     }
 
+    @Test
+    void sumsLeaveWithinAFlushIntervalWhenEventTimeStandsStill() throws Exception {
+        try (var h = new OneInputStreamOperatorTestHarness<>(new PreAggregate())) {
+            h.setProcessingTime(0);
+            h.open();
+            h.processElement(delta(T, "m", MetricDelta.DELIVERED, null, 10), T);
+            h.setProcessingTime(PreAggregate.FLUSH_INTERVAL_MS - 1);
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.setProcessingTime(PreAggregate.FLUSH_INTERVAL_MS);
+            assertThat(h.extractOutputValues()).hasSize(1);
+            // and again after the next interval
+            h.processElement(delta(T, "m", MetricDelta.CLICKED, null, -1), T);
+            h.setProcessingTime(2 * PreAggregate.FLUSH_INTERVAL_MS);
+            assertThat(h.extractOutputValues()).hasSize(2);
+        }
+    }
+
     static MetricDelta delta(long ts, String msgId, byte metric, String detail, long latency) {
         MetricDelta d = MetricDelta.of(ts, msgId, "news", "fcm", metric, detail);
         d.latencyMs = latency;

@@ -143,16 +143,11 @@ class ReceiptsITCase {
             produce(kafka, Topics.RECEIPTS, r);
             await(() -> minuteRows(stack).size() >= 4, "rows of minutes 0 and 1");
 
-            // phase 2: a late delivery for minute 0 (already written), then one at minute 40
+            // phase 2: a late delivery for minute 0 (already written) ...
             produce(
                     kafka,
                     Topics.RECEIPTS,
-                    List.of(
-                            receipt("delivered", 35, T + 5_000, null),
-                            receipt("delivered", 36, T + 40 * MIN, null)));
-            await(
-                    () -> minuteRows(stack).containsKey(key(10 * MIN, "huawei")),
-                    "the row of minute 10");
+                    List.<String[]>of(receipt("delivered", 35, T + 5_000, null)));
             await(
                     () -> {
                         MetricRow fcm = minuteRows(stack).get(key(0, "fcm"));
@@ -165,6 +160,14 @@ class ReceiptsITCase {
                                     + read(kafka, Topics.DLQ)
                                     + ", lifecycle d35 "
                                     + lifecycleOf(stack, "d35"));
+            // ... then one at minute 40, which closes minute 10
+            produce(
+                    kafka,
+                    Topics.RECEIPTS,
+                    List.<String[]>of(receipt("delivered", 36, T + 40 * MIN, null)));
+            await(
+                    () -> minuteRows(stack).containsKey(key(10 * MIN, "huawei")),
+                    "the row of minute 10");
 
             // phase 3: later than the allowed lateness for minute 0 (but not for the day)
             produce(
