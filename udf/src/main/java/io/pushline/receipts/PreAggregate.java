@@ -5,13 +5,7 @@ import io.pushline.schema.receipts.MetricDelta;
 import io.pushline.schema.receipts.MetricPartial;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
-import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * Adds up the lifecycle's counts per (msgId, msgType, vendor, minute) in memory and sends the sums
@@ -20,8 +14,7 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * state once per key and flush instead of once per count, and a late count reaches them at once
  * even when event time stands still. Holds nothing across a checkpoint, so it needs no state.
  */
-public class PreAggregate extends AbstractStreamOperator<MetricPartial>
-        implements OneInputStreamOperator<MetricDelta, MetricPartial>, BoundedOneInput {
+public class PreAggregate extends FlushingOperator<MetricDelta, MetricPartial> {
     private static final long serialVersionUID = 1L;
     private static final long MINUTE = 60_000L;
 
@@ -38,53 +31,8 @@ public class PreAggregate extends AbstractStreamOperator<MetricPartial>
         add.add(d, open.computeIfAbsent(slot, s -> add.createAccumulator()));
     }
 
-    /** At most this long between flushes, also when event time stands still. */
-    static final long FLUSH_INTERVAL_MS = 200;
-
     @Override
-    public void open() throws Exception {
-        super.open();
-        scheduleFlush();
-    }
-
-    private void scheduleFlush() {
-        ProcessingTimeService time = getProcessingTimeService();
-        time.registerTimer(
-                time.getCurrentProcessingTime() + FLUSH_INTERVAL_MS,
-                t -> {
-                    flush();
-                    scheduleFlush();
-                });
-    }
-
-    @Override
-    public void processWatermark(Watermark mark) throws Exception {
-        flush();
-        super.processWatermark(mark);
-    }
-
-    /**
-     * Nothing may wait here while downstream ignores this channel as idle: another channel's
-     * watermark could pass it and make it late.
-     */
-    @Override
-    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
-        flush();
-        super.processWatermarkStatus(status);
-    }
-
-    @Override
-    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        flush();
-        super.prepareSnapshotPreBarrier(checkpointId);
-    }
-
-    @Override
-    public void endInput() {
-        flush();
-    }
-
-    private void flush() {
+    protected void flush() {
         if (open == null || open.isEmpty()) {
             return;
         }
