@@ -69,13 +69,13 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
             SplitEnumeratorContext<Split> context) {
         List<Split> all = new ArrayList<>();
         all.add(new Split(from));
-        return new Enumerator(context, all);
+        return new PendingSplits<>(context, all);
     }
 
     @Override
     public SplitEnumerator<Split, List<Split>> restoreEnumerator(
             SplitEnumeratorContext<Split> context, List<Split> pending) {
-        return new Enumerator(context, new ArrayList<>(pending));
+        return new PendingSplits<>(context, pending);
     }
 
     @Override
@@ -105,44 +105,6 @@ public final class MinuteClock implements Source<Long, MinuteClock.Split, List<M
         public String splitId() {
             return "minutes";
         }
-    }
-
-    private static final class Enumerator implements SplitEnumerator<Split, List<Split>> {
-        private final SplitEnumeratorContext<Split> context;
-        private final List<Split> pending;
-
-        Enumerator(SplitEnumeratorContext<Split> context, List<Split> pending) {
-            this.context = context;
-            this.pending = pending;
-        }
-
-        @Override
-        public void start() {}
-
-        @Override
-        public void handleSplitRequest(int subtask, String host) {
-            if (!pending.isEmpty()) {
-                context.assignSplit(pending.remove(0), subtask);
-            } else {
-                context.signalNoMoreSplits(subtask);
-            }
-        }
-
-        @Override
-        public void addSplitsBack(List<Split> splits, int subtask) {
-            pending.addAll(splits);
-        }
-
-        @Override
-        public void addReader(int subtask) {}
-
-        @Override
-        public List<Split> snapshotState(long checkpointId) {
-            return new ArrayList<>(pending);
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static final class Reader implements SourceReader<Long, Split> {

@@ -1,6 +1,7 @@
 package io.pushline.receipts.sql;
 
 import io.pushline.common.HBaseTables;
+import io.pushline.common.PendingSplits;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -71,13 +72,13 @@ final class HBaseScanSource implements Source<RowData, RegionSplit, List<RegionS
                 splits.add(new RegionSplit(keys.getFirst()[i], keys.getSecond()[i]));
             }
         }
-        return new Enumerator(context, splits);
+        return new PendingSplits<>(context, splits);
     }
 
     @Override
     public SplitEnumerator<RegionSplit, List<RegionSplit>> restoreEnumerator(
             SplitEnumeratorContext<RegionSplit> context, List<RegionSplit> pending) {
-        return new Enumerator(context, new ArrayList<>(pending));
+        return new PendingSplits<>(context, pending);
     }
 
     @Override
@@ -93,45 +94,6 @@ final class HBaseScanSource implements Source<RowData, RegionSplit, List<RegionS
     @Override
     public SourceReader<RowData, RegionSplit> createReader(SourceReaderContext context) {
         return new Reader(context);
-    }
-
-    private static final class Enumerator
-            implements SplitEnumerator<RegionSplit, List<RegionSplit>> {
-        private final SplitEnumeratorContext<RegionSplit> context;
-        private final List<RegionSplit> pending;
-
-        Enumerator(SplitEnumeratorContext<RegionSplit> context, List<RegionSplit> pending) {
-            this.context = context;
-            this.pending = pending;
-        }
-
-        @Override
-        public void start() {}
-
-        @Override
-        public void handleSplitRequest(int subtask, String host) {
-            if (pending.isEmpty()) {
-                context.signalNoMoreSplits(subtask);
-            } else {
-                context.assignSplit(pending.remove(0), subtask);
-            }
-        }
-
-        @Override
-        public void addSplitsBack(List<RegionSplit> splits, int subtask) {
-            pending.addAll(splits);
-        }
-
-        @Override
-        public void addReader(int subtask) {}
-
-        @Override
-        public List<RegionSplit> snapshotState(long checkpointId) {
-            return new ArrayList<>(pending);
-        }
-
-        @Override
-        public void close() {}
     }
 
     private final class Reader implements SourceReader<RowData, RegionSplit> {
