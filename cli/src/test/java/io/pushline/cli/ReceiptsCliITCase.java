@@ -64,6 +64,9 @@ class ReceiptsCliITCase {
             minutes.put(
                     ReceiptTables.put(row(MetricRow.MINUTE, T + 60_000, "huawei", 0, 0, 5, 7, 0)));
             minutes.put(ReceiptTables.put(row(MetricRow.MINUTE, T, "fcm", 50, 50, 40, 2, 0)));
+            MetricRow other = row(MetricRow.MINUTE, T, "fcm", 7, 7, 7, 7, 0);
+            other.msgId = "msg-000751";
+            minutes.put(ReceiptTables.put(other));
             days.put(ReceiptTables.put(row(MetricRow.DAY, T, "huawei", 100, 98, 95, 7, 3)));
             days.put(ReceiptTables.put(row(MetricRow.DAY, T, "fcm", 50, 50, 40, 2, 0)));
             Lifecycle l = new Lifecycle();
@@ -148,6 +151,17 @@ class ReceiptsCliITCase {
         Result bad = run(() -> SqlCommand.run(args("-e", "SELECT nope FROM metrics_minute")));
         assertThat(bad.code).isEqualTo(1);
         assertThat(bad.err).contains("pushline sql:").contains("nope");
+    }
+
+    @Test
+    void aCampaignsQueryScansOnlyItsRows() throws Exception {
+        String where = " FROM metrics_minute WHERE msg_id = 'msg-000750'";
+        Result plan = run(() -> SqlCommand.run(args("-e", "EXPLAIN SELECT SUM(sent)" + where)));
+        assertThat(plan.out).contains("metrics_minute, filter=[=(msg_id, _UTF-16LE'msg-000750'");
+        Result sum = run(() -> SqlCommand.run(args("-e", "SELECT SUM(sent), COUNT(*)" + where)));
+        assertThat(sum.out).containsPattern("\\|\\s+148 \\|\\s+3 \\|");
+        Result all = run(() -> SqlCommand.run(args("-e", "SELECT COUNT(*) FROM metrics_minute")));
+        assertThat(all.out).containsPattern("\\|\\s+4 \\|");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.pushline.receipts.sql;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PendingSplits;
+import io.pushline.common.ReceiptTables;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.Pair;
 
 /**
@@ -40,10 +42,38 @@ final class HBaseScanSource implements Source<RowData, RegionSplit, List<RegionS
     private final String namespace;
     private final ReceiptTable table;
 
-    HBaseScanSource(String quorum, String namespace, ReceiptTable table) {
+    /** Rows of one msgId only ({@code msg_id = '...'} pushed down), or null for all. */
+    private final String msgId;
+
+    HBaseScanSource(String quorum, String namespace, ReceiptTable table, String msgId) {
         this.quorum = quorum;
         this.namespace = namespace;
         this.table = table;
+        this.msgId = msgId;
+    }
+
+    /**
+     * The split's key range, narrowed to the msgId's rows when there is one: every table's row key
+     * starts with {@code msgId 0x00}. Null when nothing of the split is left.
+     */
+    Scan scanOf(RegionSplit split) {
+        byte[] start = split.start;
+        byte[] stop = split.end;
+        if (msgId != null) {
+            byte[] from = ReceiptTables.metricsPrefix(msgId);
+            byte[] until = from.clone();
+            until[until.length - 1] = 1;
+            if (Bytes.compareTo(from, start) > 0) {
+                start = from;
+            }
+            if (stop.length == 0 || Bytes.compareTo(until, stop) < 0) {
+                stop = until;
+            }
+            if (Bytes.compareTo(start, stop) >= 0) {
+                return null;
+            }
+        }
+        return new Scan().withStartRow(start).withStopRow(stop).setCaching(1_000);
     }
 
     @Override
@@ -125,12 +155,12 @@ final class HBaseScanSource implements Source<RowData, RegionSplit, List<RegionS
                     available = new CompletableFuture<>();
                     return InputStatus.NOTHING_AVAILABLE;
                 }
-                scanner =
-                        table().getScanner(
-                                        new Scan()
-                                                .withStartRow(next.start)
-                                                .withStopRow(next.end)
-                                                .setCaching(1_000));
+                Scan scan = scanOf(next);
+                if (scan == null) {
+                    context.sendSplitRequest();
+                    return InputStatus.MORE_AVAILABLE;
+                }
+                scanner = table().getScanner(scan);
             }
             Result r = scanner.next();
             if (r == null) {

@@ -1,23 +1,69 @@
 package io.pushline.receipts.sql;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
+import org.apache.flink.table.expressions.CallExpression;
+import org.apache.flink.table.expressions.FieldReferenceExpression;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.expressions.ValueLiteralExpression;
+import org.apache.flink.table.functions.BuiltInFunctionDefinitions;
 
 /** Scan of any receipts table; lookup on {@code lifecycle} by its row key. */
-final class HBaseTableSource implements ScanTableSource, LookupTableSource {
+final class HBaseTableSource implements ScanTableSource, LookupTableSource, SupportsFilterPushDown {
     private final String quorum;
     private final String namespace;
     private final ReceiptTable table;
+    private String msgId;
 
     HBaseTableSource(String quorum, String namespace, ReceiptTable table) {
         this.quorum = quorum;
         this.namespace = namespace;
         this.table = table;
+    }
+
+    /**
+     * Takes {@code msg_id = 'literal'} to scan only that campaign's rows (one key range: every
+     * table's row key starts with the msgId). All filters stay with the planner as well, so the
+     * result is the same with or without this.
+     */
+    @Override
+    public Result applyFilters(List<ResolvedExpression> filters) {
+        List<ResolvedExpression> accepted = new ArrayList<>();
+        for (ResolvedExpression f : filters) {
+            String value = msgIdEquals(f);
+            if (value != null && msgId == null) {
+                msgId = value;
+                accepted.add(f);
+            }
+        }
+        return Result.of(accepted, filters);
+    }
+
+    private static String msgIdEquals(ResolvedExpression f) {
+        if (!(f instanceof CallExpression)
+                || ((CallExpression) f).getFunctionDefinition()
+                        != BuiltInFunctionDefinitions.EQUALS) {
+            return null;
+        }
+        List<ResolvedExpression> args = ((CallExpression) f).getResolvedChildren();
+        String field = null;
+        String value = null;
+        for (ResolvedExpression a : args) {
+            if (a instanceof FieldReferenceExpression) {
+                field = ((FieldReferenceExpression) a).getName();
+            } else if (a instanceof ValueLiteralExpression) {
+                value = ((ValueLiteralExpression) a).getValueAs(String.class).orElse(null);
+            }
+        }
+        return "msg_id".equals(field) ? value : null;
     }
 
     @Override
@@ -27,7 +73,7 @@ final class HBaseTableSource implements ScanTableSource, LookupTableSource {
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        return SourceProvider.of(new HBaseScanSource(quorum, namespace, table));
+        return SourceProvider.of(new HBaseScanSource(quorum, namespace, table, msgId));
     }
 
     @Override
@@ -54,11 +100,17 @@ final class HBaseTableSource implements ScanTableSource, LookupTableSource {
 
     @Override
     public DynamicTableSource copy() {
-        return new HBaseTableSource(quorum, namespace, table);
+        HBaseTableSource c = new HBaseTableSource(quorum, namespace, table);
+        c.msgId = msgId;
+        return c;
     }
 
     @Override
     public String asSummaryString() {
-        return "HBase " + namespace + ":" + table.hbaseName;
+        return "HBase "
+                + namespace
+                + ":"
+                + table.hbaseName
+                + (msgId == null ? "" : " rows of msg_id " + msgId);
     }
 }
