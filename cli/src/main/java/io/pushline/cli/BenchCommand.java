@@ -8,7 +8,6 @@ import io.pushline.gate.Rules;
 import io.pushline.gate.RulesParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
-import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.Delivery;
@@ -198,7 +197,8 @@ final class BenchCommand {
     private static void plainJob(StreamExecutionEnvironment env, int devices, long events) {
         pushes(env, events, devices)
                 .keyBy(d -> d.device.deviceId)
-                .process(new Count())
+                .process(new Count<Delivery>())
+                .returns(Types.LONG)
                 .sinkTo(new DiscardingSink<>());
     }
 
@@ -364,7 +364,7 @@ final class BenchCommand {
     }
 
     /** The baseline: one ValueState read and write per event. */
-    static final class Count extends KeyedProcessFunction<String, Delivery, Decision> {
+    static final class Count<T> extends KeyedProcessFunction<String, T, Long> {
         private transient ValueState<Long> count;
 
         @Override
@@ -373,8 +373,7 @@ final class BenchCommand {
         }
 
         @Override
-        public void processElement(Delivery d, Context ctx, Collector<Decision> out)
-                throws Exception {
+        public void processElement(T value, Context ctx, Collector<Long> out) throws Exception {
             Long c = count.value();
             count.update(c == null ? 1 : c + 1);
         }

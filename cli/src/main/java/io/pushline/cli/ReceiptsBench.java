@@ -13,9 +13,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
@@ -24,9 +21,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.util.Collector;
 
 /**
  * {@code ./pushline bench receipts [--events N] [--devices D]}: the receipts job's operators
@@ -119,7 +114,8 @@ final class ReceiptsBench {
                             new DiscardingSink<>()));
         } else {
             input.keyBy(ReceiptEvent::lifecycleKey)
-                    .process(new Count())
+                    .process(new BenchCommand.Count<ReceiptEvent>())
+                    .returns(Types.LONG)
                     .sinkTo(new DiscardingSink<>());
         }
         long t0 = System.nanoTime();
@@ -190,23 +186,6 @@ final class ReceiptsBench {
             x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
             x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
             return x ^ (x >>> 33);
-        }
-    }
-
-    static final class Count extends KeyedProcessFunction<String, ReceiptEvent, Long> {
-        private static final long serialVersionUID = 1L;
-        private transient ValueState<Long> count;
-
-        @Override
-        public void open(OpenContext ctx) {
-            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
-        }
-
-        @Override
-        public void processElement(ReceiptEvent e, Context ctx, Collector<Long> out)
-                throws Exception {
-            Long c = count.value();
-            count.update(c == null ? 1 : c + 1);
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
 import io.pushline.common.ReceiptTables;
 import io.pushline.dispatch.DispatchJob;
@@ -44,9 +45,11 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -583,18 +586,30 @@ class ReceiptsITCase {
         return out;
     }
 
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    static void await(BooleanSupplier condition, String what) {
         await(condition, () -> what);
     }
 
-    static void await(BooleanSupplier condition, java.util.function.Supplier<String> what)
-            throws InterruptedException {
+    /**
+     * Waits for the job's next output (push.metrics, push.dlq, device.events) until {@code
+     * condition} holds; fails after two minutes of nothing that makes it hold.
+     */
+    static void await(BooleanSupplier condition, java.util.function.Supplier<String> what) {
         long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("timed out waiting for " + what.get());
+        try (KafkaConsumer<byte[], byte[]> outputs =
+                new KafkaConsumer<>(KafkaIO.committedReader(STACK.get().kafkaBootstrap()))) {
+            List<TopicPartition> parts = new ArrayList<>();
+            for (String topic : List.of(Topics.METRICS, Topics.DLQ, Topics.DEVICE_EVENTS)) {
+                parts.addAll(CommittedRecords.partitions(outputs, topic));
             }
-            Thread.sleep(250);
+            outputs.assign(parts);
+            while (!condition.getAsBoolean()) {
+                if (System.nanoTime() > until) {
+                    throw new AssertionError("timed out waiting for " + what.get());
+                }
+                // rows reach HBase within a second of their record on push.metrics
+                outputs.poll(Duration.ofMillis(500));
+            }
         }
     }
 
