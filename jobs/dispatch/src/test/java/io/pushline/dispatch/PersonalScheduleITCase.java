@@ -108,6 +108,14 @@ class PersonalScheduleITCase {
         StreamExecutionEnvironment feed = env(stack);
         ScheduleFeedJob.wire(feed, Configuration.fromMap(opts));
         feed.execute(ScheduleFeedJob.NAME);
+        // the feed's last transaction is committed when it ends; wait until a read_committed
+        // reader sees all of it, so the bounded dispatch run below starts from the whole day
+        int expected = scheduled.size() + reminders.size();
+        for (int i = 0;
+                i < 60 && KafkaTopics.readAll(kafka, Topics.PUSH_REQUESTS).size() < expected;
+                i++) {
+            KafkaTopics.waitForMore(kafka, Topics.PUSH_REQUESTS, java.time.Duration.ofSeconds(1));
+        }
 
         List<String[]> binds = new ArrayList<>();
         for (String line : Files.readAllLines(dir.resolve("devices.jsonl"))) {
