@@ -3,16 +3,16 @@ package io.pushline.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.NoEventTime;
 import io.pushline.gate.GateEngine;
-import io.pushline.gate.GateFunction;
+import io.pushline.gate.GateOperator;
 import io.pushline.gate.Rules;
 import io.pushline.gate.RulesParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
+import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.gate.GateState;
-import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.registry.DeviceInfo;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -209,8 +209,11 @@ final class BenchCommand {
                         .assignTimestampsAndWatermarks(NoEventTime.strategy());
         pushes(env, events, devices)
                 .keyBy(d -> d.device.deviceId)
-                .connect(ruleStream.broadcast(GateStateDescriptors.rules()))
-                .process(new GateFunction(rules, Duration.ofDays(8)))
+                .connect(ruleStream.broadcast())
+                .transform(
+                        "Gate",
+                        TypeInformation.of(Decision.class),
+                        new GateOperator(rules, Duration.ofDays(8)))
                 .sinkTo(new DiscardingSink<>());
     }
 

@@ -2,8 +2,8 @@ package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.gate.GateFunctionTest;
 import io.pushline.gate.GateModelTest;
+import io.pushline.gate.GateOperatorTest;
 import io.pushline.gate.RulesParser;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
@@ -63,7 +63,7 @@ class ReplayModelITCase {
         Path rules = dir.resolve("rules.yaml");
         Path out = dir.resolve("decisions.jsonl");
         Files.write(trace, lines, StandardCharsets.UTF_8);
-        Files.writeString(rules, GateFunctionTest.CONTRACT_RULES);
+        Files.writeString(rules, GateOperatorTest.CONTRACT_RULES);
 
         assertThat(
                         ReplayCommand.run(
@@ -193,7 +193,7 @@ class ReplayModelITCase {
                                 ? Integer.compare((int) a[1], (int) b[1])
                                 : Long.compare((long) a[0], (long) b[0]));
         GateModelTest.Model gate =
-                new GateModelTest.Model(RulesParser.parse(GateFunctionTest.CONTRACT_RULES));
+                new GateModelTest.Model(RulesParser.parse(GateOperatorTest.CONTRACT_RULES));
         Map<String, DeviceInfo> bound = new HashMap<>();
         List<String> out = new ArrayList<>();
         for (Object[] o : ordered) {

@@ -6,7 +6,6 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.Target;
 import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DispatchTags;
-import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.registry.DeviceInfo;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -14,24 +13,27 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 
 /** The gate operator in Flink's keyed broadcast test harness, one push at a time. */
 final class GateHarness implements AutoCloseable {
-    final KeyedBroadcastOperatorTestHarness<String, Delivery, String, Decision> h;
+    final KeyedTwoInputStreamOperatorTestHarness<String, Delivery, String, Decision> h;
     private long seq;
     private int seen;
     private long watermark = Long.MIN_VALUE;
 
     GateHarness(String rulesYaml) throws Exception {
-        h =
-                ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-                        new GateFunction(rulesYaml, Duration.ofDays(8)),
-                        d -> d.device.deviceId,
-                        Types.STRING,
-                        GateStateDescriptors.rules());
+        h = harness(new GateOperator(rulesYaml, Duration.ofDays(8)));
+        h.open();
+    }
+
+    /** The operator in a keyed two-input harness: pushes keyed by device, rules unkeyed. */
+    static KeyedTwoInputStreamOperatorTestHarness<String, Delivery, String, Decision> harness(
+            GateOperator gate) throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(
+                gate, d -> d.device.deviceId, null, Types.STRING, 1, 1, 0);
     }
 
     static DeviceInfo device(String id, String uid, String tz) {
@@ -66,10 +68,10 @@ final class GateHarness implements AutoCloseable {
     /** Decides one push for one device at its time; returns the reason, or "PASS". */
     String decide(DeviceInfo device, PushRequest p) throws Exception {
         p.seq = ++seq;
-        h.processElement(Delivery.of(p, device), p.ts);
+        h.processElement1(new StreamRecord<>(Delivery.of(p, device), p.ts));
         // A push at or before the watermark is decided at the next watermark.
         watermark = Math.max(p.ts, watermark + 1);
-        h.watermark(watermark);
+        h.processBothWatermarks(new Watermark(watermark));
         List<Decision> out = h.extractOutputValues();
         if (out.size() != seen + 1) {
             throw new AssertionError("expected one new decision, got " + (out.size() - seen));
@@ -83,7 +85,7 @@ final class GateHarness implements AutoCloseable {
     }
 
     void newRules(String yaml) throws Exception {
-        h.processBroadcastElement(yaml, 0);
+        h.processElement2(new StreamRecord<>(yaml, 0));
     }
 
     List<SendRecord> sends() {

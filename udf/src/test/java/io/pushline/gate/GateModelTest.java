@@ -41,7 +41,7 @@ public class GateModelTest {
     @ParameterizedTest
     @CsvSource({"1, contract", "2, contract", "3, other", "4, other"})
     void operatorDecidesLikeTheModel(long seed, String which) throws Exception {
-        String yaml = which.equals("contract") ? GateFunctionTest.CONTRACT_RULES : OTHER_RULES;
+        String yaml = which.equals("contract") ? GateOperatorTest.CONTRACT_RULES : OTHER_RULES;
         Rules rules = RulesParser.parse(yaml);
         Random rnd = new Random(seed);
         List<DeviceInfo> devices = new ArrayList<>();

@@ -2,13 +2,10 @@ package io.pushline.gate;
 
 import io.pushline.schema.Decision;
 import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.gate.GateStateDescriptors;
 import java.time.Duration;
-import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
-import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 
 /**
@@ -25,35 +22,27 @@ public final class GateSnapshots {
 
     private GateSnapshots() {}
 
-    static KeyedBroadcastOperatorTestHarness<String, Delivery, String, Decision> harness()
+    static KeyedTwoInputStreamOperatorTestHarness<String, Delivery, String, Decision> harness()
             throws Exception {
-        return new KeyedBroadcastOperatorTestHarness<>(
-                new CoBroadcastWithKeyedOperator<>(
-                        new GateFunction(RULES, Duration.ofDays(8)),
-                        List.of(GateStateDescriptors.rules())),
-                d -> d.device.deviceId,
-                Types.STRING,
-                1,
-                1,
-                0);
+        return GateHarness.harness(new GateOperator(RULES, Duration.ofDays(8)));
     }
 
     /** d1 and d2 passed m1 at T0; a push to d1 at T0 + 10 min waits for the watermark. */
     public static void main(String[] args) throws Exception {
         try (var h = harness()) {
             h.open();
-            h.processElement(
+            h.processElement1(
                     Delivery.of(
                             GateHarness.push(T0, "m1", "news", null, "Hello"),
                             GateHarness.device("d1", "u1", "UTC")),
                     T0);
-            h.processElement(
+            h.processElement1(
                     Delivery.of(
                             GateHarness.push(T0, "m1", "news", null, "Hello"),
                             GateHarness.device("d2", "u2", "UTC")),
                     T0);
-            h.watermark(T0);
-            h.processElement(
+            h.processBothWatermarks(new Watermark(T0));
+            h.processElement1(
                     Delivery.of(
                             GateHarness.push(T0 + 10 * MIN, "m2", "news", null, "Other"),
                             GateHarness.device("d1", "u1", "UTC")),

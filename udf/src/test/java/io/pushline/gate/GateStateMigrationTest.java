@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.Decision;
 import java.util.List;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,9 +30,9 @@ class GateStateMigrationTest {
             h.initializeState(snapshot);
             h.open();
             // The push to d1 that waited in the buffer is decided against d1's restored memory.
-            h.watermark(GateSnapshots.T0 + 10 * GateSnapshots.MIN);
+            h.processBothWatermarks(new Watermark(GateSnapshots.T0 + 10 * GateSnapshots.MIN));
             // d2 still remembers m1's copy for dedupe.
-            h.processElement(
+            h.processElement1(
                     io.pushline.schema.dispatch.Delivery.of(
                             GateHarness.push(
                                     GateSnapshots.T0 + 120 * GateSnapshots.MIN,
@@ -41,7 +42,7 @@ class GateStateMigrationTest {
                                     "Hello"),
                             GateHarness.device("d2", "u2", "UTC")),
                     GateSnapshots.T0 + 120 * GateSnapshots.MIN);
-            h.watermark(GateSnapshots.T0 + 120 * GateSnapshots.MIN);
+            h.processBothWatermarks(new Watermark(GateSnapshots.T0 + 120 * GateSnapshots.MIN));
             List<Decision> out = h.extractOutputValues();
             assertThat(out)
                     .extracting(

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RulesParserTest {
     @Test
     void readsTheContractsExample() {
-        Rules r = RulesParser.parse(GateFunctionTest.CONTRACT_RULES);
+        Rules r = RulesParser.parse(GateOperatorTest.CONTRACT_RULES);
         assertThat(r.timezone).isEqualTo(ZoneId.of("Asia/Shanghai"));
         assertThat(r.quietHours.start).isEqualTo(LocalTime.of(23, 0));
         assertThat(r.quietHours.end).isEqualTo(LocalTime.of(7, 0));

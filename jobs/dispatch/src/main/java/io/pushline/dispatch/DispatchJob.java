@@ -7,7 +7,7 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
-import io.pushline.gate.GateFunction;
+import io.pushline.gate.GateOperator;
 import io.pushline.gate.RulesUpdates;
 import io.pushline.pacing.FeedbackControls;
 import io.pushline.pacing.RulesPacing;
@@ -24,7 +24,6 @@ import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
-import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
@@ -34,7 +33,6 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -154,15 +152,15 @@ public final class DispatchJob {
                         .uid("rules-check")
                         .name("Check rules")
                         .setParallelism(1);
-        BroadcastStream<String> broadcastRules = rules.broadcast(GateStateDescriptors.rules());
-
         SingleOutputStreamOperator<Decision> decided =
                 registry.union(uidIndex)
                         .keyBy(d -> d.device.deviceId)
-                        .connect(broadcastRules)
-                        .process(new GateFunction(gate.rules, gate.stateTtl))
+                        .connect(rules.broadcast())
+                        .transform(
+                                "Gate",
+                                TypeInformation.of(Decision.class),
+                                new GateOperator(gate.rules, gate.stateTtl))
                         .uid("gate")
-                        .name("Gate")
                         .setMaxParallelism(maxParallelism);
 
         DataStream<Decision> decisions =

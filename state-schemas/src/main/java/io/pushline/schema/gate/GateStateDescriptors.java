@@ -1,6 +1,8 @@
 package io.pushline.schema.gate;
 
+import io.pushline.schema.dispatch.Delivery;
 import java.time.Duration;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -25,6 +27,27 @@ public final class GateStateDescriptors {
                         .cleanupInRocksdbCompactFilter(1000)
                         .build());
         return d;
+    }
+
+    /**
+     * The pushes waiting for the watermark whose records are on the heap, written at each
+     * checkpoint (union state: on restore each subtask keeps the devices it owns). The name is the
+     * one the earlier per-device buffer used, so its snapshots restore.
+     */
+    public static ListStateDescriptor<Delivery> waitingOnHeap() {
+        return new ListStateDescriptor<>("gate-buffer-heap", TypeInformation.of(Delivery.class));
+    }
+
+    /** The waiting pushes whose records were spilled to {@link #spill()}, at each checkpoint. */
+    public static ListStateDescriptor<SpilledPush> waitingSpilled() {
+        return new ListStateDescriptor<>(
+                "gate-queue-spilled", TypeInformation.of(SpilledPush.class));
+    }
+
+    /** Per device: spilled waiting records by their queue reference. */
+    public static MapStateDescriptor<Long, Delivery> spill() {
+        return new MapStateDescriptor<>(
+                "gate-queue-spill", Types.LONG, TypeInformation.of(Delivery.class));
     }
 
     /** Broadcast state: the rules document in force, under the key {@link #CURRENT_RULES}. */

@@ -10,7 +10,7 @@ import org.apache.flink.runtime.state.VoidNamespace;
 import org.junit.jupiter.api.Test;
 
 /** Every rule and edge of dispatch-filters.md, through the operator. */
-public class GateFunctionTest {
+public class GateOperatorTest {
     static final String SH = "Asia/Shanghai";
     static final long MIN = 60_000L;
     static final long HOUR = 60 * MIN;
