@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * A record of {@code push.decisions}: the gate's outcome for one (push, device). The first six
@@ -22,6 +23,7 @@ import java.util.Objects;
     "msgType",
     "ts"
 })
+@TypeInfo(DecisionSerializer.Factory.class)
 public class Decision {
     public static final String PASS = "PASS";
     public static final String DROP = "DROP";

@@ -34,7 +34,6 @@ class StateTypesTest {
                 Target.class,
                 DeviceEvent.class,
                 SendRecord.class,
-                Decision.class,
                 DeadLetter.class,
                 ParsedRecord.class,
                 DeviceInfo.class,

@@ -4,6 +4,7 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.dispatch.Delivery;
 import java.time.Duration;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
@@ -13,7 +14,10 @@ import org.apache.flink.streaming.util.OperatorSnapshotUtil;
  * GateStateMigrationTest}: run once per state schema version and commit the file, e.g.
  *
  * <pre>java -cp udf/target/test-classes:udf/target/classes:$(cat cp.txt) \
- *   io.pushline.gate.GateSnapshots udf/src/test/resources/state/gate-v1.snapshot</pre>
+ *   io.pushline.gate.GateSnapshots udf/src/test/resources/state/gate-v2.snapshot [rocksdb]</pre>
+ *
+ * <p>v1: per-device timers and buffer, POJO-serialized GateState; v2: the subtask-wide queue of
+ * GateOperator and GateStateSerializer.
  */
 public final class GateSnapshots {
     static final String RULES = "minInterval: {period: 1h}\ndedupe: {window: 24h}";
@@ -30,6 +34,9 @@ public final class GateSnapshots {
     /** d1 and d2 passed m1 at T0; a push to d1 at T0 + 10 min waits for the watermark. */
     public static void main(String[] args) throws Exception {
         try (var h = harness()) {
+            if (args.length > 1 && args[1].equals("rocksdb")) {
+                h.setStateBackend(new EmbeddedRocksDBStateBackend());
+            }
             h.open();
             h.processElement1(
                     Delivery.of(

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.Decision;
 import java.util.List;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Restores gate state written by earlier versions (files under {@code state/}, written by {@link
@@ -16,9 +17,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * that breaks savepoints fails here.
  */
 class GateStateMigrationTest {
+    /**
+     * v1: timers and a buffer per device, GateState by the generic POJO serializer; v2: one queue
+     * per subtask, GateState by GateStateSerializer. Each as written by the heap backend and by
+     * RocksDB (where restoring v1 rewrites the POJO state with the new serializer).
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"state/gate-v1.snapshot"})
-    void restoresStateOfAnEarlierVersion(String resource) throws Exception {
+    @CsvSource({
+        "state/gate-v1.snapshot, heap",
+        "state/gate-v1-rocksdb.snapshot, rocksdb",
+        "state/gate-v2.snapshot, heap",
+        "state/gate-v2-rocksdb.snapshot, rocksdb"
+    })
+    void restoresStateOfAnEarlierVersion(String resource, String backend) throws Exception {
         var snapshot =
                 OperatorSnapshotUtil.readStateHandle(
                         GateStateMigrationTest.class
@@ -26,6 +37,9 @@ class GateStateMigrationTest {
                                 .getResource(resource)
                                 .getPath());
         try (var h = GateSnapshots.harness()) {
+            if (backend.equals("rocksdb")) {
+                h.setStateBackend(new EmbeddedRocksDBStateBackend());
+            }
             h.setup();
             h.initializeState(snapshot);
             h.open();

@@ -1,16 +1,18 @@
 package io.pushline.schema.gate;
 
 import java.util.Arrays;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * Everything the gate remembers of one device, as one compact value (keyed state of the gate, keyed
  * by deviceId): the last counted pass, the local-day counter, one cap window per msgType and the
  * dedupe memory. Flat primitive arrays keep it small in RocksDB (no per-entry key overhead, no
- * boxing) and remain a POJO, so fields can be added.
+ * boxing); {@link GateStateSerializer} stores it compactly and evolves it by snapshot versions.
  *
  * <p>Entries that no rule can still look at are dropped whenever the value is written (event-time
  * expiry, per field); state TTL only collects devices that went quiet.
  */
+@TypeInfo(GateStateSerializer.Factory.class)
 public class GateState {
     private static final String[] NO_TYPES = new String[0];
     private static final long[] NO_LONGS = new long[0];

@@ -1,13 +1,12 @@
 package io.pushline.schema.recall;
 
+import io.pushline.schema.SerializerTypeInfo;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.Map;
-import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -180,66 +179,7 @@ public final class RecallInputSerializer extends TypeSerializerSingleton<RecallI
         @Override
         public TypeInformation<RecallInput> createTypeInfo(
                 Type t, Map<String, TypeInformation<?>> genericParameters) {
-            return new Info();
-        }
-    }
-
-    static final class Info extends TypeInformation<RecallInput> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public boolean isBasicType() {
-            return false;
-        }
-
-        @Override
-        public boolean isTupleType() {
-            return false;
-        }
-
-        @Override
-        public int getArity() {
-            return 1;
-        }
-
-        @Override
-        public int getTotalFields() {
-            return 1;
-        }
-
-        @Override
-        public Class<RecallInput> getTypeClass() {
-            return RecallInput.class;
-        }
-
-        @Override
-        public boolean isKeyType() {
-            return false;
-        }
-
-        @Override
-        public TypeSerializer<RecallInput> createSerializer(SerializerConfig config) {
-            return INSTANCE;
-        }
-
-        @Override
-        public String toString() {
-            return "RecallInput";
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Info;
-        }
-
-        @Override
-        public int hashCode() {
-            return Info.class.hashCode();
-        }
-
-        @Override
-        public boolean canEqual(Object o) {
-            return o instanceof Info;
+            return new SerializerTypeInfo<>(RecallInput.class, INSTANCE);
         }
     }
 }

@@ -1,0 +1,225 @@
+package io.pushline.schema.gate;
+
+import io.pushline.schema.SerializerTypeInfo;
+import io.pushline.schema.Varints;
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * The gate's per-device state in RocksDB, compact: one value per device, written on every PASS, so
+ * its size is the gate's state size and its cost part of every decision. Times are stored as varint
+ * distances from the last counted pass (mostly one to four bytes instead of eight), absent parts
+ * cost nothing, and hashes take four bytes when they fit.
+ *
+ * <p>Wire form, version 1: a flags byte; the last counted pass (zig-zag varint); the local day as a
+ * distance from the last pass's UTC day and its count; the windows as a count, then msgType name,
+ * distance of its start and its count each; the dedupe memory as a count, then two hashes (8 or 4
+ * bytes, see {@link #NARROW}) and the distance of the pass time each. Any change to it is a new
+ * snapshot version. State written by the generic POJO serializer (Pushline up to 0.1 of 2026-11-22)
+ * is migrated on restore.
+ */
+public final class GateStateSerializer extends TypeSerializerSingleton<GateState> {
+    private static final long serialVersionUID = 1L;
+    public static final GateStateSerializer INSTANCE = new GateStateSerializer();
+
+    private static final long DAY_MS = 86_400_000L;
+    private static final int LAST = 1;
+    private static final int DAY = 2;
+    private static final int WINDOWS = 4;
+    private static final int SEEN = 8;
+
+    /** Every hash of the dedupe memory fits in an int: written as four bytes each. */
+    private static final int NARROW = 16;
+
+    @Override
+    public boolean isImmutableType() {
+        return false;
+    }
+
+    @Override
+    public GateState createInstance() {
+        return new GateState();
+    }
+
+    @Override
+    public GateState copy(GateState from) {
+        GateState s = new GateState();
+        s.lastCountedPass = from.lastCountedPass;
+        s.day = from.day;
+        s.dayCount = from.dayCount;
+        s.windowTypes = from.windowTypes.clone();
+        s.windowStarts = from.windowStarts.clone();
+        s.windowCounts = from.windowCounts.clone();
+        s.seen = from.seen.clone();
+        return s;
+    }
+
+    @Override
+    public GateState copy(GateState from, GateState reuse) {
+        return copy(from);
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(GateState s, DataOutputView out) throws IOException {
+        boolean last = s.lastCountedPass != Long.MIN_VALUE;
+        boolean day = s.day != Integer.MIN_VALUE || s.dayCount != 0;
+        boolean narrow = narrow(s.seen);
+        int flags =
+                (last ? LAST : 0)
+                        | (day ? DAY : 0)
+                        | (s.windowTypes.length > 0 ? WINDOWS : 0)
+                        | (s.seen.length > 0 ? SEEN : 0)
+                        | (narrow ? NARROW : 0);
+        out.writeByte(flags);
+        long base = last ? s.lastCountedPass : 0;
+        if (last) {
+            Varints.writeSigned(out, s.lastCountedPass);
+        }
+        if (day) {
+            Varints.writeSigned(out, (long) s.day - Math.floorDiv(base, DAY_MS));
+            Varints.writeUnsigned(out, s.dayCount);
+        }
+        if (s.windowTypes.length > 0) {
+            Varints.writeUnsigned(out, s.windowTypes.length);
+            for (int i = 0; i < s.windowTypes.length; i++) {
+                StringValue.writeString(s.windowTypes[i], out);
+                Varints.writeSigned(out, base - s.windowStarts[i]);
+                Varints.writeUnsigned(out, s.windowCounts[i]);
+            }
+        }
+        if (s.seen.length > 0) {
+            Varints.writeUnsigned(out, s.seen.length / 3);
+            for (int i = 0; i < s.seen.length; i += 3) {
+                if (narrow) {
+                    out.writeInt((int) s.seen[i]);
+                    out.writeInt((int) s.seen[i + 1]);
+                } else {
+                    out.writeLong(s.seen[i]);
+                    out.writeLong(s.seen[i + 1]);
+                }
+                Varints.writeSigned(out, base - s.seen[i + 2]);
+            }
+        }
+    }
+
+    private static boolean narrow(long[] seen) {
+        for (int i = 0; i < seen.length; i += 3) {
+            if (seen[i] != (int) seen[i] || seen[i + 1] != (int) seen[i + 1]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public GateState deserialize(DataInputView in) throws IOException {
+        GateState s = new GateState();
+        int flags = in.readUnsignedByte();
+        if ((flags & LAST) != 0) {
+            s.lastCountedPass = Varints.readSigned(in);
+        }
+        long base = (flags & LAST) != 0 ? s.lastCountedPass : 0;
+        if ((flags & DAY) != 0) {
+            s.day = (int) (Varints.readSigned(in) + Math.floorDiv(base, DAY_MS));
+            s.dayCount = (int) Varints.readUnsigned(in);
+        }
+        if ((flags & WINDOWS) != 0) {
+            int n = (int) Varints.readUnsigned(in);
+            s.windowTypes = new String[n];
+            s.windowStarts = new long[n];
+            s.windowCounts = new int[n];
+            for (int i = 0; i < n; i++) {
+                s.windowTypes[i] = StringValue.readString(in);
+                s.windowStarts[i] = base - Varints.readSigned(in);
+                s.windowCounts[i] = (int) Varints.readUnsigned(in);
+            }
+        }
+        if ((flags & SEEN) != 0) {
+            int n = (int) Varints.readUnsigned(in);
+            boolean narrow = (flags & NARROW) != 0;
+            s.seen = new long[n * 3];
+            for (int i = 0; i < s.seen.length; i += 3) {
+                s.seen[i] = narrow ? in.readInt() : in.readLong();
+                s.seen[i + 1] = narrow ? in.readInt() : in.readLong();
+                s.seen[i + 2] = base - Varints.readSigned(in);
+            }
+        }
+        return s;
+    }
+
+    @Override
+    public GateState deserialize(GateState reuse, DataInputView in) throws IOException {
+        return deserialize(in);
+    }
+
+    @Override
+    public void copy(DataInputView in, DataOutputView out) throws IOException {
+        serialize(deserialize(in), out);
+    }
+
+    @Override
+    public TypeSerializerSnapshot<GateState> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Version 1 is the wire form above; state of the generic POJO serializer is migrated. */
+    public static final class Snapshot implements TypeSerializerSnapshot<GateState> {
+        @Override
+        public int getCurrentVersion() {
+            return 1;
+        }
+
+        @Override
+        public void writeSnapshot(DataOutputView out) {}
+
+        @Override
+        public void readSnapshot(int version, DataInputView in, ClassLoader loader)
+                throws IOException {
+            if (version != 1) {
+                throw new IOException("unknown GateStateSerializer snapshot version " + version);
+            }
+        }
+
+        @Override
+        public TypeSerializer<GateState> restoreSerializer() {
+            return INSTANCE;
+        }
+
+        @Override
+        public TypeSerializerSchemaCompatibility<GateState> resolveSchemaCompatibility(
+                TypeSerializerSnapshot<GateState> old) {
+            if (old instanceof Snapshot) {
+                return TypeSerializerSchemaCompatibility.compatibleAsIs();
+            }
+            if (old instanceof PojoSerializerSnapshot) {
+                return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
+            }
+            return TypeSerializerSchemaCompatibility.incompatible();
+        }
+    }
+
+    /** Makes Flink use this serializer wherever a {@link GateState} is stored. */
+    public static final class Factory extends TypeInfoFactory<GateState> {
+        @Override
+        public TypeInformation<GateState> createTypeInfo(
+                Type t, Map<String, TypeInformation<?>> genericParameters) {
+            return new SerializerTypeInfo<>(GateState.class, INSTANCE);
+        }
+    }
+}
