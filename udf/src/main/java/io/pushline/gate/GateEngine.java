@@ -64,12 +64,13 @@ public final class GateEngine {
                                             .getOffset(Instant.ofEpochMilli(t))
                                             .getTotalSeconds()
                                     * 1000L;
-            DropReason drop = filters(rules, s, p.msgType, level, t, local);
+            Rules.Cap cap = rules.cap(p.msgType);
+            DropReason drop = filters(rules, s, p.msgType, cap, level, t, local);
             if (drop != null) {
                 return new Outcome(drop, level, false);
             }
             remember(rules, s, idHash, copyHash, t);
-            count(rules, s, p.msgType, t, (int) Math.floorDiv(local, DAY_MS));
+            count(rules, s, p.msgType, cap, t, (int) Math.floorDiv(local, DAY_MS));
         } else {
             remember(rules, s, idHash, copyHash, t);
         }
@@ -77,7 +78,13 @@ public final class GateEngine {
     }
 
     private static DropReason filters(
-            Rules rules, GateState s, String msgType, int level, long t, long local) {
+            Rules rules,
+            GateState s,
+            String msgType,
+            Rules.Cap cap,
+            int level,
+            long t,
+            long local) {
         Rules.QuietHours q = rules.quietHours;
         if (q != null
                 && Rules.applies(level, q.exemptLevel)
@@ -91,7 +98,6 @@ public final class GateEngine {
                 && t - s.lastCountedPass < mi.period) {
             return DropReason.MIN_INTERVAL;
         }
-        Rules.Cap cap = rules.cap(msgType);
         if (cap != null) {
             int i = s.windowIndex(msgType);
             if (i >= 0 && t < s.windowStarts[i] + cap.period && s.windowCounts[i] >= cap.limit) {
@@ -141,9 +147,9 @@ public final class GateEngine {
     }
 
     /** A counted pass: interval, the msgType's window, the local day. */
-    private static void count(Rules rules, GateState s, String msgType, long t, int localDay) {
+    private static void count(
+            Rules rules, GateState s, String msgType, Rules.Cap cap, long t, int localDay) {
         s.lastCountedPass = t;
-        Rules.Cap cap = rules.cap(msgType);
         if (cap != null) {
             int i = s.windowIndex(msgType);
             if (i >= 0 && t < s.windowStarts[i] + cap.period) {
@@ -154,7 +160,7 @@ public final class GateEngine {
         }
         // Windows closed at t can never count again: events of a device come in time order.
         for (int i = s.windowTypes.length - 1; i >= 0; i--) {
-            Rules.Cap c = rules.cap(s.windowTypes[i]);
+            Rules.Cap c = s.windowTypes[i].equals(msgType) ? cap : rules.cap(s.windowTypes[i]);
             if (c == null || t >= s.windowStarts[i] + c.period) {
                 s.removeWindow(i);
             }

@@ -12,11 +12,9 @@ import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryState;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
@@ -56,11 +54,6 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     /** Records a subtask keeps on the heap before spilling to RocksDB. */
     public static final int DEFAULT_MAX_ON_HEAP = 200_000;
 
-    private static final Comparator<Waiting> ORDER =
-            Comparator.comparingLong((Waiting w) -> w.ts)
-                    .thenComparingLong(w -> w.seq)
-                    .thenComparingLong(w -> w.ref);
-
     private final String initialRules;
     private final Duration stateTtl;
     private final int maxOnHeap;
@@ -70,7 +63,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private transient ListState<Delivery> onHeapSnapshot;
     private transient ListState<SpilledPush> spilledSnapshot;
     private transient BroadcastState<String, String> rulesState;
-    private transient PriorityQueue<Waiting> queue;
+    private transient WaitingQueue<Waiting> queue;
     private transient int onHeap;
     private transient long nextRef;
     private transient Rules current;
@@ -97,7 +90,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     }
 
     /** A push in the queue; {@code record} is null when it waits in {@link #spill}. */
-    private static final class Waiting {
+    private static final class Waiting implements Comparable<Waiting> {
         final long ts;
         final long seq;
         final long ref;
@@ -110,6 +103,15 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             this.ref = ref;
             this.deviceId = deviceId;
             this.record = record;
+        }
+
+        @Override
+        public int compareTo(Waiting o) {
+            int c = Long.compare(ts, o.ts);
+            if (c == 0) {
+                c = Long.compare(seq, o.seq);
+            }
+            return c != 0 ? c : Long.compare(ref, o.ref);
         }
     }
 
@@ -124,7 +126,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
                 ctx.getOperatorStateStore()
                         .getUnionListState(GateStateDescriptors.waitingSpilled());
         rulesState = ctx.getOperatorStateStore().getBroadcastState(GateStateDescriptors.rules());
-        queue = new PriorityQueue<>(ORDER);
+        queue = new WaitingQueue<>();
         String restored = rulesState.get(GateStateDescriptors.CURRENT_RULES);
         current = RulesParser.parse(restored != null ? restored : initialRules);
         if (!ctx.isRestored()) {
