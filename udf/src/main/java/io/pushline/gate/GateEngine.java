@@ -119,7 +119,9 @@ public final class GateEngine {
             GateState s, long idHash, long copyHash, long t, long window) {
         long[] seen = s.seen;
         for (int i = 0; i < seen.length; i += 3) {
-            if (t - seen[i + 2] < window && (seen[i] == idHash || seen[i + 1] == copyHash)) {
+            // Low 32 bits: state written before the hashes were narrowed still matches.
+            if (t - seen[i + 2] < window
+                    && ((int) seen[i] == (int) idHash || (int) seen[i + 1] == (int) copyHash)) {
                 return true;
             }
         }
@@ -183,16 +185,21 @@ public final class GateEngine {
 
     private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
 
-    /** 64-bit FNV-1a, then a murmur3 finalizer to spread the bits. */
+    /**
+     * The dedupe memory's hashes are 32 bits (FNV-1a 64, murmur3 finalizer, low half): four bytes a
+     * pass in RocksDB instead of eight. A push is taken for a duplicate by mistake only when its
+     * msgId or copy collides with one of the device's passes still in the window: about k / 2^32
+     * per push for k remembered passes (one in 700 million pushes at three passes a day).
+     */
     public static long hash(String s) {
-        return mix(fnv(0xcbf29ce484222325L, s == null ? "" : s));
+        return (int) mix(fnv(0xcbf29ce484222325L, s == null ? "" : s));
     }
 
     /** The copy's identity: title and body, with the title's length so "ab"+"c" != "a"+"bc". */
     public static long copyHash(String title, String body) {
         String t = title == null ? "" : title;
         long h = fnv(0xcbf29ce484222325L, t.length() + ":" + t);
-        return mix(fnv(h, body == null ? "" : body));
+        return (int) mix(fnv(h, body == null ? "" : body));
     }
 
     /** FNV-1a over the UTF-16 code units, two bytes each: no array per call. */
