@@ -43,7 +43,8 @@ public final class GateEngine {
      * @return the outcome; {@code s} changed only when it is a PASS
      */
     public static Outcome decide(Rules rules, GateState s, PushRequest p, DeviceInfo d, long t) {
-        int level = rules.level(p.level, p.msgType);
+        Rules.MsgType type = rules.effective(p.msgType);
+        int level = p.level != null ? p.level : type.level;
         if (!d.pushEnabled) {
             return new Outcome(DropReason.PUSH_DISABLED, level, false);
         }
@@ -64,7 +65,7 @@ public final class GateEngine {
                                             .getOffset(Instant.ofEpochMilli(t))
                                             .getTotalSeconds()
                                     * 1000L;
-            Rules.Cap cap = rules.cap(p.msgType);
+            Rules.Cap cap = type.cap;
             DropReason drop = filters(rules, s, p.msgType, cap, level, t, local);
             if (drop != null) {
                 return new Outcome(drop, level, false);
@@ -198,7 +199,8 @@ public final class GateEngine {
     /** The copy's identity: title and body, with the title's length so "ab"+"c" != "a"+"bc". */
     public static long copyHash(String title, String body) {
         String t = title == null ? "" : title;
-        long h = fnv(0xcbf29ce484222325L, t.length() + ":" + t);
+        long h = fnv(0xcbf29ce484222325L, Integer.toString(t.length()));
+        h = fnv(fnv(h, ":"), t);
         return (int) mix(fnv(h, body == null ? "" : body));
     }
 

@@ -5,6 +5,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,6 +36,11 @@ public final class Rules implements Serializable {
     /** The document these rules came from, as given. */
     public final String source;
 
+    /** Level and cap as they apply to each listed msgType, and to every unlisted one. */
+    private final Map<String, MsgType> effective;
+
+    private final MsgType unlisted;
+
     Rules(
             ZoneId timezone,
             QuietHours quietHours,
@@ -56,32 +62,34 @@ public final class Rules implements Serializable {
         this.whitelistDevices = whitelistDevices;
         this.pacing = pacing;
         this.source = source;
+        MsgType dflt = msgTypes.get(MsgType.DEFAULT);
+        int defaultLevel = dflt != null && dflt.level != null ? dflt.level : 1;
+        this.unlisted = new MsgType(defaultLevel, dflt == null ? null : dflt.cap);
+        this.effective = new HashMap<>();
+        msgTypes.forEach(
+                (name, t) ->
+                        effective.put(
+                                name,
+                                new MsgType(t.level != null ? t.level : defaultLevel, t.cap)));
+    }
+
+    /**
+     * The msgType's level and cap as they apply (its own when listed, default's when not; level
+     * never null): one lookup for all the gate needs.
+     */
+    public MsgType effective(String msgType) {
+        MsgType t = effective.get(msgType);
+        return t != null ? t : unlisted;
     }
 
     /** P.level, else msgTypes[P.msgType].level, else msgTypes.default.level, else 1. */
     public int level(Integer requestLevel, String msgType) {
-        if (requestLevel != null) {
-            return requestLevel;
-        }
-        MsgType listed = msgTypes.get(msgType);
-        if (listed != null && listed.level != null) {
-            return listed.level;
-        }
-        MsgType dflt = msgTypes.get(MsgType.DEFAULT);
-        if (dflt != null && dflt.level != null) {
-            return dflt.level;
-        }
-        return 1;
+        return requestLevel != null ? requestLevel : effective(msgType).level;
     }
 
     /** The cap of a msgType: its own when listed (or none), default's when not listed. */
     public Cap cap(String msgType) {
-        MsgType listed = msgTypes.get(msgType);
-        if (listed != null) {
-            return listed.cap;
-        }
-        MsgType dflt = msgTypes.get(MsgType.DEFAULT);
-        return dflt == null ? null : dflt.cap;
+        return effective(msgType).cap;
     }
 
     /** The longest time any rule looks back: state older than this can never matter. */
