@@ -34,11 +34,13 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -55,6 +57,7 @@ final class BenchCommand {
         "news", "album_update", "live_start", "promo", "security_notice"
     };
     static final long T0 = 1_767_225_600_000L;
+    static final int MAX_PARALLELISM = 720;
 
     private BenchCommand() {}
 
@@ -127,7 +130,15 @@ final class BenchCommand {
                 gate = timed("gate", m, env(rest, conf), e -> gateJob(e, n, m, rules));
                 checkpointBytes = largestCheckpoint(rest, gate.jobId);
             }
-            long pairs = stateSize(devices, events, rules);
+            long pairs =
+                    stateSize(
+                            devices,
+                            events,
+                            rules,
+                            work,
+                            StateOnDisk.compression(
+                                    conf.toMap()
+                                            .get("state.backend.rocksdb.compression.per.level")));
             System.out.printf(
                     "gate checkpoint: largest full state %,d bytes on disk (RocksDB SST files of an incremental checkpoint, incl."
                             + " buffered records, timers and versions not yet compacted) = %.1f bytes per"
@@ -273,7 +284,13 @@ final class BenchCommand {
      * Runs the gate's engine over the first {@code events} pushes in memory and measures the gate's
      * state as Flink serializes it into RocksDB (value bytes plus the deviceId key).
      */
-    private static long stateSize(int devices, long events, String rulesText) throws Exception {
+    private static long stateSize(
+            int devices,
+            long events,
+            String rulesText,
+            Path work,
+            org.rocksdb.CompressionType compression)
+            throws Exception {
         Rules rules = RulesParser.parse(rulesText);
         Generate gen = new Generate(devices, events);
         GateState[] states = new GateState[devices];
@@ -292,21 +309,38 @@ final class BenchCommand {
         config.setGenericTypes(false);
         TypeSerializer<GateState> s = TypeInformation.of(GateState.class).createSerializer(config);
         DataOutputSerializer out = new DataOutputSerializer(256);
+        DataOutputSerializer key = new DataOutputSerializer(32);
         long bytes = 0;
         long kept = 0;
-        for (int dev = 0; dev < devices; dev++) {
-            if (states[dev] == null || states[dev].isEmpty()) {
-                continue;
+        long onDisk;
+        try (StateOnDisk disk = new StateOnDisk(work.resolve("state-on-disk"), compression)) {
+            for (int dev = 0; dev < devices; dev++) {
+                if (states[dev] == null || states[dev].isEmpty()) {
+                    continue;
+                }
+                out.clear();
+                s.serialize(states[dev], out);
+                key.clear();
+                StringSerializer.INSTANCE.serialize(Generate.deviceId(dev), key);
+                bytes += out.length() + key.length() + 2;
+                kept++;
+                disk.put(
+                        KeyGroupRangeAssignment.assignToKeyGroup(
+                                Generate.deviceId(dev), MAX_PARALLELISM),
+                        key.getCopyOfBuffer(),
+                        out.getCopyOfBuffer(),
+                        T0);
             }
-            out.clear();
-            s.serialize(states[dev], out);
-            bytes += out.length() + Generate.deviceId(dev).length() + 2;
-            kept++;
+            onDisk = disk.compactedBytes();
         }
         System.out.printf(
                 "gate state: %,d devices with state, %,d bytes serialized (value + key),"
                         + " %.1f bytes per (device, msgType) over %,d pairs seen in %,d pushes%n",
                 kept, bytes, (double) bytes / pairs.size(), pairs.size(), events);
+        System.out.printf(
+                "gate state on disk: %,d bytes after a full RocksDB compaction (%s, with TTL"
+                        + " timestamps) = %.1f bytes per (device, msgType)%n",
+                onDisk, compression, (double) onDisk / pairs.size());
         return pairs.size();
     }
 
