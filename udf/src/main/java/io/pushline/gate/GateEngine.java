@@ -43,13 +43,23 @@ public final class GateEngine {
      * @return the outcome; {@code s} changed only when it is a PASS
      */
     public static Outcome decide(Rules rules, GateState s, PushRequest p, DeviceInfo d, long t) {
+        return decide(rules, s, p, d, t, hash(p.msgId), copyHash(p.title, p.body));
+    }
+
+    /** As above, with the push's {@link #hash msgId hash} and {@link #copyHash} at hand. */
+    public static Outcome decide(
+            Rules rules,
+            GateState s,
+            PushRequest p,
+            DeviceInfo d,
+            long t,
+            long idHash,
+            long copyHash) {
         Rules.MsgType type = rules.effective(p.msgType);
         int level = p.level != null ? p.level : type.level;
         if (!d.pushEnabled) {
             return new Outcome(DropReason.PUSH_DISABLED, level, false);
         }
-        long idHash = hash(p.msgId);
-        long copyHash = copyHash(p.title, p.body);
         if (rules.dedupeWindow != null && isDuplicate(s, idHash, copyHash, t, rules.dedupeWindow)) {
             return new Outcome(DropReason.DUPLICATE, level, false);
         }

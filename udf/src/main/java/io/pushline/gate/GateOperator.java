@@ -69,6 +69,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private transient Rules current;
     private transient MetricGroup metrics;
     private transient StreamRecord<Decision> decisionOut;
+    private transient Names names;
 
     /** Decision counters by reason, msgType and vendor: nested, so counting allocates nothing. */
     private transient Map<String, Map<String, Map<String, Counter>>> counters;
@@ -96,6 +97,9 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         final long ref;
         final String deviceId;
         Delivery record;
+        // Worked out on arrival, while the record is still in the CPU's cache.
+        long idHash;
+        long copyHash;
 
         Waiting(long ts, long seq, long ref, String deviceId, Delivery record) {
             this.ts = ts;
@@ -127,6 +131,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
                         .getUnionListState(GateStateDescriptors.waitingSpilled());
         rulesState = ctx.getOperatorStateStore().getBroadcastState(GateStateDescriptors.rules());
         queue = new WaitingQueue<>();
+        names = new Names();
         String restored = rulesState.get(GateStateDescriptors.CURRENT_RULES);
         current = RulesParser.parse(restored != null ? restored : initialRules);
         if (!ctx.isRestored()) {
@@ -193,17 +198,27 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         enqueue(element.getValue());
     }
 
-    /** Queues {@code d}; the current key must be its device when it may spill. */
+    /** Queues {@code d}. */
     private void enqueue(Delivery d) throws Exception {
         long ref = nextRef++;
+        PushRequest p = d.request;
+        Waiting w;
         if (onHeap < maxOnHeap) {
-            queue.add(new Waiting(d.request.ts, d.request.seq, ref, d.device.deviceId, d));
+            // Records wait long enough to leave the CPU's caches: hash now, and share one copy of
+            // the few distinct msgType, vendor and zone names, whose lookups then stay cheap.
+            p.msgType = names.canonical(p.msgType);
+            d.device.vendor = names.canonical(d.device.vendor);
+            d.device.tz = names.canonical(d.device.tz);
+            w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, d);
             onHeap++;
         } else {
             setCurrentKey(d.device.deviceId);
             spill.put(ref, d);
-            queue.add(new Waiting(d.request.ts, d.request.seq, ref, d.device.deviceId, null));
+            w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, null);
         }
+        w.idHash = GateEngine.hash(p.msgId);
+        w.copyHash = GateEngine.copyHash(p.title, p.body);
+        queue.add(w);
     }
 
     @Override
@@ -228,19 +243,19 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             } else {
                 onHeap--;
             }
-            decide(d);
+            decide(d, next);
         }
         super.processWatermark(mark);
     }
 
-    private void decide(Delivery d) throws Exception {
+    private void decide(Delivery d, Waiting w) throws Exception {
         GateState s = device.value();
         if (s == null) {
             s = new GateState();
         }
         DeviceInfo dev = d.device;
         PushRequest p = d.request;
-        GateEngine.Outcome o = GateEngine.decide(current, s, p, dev, p.ts);
+        GateEngine.Outcome o = GateEngine.decide(current, s, p, dev, p.ts, w.idHash, w.copyHash);
         Decision decision =
                 o.pass()
                         ? Decision.pass(p, dev.uid, dev.deviceId, dev.vendor)
