@@ -5,8 +5,13 @@ import static io.pushline.gate.GateHarness.device;
 import static io.pushline.gate.GateHarness.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.registry.DeviceInfo;
+import java.time.Duration;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.Test;
 
 /** Every rule and edge of dispatch-filters.md, through the operator. */
@@ -275,9 +280,67 @@ public class GateOperatorTest {
             try (var keys = backend.getKeys("gate-device", VoidNamespace.INSTANCE)) {
                 assertThat(keys).containsExactlyInAnyOrder("d1", "d2");
             }
-            try (var keys = backend.getKeys("gate-buffer", VoidNamespace.INSTANCE)) {
+            try (var keys = backend.getKeys("gate-queue-spill", VoidNamespace.INSTANCE)) {
                 assertThat(keys).isEmpty();
             }
+        }
+    }
+
+    @Test
+    void pushesPastTheHeapLimitWaitInRocksDbAndSurviveARestore() throws Exception {
+        String rules = "minInterval: {period: 10m}";
+        OperatorSubtaskState snapshot;
+        try (var h = GateHarness.harness(new GateOperator(rules, Duration.ofDays(8), 2))) {
+            h.open();
+            // arrival order is not time order; two fit on the heap, three spill
+            long[] times = {5 * MIN, MIN, 12 * MIN, 3 * MIN, 20 * MIN};
+            for (int i = 0; i < times.length; i++) {
+                h.processElement1(
+                        new StreamRecord<>(
+                                Delivery.of(
+                                        push(times[i], "m" + i, "news", null, "t" + i),
+                                        device("d1", "u1", "UTC")),
+                                times[i]));
+            }
+            var backend = h.getOperator().getKeyedStateBackend();
+            try (var keys = backend.getKeys("gate-queue-spill", VoidNamespace.INSTANCE)) {
+                assertThat(keys).containsExactly("d1");
+            }
+            snapshot = h.snapshot(1, 0);
+        }
+        try (var h = GateHarness.harness(new GateOperator(rules, Duration.ofDays(8), 2))) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            h.processBothWatermarks(new Watermark(15 * MIN));
+            // in time order: 1 PASS, 3 too soon, 5 too soon, 12 PASS; 20 still waits
+            assertThat(h.extractOutputValues())
+                    .extracting(d -> d.msgId + " " + (d.isPass() ? "PASS" : d.reason))
+                    .containsExactly("m1 PASS", "m3 min_interval", "m0 min_interval", "m2 PASS");
+            h.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+            assertThat(h.extractOutputValues()).hasSize(5);
+            assertThat(h.extractOutputValues().get(4).msgId).isEqualTo("m4");
+            var backend = h.getOperator().getKeyedStateBackend();
+            try (var keys = backend.getKeys("gate-queue-spill", VoidNamespace.INSTANCE)) {
+                assertThat(keys).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aPushBehindTheWatermarkIsDecidedAtTheNextOne() throws Exception {
+        try (var h = GateHarness.harness(new GateOperator("{}", Duration.ofDays(8)))) {
+            h.open();
+            h.processBothWatermarks(new Watermark(10 * MIN));
+            h.processElement1(
+                    new StreamRecord<>(
+                            Delivery.of(
+                                    push(MIN, "late", "news", null, "t"),
+                                    device("d1", "u1", "UTC")),
+                            MIN));
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.processBothWatermarks(new Watermark(10 * MIN + 1));
+            assertThat(h.extractOutputValues()).extracting(d -> d.msgId).containsExactly("late");
         }
     }
 }
