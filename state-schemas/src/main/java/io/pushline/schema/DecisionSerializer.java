@@ -7,7 +7,6 @@ import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -18,7 +17,7 @@ import org.apache.flink.types.StringValue;
  * gate's cost. Decisions travel between operators only (never in state). Wire form: a flags byte
  * (which strings are present; PASS/DROP/other), the strings, code, ts and seq.
  */
-public final class DecisionSerializer extends TypeSerializerSingleton<Decision> {
+public final class DecisionSerializer extends CompactSerializer<Decision> {
     private static final long serialVersionUID = 1L;
     public static final DecisionSerializer INSTANCE = new DecisionSerializer();
 
@@ -30,11 +29,6 @@ public final class DecisionSerializer extends TypeSerializerSingleton<Decision> 
     private static final int MSG_TYPE = 32;
     private static final int PASS = 64;
     private static final int DROP = 128;
-
-    @Override
-    public boolean isImmutableType() {
-        return false;
-    }
 
     @Override
     public Decision createInstance() {
@@ -55,16 +49,6 @@ public final class DecisionSerializer extends TypeSerializerSingleton<Decision> 
         d.ts = from.ts;
         d.seq = from.seq;
         return d;
-    }
-
-    @Override
-    public Decision copy(Decision from, Decision reuse) {
-        return copy(from);
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -127,16 +111,6 @@ public final class DecisionSerializer extends TypeSerializerSingleton<Decision> 
         d.ts = in.readLong();
         d.seq = in.readLong();
         return d;
-    }
-
-    @Override
-    public Decision deserialize(Decision reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override

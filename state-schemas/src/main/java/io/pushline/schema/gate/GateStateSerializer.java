@@ -1,5 +1,6 @@
 package io.pushline.schema.gate;
 
+import io.pushline.schema.CompactSerializer;
 import io.pushline.schema.SerializerTypeInfo;
 import io.pushline.schema.Varints;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -29,7 +29,7 @@ import org.apache.flink.types.StringValue;
  * snapshot version. State written by the generic POJO serializer (Pushline up to 0.1 of 2026-11-22)
  * is migrated on restore.
  */
-public final class GateStateSerializer extends TypeSerializerSingleton<GateState> {
+public final class GateStateSerializer extends CompactSerializer<GateState> {
     private static final long serialVersionUID = 1L;
     public static final GateStateSerializer INSTANCE = new GateStateSerializer();
 
@@ -41,11 +41,6 @@ public final class GateStateSerializer extends TypeSerializerSingleton<GateState
 
     /** Every hash of the dedupe memory fits in an int: written as four bytes each. */
     private static final int NARROW = 16;
-
-    @Override
-    public boolean isImmutableType() {
-        return false;
-    }
 
     @Override
     public GateState createInstance() {
@@ -63,16 +58,6 @@ public final class GateStateSerializer extends TypeSerializerSingleton<GateState
         s.windowCounts = from.windowCounts.clone();
         s.seen = from.seen.clone();
         return s;
-    }
-
-    @Override
-    public GateState copy(GateState from, GateState reuse) {
-        return copy(from);
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -161,16 +146,6 @@ public final class GateStateSerializer extends TypeSerializerSingleton<GateState
             }
         }
         return s;
-    }
-
-    @Override
-    public GateState deserialize(GateState reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override

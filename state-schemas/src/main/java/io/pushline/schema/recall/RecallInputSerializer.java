@@ -1,5 +1,6 @@
 package io.pushline.schema.recall;
 
+import io.pushline.schema.CompactSerializer;
 import io.pushline.schema.SerializerTypeInfo;
 import java.io.IOException;
 import java.lang.reflect.Type;
@@ -8,7 +9,6 @@ import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -19,7 +19,7 @@ import org.apache.flink.types.StringValue;
  * cost. Wire form (version 1): uid, kind, tz, itemId as Flink strings (null-safe), ts, then tags
  * and weights as a count (-1 for null) and their values. Changing it means a new snapshot version.
  */
-public final class RecallInputSerializer extends TypeSerializerSingleton<RecallInput> {
+public final class RecallInputSerializer extends CompactSerializer<RecallInput> {
     private static final long serialVersionUID = 1L;
     public static final RecallInputSerializer INSTANCE = new RecallInputSerializer();
 
@@ -34,11 +34,6 @@ public final class RecallInputSerializer extends TypeSerializerSingleton<RecallI
     private static final String[] KINDS = {
         null, RecallInput.PROFILE, RecallInput.CONSUMED, RecallInput.PUSHED
     };
-
-    @Override
-    public boolean isImmutableType() {
-        return false;
-    }
 
     @Override
     public RecallInput createInstance() {
@@ -56,16 +51,6 @@ public final class RecallInputSerializer extends TypeSerializerSingleton<RecallI
         r.tags = from.tags == null ? null : from.tags.clone();
         r.weights = from.weights == null ? null : from.weights.clone();
         return r;
-    }
-
-    @Override
-    public RecallInput copy(RecallInput from, RecallInput reuse) {
-        return copy(from);
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -150,16 +135,6 @@ public final class RecallInputSerializer extends TypeSerializerSingleton<RecallI
             }
         }
         return OTHER_KIND;
-    }
-
-    @Override
-    public RecallInput deserialize(RecallInput reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override
