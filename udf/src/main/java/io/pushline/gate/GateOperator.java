@@ -109,6 +109,11 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             this.record = record;
         }
 
+        void hash(PushRequest p) {
+            idHash = GateEngine.hash(p.msgId);
+            copyHash = GateEngine.copyHash(p.title, p.body);
+        }
+
         @Override
         public int compareTo(Waiting o) {
             int c = Long.compare(ts, o.ts);
@@ -138,15 +143,17 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             return;
         }
         // Union state gives every subtask everything: keep what this subtask's key groups own.
-        for (Delivery d : onHeapSnapshot.get()) {
-            if (owned(d.device.deviceId)) {
-                enqueue(d);
-            }
-        }
+        // Spilled ones first: their references are keys in the spill map, and records that spill
+        // again below must get references after them.
         for (SpilledPush s : spilledSnapshot.get()) {
             if (owned(s.deviceId)) {
                 queue.add(new Waiting(s.ts, s.seq, s.ref, s.deviceId, null));
                 nextRef = Math.max(nextRef, s.ref + 1);
+            }
+        }
+        for (Delivery d : onHeapSnapshot.get()) {
+            if (owned(d.device.deviceId)) {
+                enqueue(d);
             }
         }
         restoreLegacySpill(ctx);
@@ -210,14 +217,13 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             d.device.vendor = names.canonical(d.device.vendor);
             d.device.tz = names.canonical(d.device.tz);
             w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, d);
+            w.hash(p);
             onHeap++;
         } else {
             setCurrentKey(d.device.deviceId);
             spill.put(ref, d);
             w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, null);
         }
-        w.idHash = GateEngine.hash(p.msgId);
-        w.copyHash = GateEngine.copyHash(p.title, p.body);
         queue.add(w);
     }
 
@@ -240,6 +246,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             if (d == null) {
                 d = spill.get(next.ref);
                 spill.remove(next.ref);
+                next.hash(d.request);
             } else {
                 onHeap--;
             }
