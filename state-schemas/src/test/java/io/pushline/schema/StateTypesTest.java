@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
-import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
@@ -40,7 +39,6 @@ class StateTypesTest {
                 RegistryChange.class,
                 DeviceKeyed.class,
                 UidKeyed.class,
-                Delivery.class,
                 AudienceChunk.class,
                 CampaignProgress.class
             })

@@ -8,10 +8,7 @@ import java.lang.reflect.Type;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -154,38 +151,9 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
     }
 
     /** Version 1 is the wire form above; state of the generic POJO serializer is migrated. */
-    public static final class Snapshot implements TypeSerializerSnapshot<GateState> {
-        @Override
-        public int getCurrentVersion() {
-            return 1;
-        }
-
-        @Override
-        public void writeSnapshot(DataOutputView out) {}
-
-        @Override
-        public void readSnapshot(int version, DataInputView in, ClassLoader loader)
-                throws IOException {
-            if (version != 1) {
-                throw new IOException("unknown GateStateSerializer snapshot version " + version);
-            }
-        }
-
-        @Override
-        public TypeSerializer<GateState> restoreSerializer() {
-            return INSTANCE;
-        }
-
-        @Override
-        public TypeSerializerSchemaCompatibility<GateState> resolveSchemaCompatibility(
-                TypeSerializerSnapshot<GateState> old) {
-            if (old instanceof Snapshot) {
-                return TypeSerializerSchemaCompatibility.compatibleAsIs();
-            }
-            if (old instanceof PojoSerializerSnapshot) {
-                return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
-            }
-            return TypeSerializerSchemaCompatibility.incompatible();
+    public static final class Snapshot extends CompactSerializer.Snapshot<GateState> {
+        public Snapshot() {
+            super(INSTANCE);
         }
     }
 
