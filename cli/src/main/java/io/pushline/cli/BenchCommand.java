@@ -138,7 +138,9 @@ final class BenchCommand {
                             work,
                             StateOnDisk.compression(
                                     conf.toMap()
-                                            .get("state.backend.rocksdb.compression.per.level")));
+                                            .get("state.backend.rocksdb.compression.per.level")),
+                            Boolean.parseBoolean(
+                                    conf.toMap().get("state.backend.rocksdb.use-bloom-filter")));
             System.out.printf(
                     "gate checkpoint: largest full state %,d bytes on disk (RocksDB SST files of an incremental checkpoint, incl."
                             + " buffered records, timers and versions not yet compacted) = %.1f bytes per"
@@ -289,7 +291,8 @@ final class BenchCommand {
             long events,
             String rulesText,
             Path work,
-            org.rocksdb.CompressionType compression)
+            org.rocksdb.CompressionType compression,
+            boolean bloomFilter)
             throws Exception {
         Rules rules = RulesParser.parse(rulesText);
         Generate gen = new Generate(devices, events);
@@ -313,7 +316,8 @@ final class BenchCommand {
         long bytes = 0;
         long kept = 0;
         long onDisk;
-        try (StateOnDisk disk = new StateOnDisk(work.resolve("state-on-disk"), compression)) {
+        try (StateOnDisk disk =
+                new StateOnDisk(work.resolve("state-on-disk"), compression, bloomFilter)) {
             for (int dev = 0; dev < devices; dev++) {
                 if (states[dev] == null || states[dev].isEmpty()) {
                     continue;
@@ -338,9 +342,12 @@ final class BenchCommand {
                         + " %.1f bytes per (device, msgType) over %,d pairs seen in %,d pushes%n",
                 kept, bytes, (double) bytes / pairs.size(), pairs.size(), events);
         System.out.printf(
-                "gate state on disk: %,d bytes after a full RocksDB compaction (%s, with TTL"
+                "gate state on disk: %,d bytes after a full RocksDB compaction (%s%s, with TTL"
                         + " timestamps) = %.1f bytes per (device, msgType)%n",
-                onDisk, compression, (double) onDisk / pairs.size());
+                onDisk,
+                compression,
+                bloomFilter ? ", bloom filters" : "",
+                (double) onDisk / pairs.size());
         return pairs.size();
     }
 

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
@@ -23,7 +25,8 @@ final class StateOnDisk implements AutoCloseable {
     private final WriteOptions write;
     private final RocksDB db;
 
-    StateOnDisk(Path dir, CompressionType compression) throws RocksDBException {
+    StateOnDisk(Path dir, CompressionType compression, boolean bloomFilter)
+            throws RocksDBException {
         RocksDB.loadLibrary();
         this.dir = dir;
         this.options =
@@ -31,6 +34,12 @@ final class StateOnDisk implements AutoCloseable {
                         .setCreateIfMissing(true)
                         .setCompressionType(compression)
                         .setBottommostCompressionType(compression);
+        if (bloomFilter) {
+            // Flink's defaults for state.backend.rocksdb.use-bloom-filter: 10 bits a key, full
+            // filters.
+            options.setTableFormatConfig(
+                    new BlockBasedTableConfig().setFilterPolicy(new BloomFilter(10, false)));
+        }
         this.write = new WriteOptions().setDisableWAL(true);
         this.db = RocksDB.open(options, dir.toString());
     }
