@@ -5,7 +5,6 @@ import java.lang.reflect.Type;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -118,10 +117,10 @@ public final class DecisionSerializer extends CompactSerializer<Decision> {
         return new Snapshot();
     }
 
-    /** Restores {@link #INSTANCE}. */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<Decision> {
+    /** Version 1 is the wire form above. */
+    public static final class Snapshot extends CompactSerializer.Snapshot<Decision> {
         public Snapshot() {
-            super(() -> INSTANCE);
+            super(INSTANCE);
         }
     }
 
