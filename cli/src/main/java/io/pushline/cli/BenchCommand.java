@@ -126,8 +126,14 @@ final class BenchCommand {
                 URI rest = cluster.getRestAddress().get();
                 final int n = devices;
                 final long m = events;
-                plain = timed("plain keyed count", m, env(rest, conf), e -> plainJob(e, n, m));
-                gate = timed("gate", m, env(rest, conf), e -> gateJob(e, n, m, rules));
+                plain =
+                        timed(
+                                "plain keyed count",
+                                "Count",
+                                m,
+                                env(rest, conf),
+                                e -> plainJob(e, n, m));
+                gate = timed("gate", "Gate", m, env(rest, conf), e -> gateJob(e, n, m, rules));
                 checkpointBytes = largestCheckpoint(rest, gate.jobId);
             }
             long pairs =
@@ -169,15 +175,45 @@ final class BenchCommand {
     record Run(double rate, String jobId) {}
 
     private static Run timed(
-            String name, long events, StreamExecutionEnvironment env, Wiring wiring)
+            String name,
+            String operator,
+            long events,
+            StreamExecutionEnvironment env,
+            Wiring wiring)
             throws Exception {
         wiring.wire(env);
         long t0 = System.nanoTime();
-        var result = env.execute("bench-" + name.replace(' ', '-'));
+        org.apache.flink.api.common.JobExecutionResult result;
+        CpuMeter cpu = CpuMeter.start(operator);
+        try {
+            result = env.execute("bench-" + name.replace(' ', '-'));
+        } finally {
+            cpu.close();
+        }
         double secs = (System.nanoTime() - t0) / 1e9;
         double rate = events / secs;
         System.out.printf(
                 "%-18s %,12.0f events/s  (%,d events in %.1f s)%n", name, rate, events, secs);
+        if (CpuMeter.available()) {
+            System.out.printf(
+                    "  per core: %,.0f events per CPU-second spent for %s (%.1f s: %d task threads"
+                            + " %.1f, RocksDB background %.1f, async snapshots %.1f)%n",
+                    events / cpu.operatorSecs(),
+                    operator,
+                    cpu.operatorSecs(),
+                    cpu.threads(CpuMeter.Group.OPERATOR),
+                    cpu.secs(CpuMeter.Group.OPERATOR),
+                    cpu.secs(CpuMeter.Group.ROCKSDB),
+                    cpu.secs(CpuMeter.Group.SNAPSHOTS));
+        }
+        System.out.printf(
+                "  whole process: %,.0f events per CPU-second (%.2f cores busy on average, incl."
+                        + " the generating source and job start)%s%n",
+                events / cpu.processSecs(),
+                cpu.processCores(),
+                cpu.stealShare() < 0
+                        ? ""
+                        : String.format("; steal %.1f%%", 100 * cpu.stealShare()));
         return new Run(rate, result.getJobID().toString());
     }
 
@@ -216,6 +252,7 @@ final class BenchCommand {
                 .keyBy(d -> d.device.deviceId)
                 .process(new Count<Delivery>())
                 .returns(Types.LONG)
+                .name("Count")
                 .sinkTo(new DiscardingSink<>());
     }
 

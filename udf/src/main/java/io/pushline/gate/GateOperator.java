@@ -205,6 +205,15 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         enqueue(element.getValue());
     }
 
+    /**
+     * A push only joins the queue on arrival, so Flink need not set its key then (hashing and
+     * serializing the deviceId once more per push); the queue sets it for a spill and a decision.
+     */
+    @Override
+    public boolean hasKeyContext1() {
+        return false;
+    }
+
     /** Queues {@code d}. */
     private void enqueue(Delivery d) throws Exception {
         long ref = nextRef++;
@@ -218,6 +227,8 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             d.device.tz = names.canonical(d.device.tz);
             w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, d);
             w.hash(p);
+            // The String keeps its hash: the key group is then found without reading it again.
+            d.device.deviceId.hashCode();
             onHeap++;
         } else {
             setCurrentKey(d.device.deviceId);
