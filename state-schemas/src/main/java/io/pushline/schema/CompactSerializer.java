@@ -1,21 +1,70 @@
 package io.pushline.schema;
 
 import java.io.IOException;
+import java.util.function.IntFunction;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
 
 /**
  * Base of Pushline's hand-written serializers of mutable types: variable length, no instance reuse
  * (a copy and a read always make a new object). Subclasses write the wire form, the copy and the
  * snapshot.
+ *
+ * <p>The wire forms of all of them share one version number, the {@code form}: 1 wrote strings in
+ * Flink's {@link StringValue} form, 2 (current) writes them as {@link Utf8}. A serializer made for
+ * an older form reads and writes that form, so state written in it is migrated on restore.
  */
-public abstract class CompactSerializer<T> extends TypeSerializerSingleton<T> {
+public abstract class CompactSerializer<T> extends TypeSerializer<T> {
     private static final long serialVersionUID = 1L;
+
+    public static final int STRING_VALUE_FORM = 1;
+    public static final int CURRENT_FORM = 2;
+
+    private final int form;
+
+    protected CompactSerializer(int form) {
+        if (form < STRING_VALUE_FORM || form > CURRENT_FORM) {
+            throw new IllegalArgumentException("unknown wire form " + form);
+        }
+        this.form = form;
+    }
+
+    public final int form() {
+        return form;
+    }
+
+    protected final void writeString(String s, DataOutputView out) throws IOException {
+        if (form == STRING_VALUE_FORM) {
+            StringValue.writeString(s, out);
+        } else {
+            Utf8.write(out, s);
+        }
+    }
+
+    protected final String readString(DataInputView in) throws IOException {
+        return form == STRING_VALUE_FORM ? StringValue.readString(in) : Utf8.read(in);
+    }
+
+    /** Stateless: one instance serves every thread. */
+    @Override
+    public final TypeSerializer<T> duplicate() {
+        return this;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o != null && o.getClass() == getClass() && ((CompactSerializer<?>) o).form == form;
+    }
+
+    @Override
+    public int hashCode() {
+        return getClass().hashCode() * 31 + form;
+    }
 
     @Override
     public boolean isImmutableType() {
@@ -43,20 +92,22 @@ public abstract class CompactSerializer<T> extends TypeSerializerSingleton<T> {
     }
 
     /**
-     * Snapshot of a serializer whose wire form is version 1 of its own: restores {@code instance};
-     * state the generic POJO serializer wrote (before the type had a hand-written serializer) is
-     * migrated. A new wire form needs a new version here.
+     * Snapshot of a compact serializer: its version is the wire form, and it restores a serializer
+     * of the form the state was written in. State of an older form, and state the generic POJO
+     * serializer wrote (before the type had a hand-written serializer), is migrated.
      */
     public abstract static class Snapshot<T> implements TypeSerializerSnapshot<T> {
-        private final TypeSerializer<T> instance;
+        private final IntFunction<? extends TypeSerializer<T>> byForm;
+        private int form = CURRENT_FORM;
 
-        protected Snapshot(TypeSerializer<T> instance) {
-            this.instance = instance;
+        /** {@code byForm}: the serializer that reads and writes a given form. */
+        protected Snapshot(IntFunction<? extends TypeSerializer<T>> byForm) {
+            this.byForm = byForm;
         }
 
         @Override
         public int getCurrentVersion() {
-            return 1;
+            return CURRENT_FORM;
         }
 
         @Override
@@ -65,22 +116,25 @@ public abstract class CompactSerializer<T> extends TypeSerializerSingleton<T> {
         @Override
         public void readSnapshot(int version, DataInputView in, ClassLoader loader)
                 throws IOException {
-            if (version != 1) {
+            if (version < STRING_VALUE_FORM || version > CURRENT_FORM) {
                 throw new IOException(
                         "unknown " + getClass().getName() + " snapshot version " + version);
             }
+            form = version;
         }
 
         @Override
         public TypeSerializer<T> restoreSerializer() {
-            return instance;
+            return byForm.apply(form);
         }
 
         @Override
         public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
                 TypeSerializerSnapshot<T> old) {
             if (old.getClass() == getClass()) {
-                return TypeSerializerSchemaCompatibility.compatibleAsIs();
+                return ((Snapshot<T>) old).form == form
+                        ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+                        : TypeSerializerSchemaCompatibility.compatibleAfterMigration();
             }
             if (old instanceof PojoSerializerSnapshot) {
                 return TypeSerializerSchemaCompatibility.compatibleAfterMigration();

@@ -8,7 +8,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * A reflection-free serializer for {@link Decision}: the gate emits one per (push, device), and the
@@ -18,7 +17,7 @@ import org.apache.flink.types.StringValue;
  */
 public final class DecisionSerializer extends CompactSerializer<Decision> {
     private static final long serialVersionUID = 1L;
-    public static final DecisionSerializer INSTANCE = new DecisionSerializer();
+    public static final DecisionSerializer INSTANCE = new DecisionSerializer(CURRENT_FORM);
 
     private static final int MSG_ID = 1;
     private static final int UID = 2;
@@ -28,6 +27,14 @@ public final class DecisionSerializer extends CompactSerializer<Decision> {
     private static final int MSG_TYPE = 32;
     private static final int PASS = 64;
     private static final int DROP = 128;
+
+    private DecisionSerializer(int form) {
+        super(form);
+    }
+
+    static DecisionSerializer of(int form) {
+        return form == CURRENT_FORM ? INSTANCE : new DecisionSerializer(form);
+    }
 
     @Override
     public Decision createInstance() {
@@ -79,14 +86,14 @@ public final class DecisionSerializer extends CompactSerializer<Decision> {
         out.writeLong(d.seq);
     }
 
-    private static void writeIf(String s, DataOutputView out) throws IOException {
+    private void writeIf(String s, DataOutputView out) throws IOException {
         if (s != null) {
-            StringValue.writeString(s, out);
+            writeString(s, out);
         }
     }
 
-    private static String readIf(int flags, int bit, DataInputView in) throws IOException {
-        return (flags & bit) != 0 ? StringValue.readString(in) : null;
+    private String readIf(int flags, int bit, DataInputView in) throws IOException {
+        return (flags & bit) != 0 ? readString(in) : null;
     }
 
     @Override
@@ -104,7 +111,7 @@ public final class DecisionSerializer extends CompactSerializer<Decision> {
         } else if ((flags & DROP) != 0) {
             d.decision = Decision.DROP;
         } else if (in.readBoolean()) {
-            d.decision = StringValue.readString(in);
+            d.decision = readString(in);
         }
         d.code = in.readInt();
         d.ts = in.readLong();
@@ -117,10 +124,10 @@ public final class DecisionSerializer extends CompactSerializer<Decision> {
         return new Snapshot();
     }
 
-    /** Version 1 is the wire form above. */
+    /** The snapshot version is the wire form ({@link CompactSerializer}). */
     public static final class Snapshot extends CompactSerializer.Snapshot<Decision> {
         public Snapshot() {
-            super(INSTANCE);
+            super(DecisionSerializer::of);
         }
     }
 

@@ -17,7 +17,8 @@ import org.apache.flink.streaming.util.OperatorSnapshotUtil;
  *   io.pushline.gate.GateSnapshots udf/src/test/resources/state/gate-v2.snapshot [rocksdb]</pre>
  *
  * <p>v1: per-device timers and buffer, POJO-serialized GateState; v2: the subtask-wide queue of
- * GateOperator and GateStateSerializer.
+ * GateOperator and GateStateSerializer; v3: strings of the compact serializers as UTF-8 (wire form
+ * 2), and the waiting push has a non-ASCII title.
  */
 public final class GateSnapshots {
     static final String RULES = "minInterval: {period: 1h}\ndedupe: {window: 24h}";
@@ -51,7 +52,7 @@ public final class GateSnapshots {
             h.processBothWatermarks(new Watermark(T0));
             h.processElement1(
                     Delivery.of(
-                            GateHarness.push(T0 + 10 * MIN, "m2", "news", null, "Other"),
+                            GateHarness.push(T0 + 10 * MIN, "m2", "news", null, "今晚 Other"),
                             GateHarness.device("d1", "u1", "UTC")),
                     T0 + 10 * MIN);
             OperatorSubtaskState snapshot = h.snapshot(1, T0);

@@ -19,15 +19,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 class GateStateMigrationTest {
     /**
      * v1: timers and a buffer per device, GateState by the generic POJO serializer; v2: one queue
-     * per subtask, GateState by GateStateSerializer. Each as written by the heap backend and by
-     * RocksDB (where restoring v1 rewrites the POJO state with the new serializer).
+     * per subtask, GateState by GateStateSerializer (strings in StringValue's form); v3: strings as
+     * UTF-8. Each as written by the heap backend and by RocksDB (where restoring v1 and v2 rewrites
+     * the state with the current serializer).
      */
     @ParameterizedTest
     @CsvSource({
         "state/gate-v1.snapshot, heap",
         "state/gate-v1-rocksdb.snapshot, rocksdb",
         "state/gate-v2.snapshot, heap",
-        "state/gate-v2-rocksdb.snapshot, rocksdb"
+        "state/gate-v2-rocksdb.snapshot, rocksdb",
+        "state/gate-v3.snapshot, heap",
+        "state/gate-v3-rocksdb.snapshot, rocksdb"
     })
     void restoresStateOfAnEarlierVersion(String resource, String backend) throws Exception {
         var snapshot =

@@ -16,19 +16,19 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * A reflection-free serializer for {@link Delivery}, the record every push takes from target
  * resolution into the gate, and that waits in the gate's queue: the generic POJO serializer (a
  * reflective set per field, an object made by reflection per nested POJO) was about a third of the
- * gate's time. Wire form, version 1: the request (flags for its optional parts, strings, numbers,
- * the target's lists) then the device. A field added to PushRequest, Target or DeviceInfo must be
- * added here (DeliverySerializerTest fails until it is) and is a new snapshot version.
+ * gate's time. Wire form (forms 1 and 2 differ in strings only, see {@link CompactSerializer}): the
+ * request (flags for its optional parts, strings, numbers, the target's lists) then the device. A
+ * field added to PushRequest, Target or DeviceInfo must be added here (DeliverySerializerTest fails
+ * until it is) and is a new wire form.
  */
 public final class DeliverySerializer extends CompactSerializer<Delivery> {
     private static final long serialVersionUID = 1L;
-    public static final DeliverySerializer INSTANCE = new DeliverySerializer();
+    public static final DeliverySerializer INSTANCE = new DeliverySerializer(CURRENT_FORM);
 
     private static final int REQUEST = 1;
     private static final int DEVICE = 2;
@@ -39,6 +39,14 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
     private static final int AT = 8;
     private static final int TARGET = 16;
     private static final int OTHER_TYPE = 32;
+
+    private DeliverySerializer(int form) {
+        super(form);
+    }
+
+    static DeliverySerializer of(int form) {
+        return form == CURRENT_FORM ? INSTANCE : new DeliverySerializer(form);
+    }
 
     @Override
     public Delivery createInstance() {
@@ -87,7 +95,7 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         }
     }
 
-    private static void write(PushRequest p, DataOutputView out) throws IOException {
+    private void write(PushRequest p, DataOutputView out) throws IOException {
         boolean otherType = !PushRequest.TYPE.equals(p.type);
         out.writeByte(
                 (p.level != null ? LEVEL : 0)
@@ -124,7 +132,7 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         }
     }
 
-    private static void write(DeviceInfo d, DataOutputView out) throws IOException {
+    private void write(DeviceInfo d, DataOutputView out) throws IOException {
         writeNullable(d.deviceId, out);
         writeNullable(d.uid, out);
         writeNullable(d.vendor, out);
@@ -148,7 +156,7 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         return d;
     }
 
-    private static PushRequest readRequest(DataInputView in) throws IOException {
+    private PushRequest readRequest(DataInputView in) throws IOException {
         PushRequest p = new PushRequest();
         int flags = in.readUnsignedByte();
         p.ts = in.readLong();
@@ -181,7 +189,7 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         return p;
     }
 
-    private static DeviceInfo readDevice(DataInputView in) throws IOException {
+    private DeviceInfo readDevice(DataInputView in) throws IOException {
         DeviceInfo d = new DeviceInfo();
         d.deviceId = readNullable(in);
         d.uid = readNullable(in);
@@ -194,16 +202,16 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         return d;
     }
 
-    /** {@link StringValue}'s form, which writes null as the length 0. */
-    private static void writeNullable(String s, DataOutputView out) throws IOException {
-        StringValue.writeString(s, out);
+    /** Null is the length 0, in both forms. */
+    private void writeNullable(String s, DataOutputView out) throws IOException {
+        writeString(s, out);
     }
 
-    private static String readNullable(DataInputView in) throws IOException {
-        return StringValue.readString(in);
+    private String readNullable(DataInputView in) throws IOException {
+        return readString(in);
     }
 
-    private static void writeList(List<String> list, DataOutputView out) throws IOException {
+    private void writeList(List<String> list, DataOutputView out) throws IOException {
         Varints.writeUnsigned(out, list == null ? 0 : list.size() + 1L);
         if (list != null) {
             for (String s : list) {
@@ -212,7 +220,7 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         }
     }
 
-    private static List<String> readList(DataInputView in) throws IOException {
+    private List<String> readList(DataInputView in) throws IOException {
         int n = (int) Varints.readUnsigned(in);
         if (n == 0) {
             return null;
@@ -229,10 +237,10 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         return new Snapshot();
     }
 
-    /** Version 1 is the wire form above; state of the generic POJO serializer is migrated. */
+    /** The version is the wire form; older forms and generic POJO state are migrated. */
     public static final class Snapshot extends CompactSerializer.Snapshot<Delivery> {
         public Snapshot() {
-            super(INSTANCE);
+            super(DeliverySerializer::of);
         }
     }
 

@@ -11,7 +11,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * The gate's per-device state in RocksDB, compact: one value per device, written on every PASS, so
@@ -19,16 +18,16 @@ import org.apache.flink.types.StringValue;
  * distances from the last counted pass (mostly one to four bytes instead of eight), absent parts
  * cost nothing, and hashes take four bytes when they fit.
  *
- * <p>Wire form, version 1: a flags byte; the last counted pass (zig-zag varint); the local day as a
- * distance from the last pass's UTC day and its count; the windows as a count, then msgType name,
- * distance of its start and its count each; the dedupe memory as a count, then two hashes (8 or 4
- * bytes, see {@link #NARROW}) and the distance of the pass time each. Any change to it is a new
- * snapshot version. State written by the generic POJO serializer (Pushline up to 0.1 of 2026-11-22)
- * is migrated on restore.
+ * <p>Wire form (forms 1 and 2 differ in strings only, see {@link CompactSerializer}): a flags byte;
+ * the last counted pass (zig-zag varint); the local day as a distance from the last pass's UTC day
+ * and its count; the windows as a count, then msgType name, distance of its start and its count
+ * each; the dedupe memory as a count, then two hashes (8 or 4 bytes, see {@link #NARROW}) and the
+ * distance of the pass time each. Any change to it is a new wire form. State written by the generic
+ * POJO serializer (Pushline up to 0.1 of 2026-11-22) is migrated on restore.
  */
 public final class GateStateSerializer extends CompactSerializer<GateState> {
     private static final long serialVersionUID = 1L;
-    public static final GateStateSerializer INSTANCE = new GateStateSerializer();
+    public static final GateStateSerializer INSTANCE = new GateStateSerializer(CURRENT_FORM);
 
     private static final long DAY_MS = 86_400_000L;
     private static final int LAST = 1;
@@ -38,6 +37,14 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
 
     /** Every hash of the dedupe memory fits in an int: written as four bytes each. */
     private static final int NARROW = 16;
+
+    private GateStateSerializer(int form) {
+        super(form);
+    }
+
+    static GateStateSerializer of(int form) {
+        return form == CURRENT_FORM ? INSTANCE : new GateStateSerializer(form);
+    }
 
     @Override
     public GateState createInstance() {
@@ -80,7 +87,7 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
         if (s.windowTypes.length > 0) {
             Varints.writeUnsigned(out, s.windowTypes.length);
             for (int i = 0; i < s.windowTypes.length; i++) {
-                StringValue.writeString(s.windowTypes[i], out);
+                writeString(s.windowTypes[i], out);
                 Varints.writeSigned(out, base - s.windowStarts[i]);
                 Varints.writeUnsigned(out, s.windowCounts[i]);
             }
@@ -127,7 +134,7 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
             s.windowStarts = new long[n];
             s.windowCounts = new int[n];
             for (int i = 0; i < n; i++) {
-                s.windowTypes[i] = StringValue.readString(in);
+                s.windowTypes[i] = readString(in);
                 s.windowStarts[i] = base - Varints.readSigned(in);
                 s.windowCounts[i] = (int) Varints.readUnsigned(in);
             }
@@ -150,10 +157,10 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
         return new Snapshot();
     }
 
-    /** Version 1 is the wire form above; state of the generic POJO serializer is migrated. */
+    /** The version is the wire form; older forms and generic POJO state are migrated. */
     public static final class Snapshot extends CompactSerializer.Snapshot<GateState> {
         public Snapshot() {
-            super(INSTANCE);
+            super(GateStateSerializer::of);
         }
     }
 

@@ -23,6 +23,11 @@ public final class RecallInputSerializer extends CompactSerializer<RecallInput> 
     private static final long serialVersionUID = 1L;
     public static final RecallInputSerializer INSTANCE = new RecallInputSerializer();
 
+    private RecallInputSerializer() {
+        // Batch records only, never in state: keeps StringValue's strings and its own snapshot.
+        super(STRING_VALUE_FORM);
+    }
+
     private static final int UID = 1;
     private static final int TZ = 2;
     private static final int ITEM = 4;
