@@ -79,7 +79,7 @@ final class BenchCommand {
         }
         if (args.length == 0 || !args[0].equals("gate")) {
             throw new Main.UsageException(
-                    "usage: ./pushline bench gate [--devices N] [--events M]\n"
+                    "usage: ./pushline bench gate [--devices N] [--events M] [--warmup W]\n"
                             + "       ./pushline bench audience [--universe N] [--runs R]"
                             + " [--campaign DEVICES]\n"
                             + "       ./pushline bench pacing [--devices N] [--seconds S]"
@@ -90,11 +90,14 @@ final class BenchCommand {
         }
         int devices = 1_000_000;
         long events = 5_000_000;
+        long warmup = 1_000_000;
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--events") && i + 1 < args.length) {
                 events = Long.parseLong(args[++i]);
+            } else if (args[i].equals("--warmup") && i + 1 < args.length) {
+                warmup = Long.parseLong(args[++i]);
             } else {
                 throw new Main.UsageException("unknown argument '" + args[i] + "' for bench gate");
             }
@@ -102,8 +105,9 @@ final class BenchCommand {
         String rules = DemoCommand.DEMO_RULES;
         System.out.printf(
                 "bench gate: %,d pushes over %,d devices, the contract's example rules,"
-                        + " RocksDB, parallelism 2, checkpoints every 10 s%n",
-                events, devices);
+                        + " RocksDB, parallelism 2, checkpoints every 10 s; both jobs warmed up on"
+                        + " %,d pushes first%n",
+                events, devices, warmup);
         Path work = Files.createTempDirectory("pushline-bench");
         try {
             Configuration conf = LocalFlink.configuration(work);
@@ -126,6 +130,17 @@ final class BenchCommand {
                 URI rest = cluster.getRestAddress().get();
                 final int n = devices;
                 final long m = events;
+                if (warmup > 0) {
+                    // The first job would otherwise also pay for compiling the code both share
+                    // (source, serializers, network stack).
+                    final long w = warmup;
+                    StreamExecutionEnvironment e = env(rest, conf);
+                    plainJob(e, n, w);
+                    e.execute("bench-warm-up-plain");
+                    e = env(rest, conf);
+                    gateJob(e, n, w, rules);
+                    e.execute("bench-warm-up-gate");
+                }
                 plain =
                         timed(
                                 "plain keyed count",
