@@ -16,14 +16,13 @@ import java.util.stream.Stream;
  * spent for it: its task threads, RocksDB's background threads (flushes, compactions) and the
  * asynchronous part of its checkpoints.
  *
- * <p>Task threads end with their job, so these threads are read every 20 ms while the job runs and
- * the last value seen is kept; a thread's CPU time after its last read (at most 20 ms of closing
- * work) is not counted. New threads are looked for every 500 ms, threads that existed before the
- * run count from their value then. The whole process's CPU time comes from the JVM.
+ * <p>Task threads end with their job, so every 20 ms new threads are looked for and the measured
+ * ones read, and the last value seen is kept; a thread's CPU time after its last read (at most 20
+ * ms of closing work) is not counted. Threads that existed before the run count from their value
+ * then. The whole process's CPU time comes from the JVM.
  */
 final class CpuMeter implements AutoCloseable {
     private static final long PERIOD_MS = 20;
-    private static final int SCAN_EVERY = 25;
     // USER_HZ: the unit of utime and stime, 100 on every Linux architecture Java runs on.
     private static final double TICKS_PER_SECOND = 100.0;
     private static final Path TASKS = Path.of("/proc/self/task");
@@ -38,6 +37,10 @@ final class CpuMeter implements AutoCloseable {
 
     private final String prefix;
     private final Map<String, Seen> seen = new HashMap<>();
+    // Threads of no group, by id, with when first seen: a new thread has its parent's name until
+    // the JVM names it, so it is looked at again for a while.
+    private final Map<String, Long> ignored = new HashMap<>();
+    private static final long NAMING_NANOS = 200_000_000L;
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final long processStart = os.getProcessCpuTime();
@@ -70,12 +73,9 @@ final class CpuMeter implements AutoCloseable {
     }
 
     private void loop() {
-        for (int i = 1; running; i++) {
-            if (i % SCAN_EVERY == 0) {
-                scan();
-            } else {
-                reread();
-            }
+        while (running) {
+            scan();
+            reread();
             try {
                 Thread.sleep(PERIOD_MS);
             } catch (InterruptedException e) {
@@ -88,8 +88,19 @@ final class CpuMeter implements AutoCloseable {
         if (!available()) {
             return;
         }
+        long now = System.nanoTime();
+        java.util.Set<String> known = new java.util.HashSet<>();
+        ignored.forEach(
+                (tid, since) -> {
+                    if (now - since > NAMING_NANOS) {
+                        known.add(tid);
+                    }
+                });
+        for (Seen s : seen.values()) {
+            known.add(s.task.getFileName().toString());
+        }
         try (Stream<Path> tasks = Files.list(TASKS)) {
-            tasks.forEach(this::read);
+            tasks.filter(t -> !known.contains(t.getFileName().toString())).forEach(this::read);
         } catch (IOException | java.io.UncheckedIOException e) {
             // A thread ended while being listed; the next scan sees the rest.
         }
@@ -119,6 +130,7 @@ final class CpuMeter implements AutoCloseable {
         long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
         Group group = group(name);
         if (group == null) {
+            ignored.putIfAbsent(task.getFileName().toString(), System.nanoTime());
             return;
         }
         String key = task.getFileName() + " " + name;
