@@ -63,9 +63,11 @@ public final class GateEngine {
         if (rules.dedupeWindow != null && isDuplicate(s, idHash, copyHash, t, rules.dedupeWindow)) {
             return new Outcome(DropReason.DUPLICATE, level, false);
         }
+        // Most rules have no whitelist: then not even the deviceId's hash is looked at.
         boolean whitelisted =
-                rules.whitelistMsgTypes.contains(p.msgType)
-                        || rules.whitelistDevices.contains(d.deviceId);
+                (!rules.whitelistMsgTypes.isEmpty() && rules.whitelistMsgTypes.contains(p.msgType))
+                        || (!rules.whitelistDevices.isEmpty()
+                                && rules.whitelistDevices.contains(d.deviceId));
         if (!whitelisted) {
             // Local wall-clock time of t in the device's zone, in ms since the local epoch.
             long local =
