@@ -48,8 +48,13 @@ final class CpuMeter implements AutoCloseable {
     private long[] machineEnd;
     private long processNanos;
     private final long wallStart = System.nanoTime();
-    private final Thread sampler;
-    private volatile boolean running = true;
+    private final java.util.concurrent.ScheduledExecutorService sampler =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "pushline-cpu-meter");
+                        t.setDaemon(true);
+                        return t;
+                    });
     private boolean baseline = true;
     private double wallSecs;
 
@@ -58,9 +63,8 @@ final class CpuMeter implements AutoCloseable {
         this.prefix = operatorName.length() > 15 ? operatorName.substring(0, 15) : operatorName;
         scan();
         baseline = false;
-        sampler = new Thread(this::loop, "pushline-cpu-meter");
-        sampler.setDaemon(true);
-        sampler.start();
+        sampler.scheduleAtFixedRate(
+                this::sample, PERIOD_MS, PERIOD_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Starts measuring; the operator's task threads are those whose name starts with it. */
@@ -72,16 +76,9 @@ final class CpuMeter implements AutoCloseable {
         return Files.isDirectory(TASKS);
     }
 
-    private void loop() {
-        while (running) {
-            scan();
-            reread();
-            try {
-                Thread.sleep(PERIOD_MS);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
+    private synchronized void sample() {
+        scan();
+        reread();
     }
 
     private synchronized void scan() {
@@ -154,10 +151,9 @@ final class CpuMeter implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        sampler.interrupt();
-        sampler.join();
-        reread();
+        sampler.shutdownNow();
+        sampler.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS);
+        sample();
         processNanos = os.getProcessCpuTime() - processStart;
         machineEnd = machine();
         wallSecs = (System.nanoTime() - wallStart) / 1e9;

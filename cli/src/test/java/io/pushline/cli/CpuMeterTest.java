@@ -3,6 +3,7 @@ package io.pushline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class CpuMeterTest {
@@ -11,16 +12,17 @@ class CpuMeterTest {
     void countsTheCpuTimeOfTheOperatorsThreadsOnly() throws Exception {
         assumeTrue(CpuMeter.available(), "needs Linux /proc");
         CpuMeter meter = CpuMeter.start("Busy -> Sink");
+        CountDownLatch done = new CountDownLatch(1);
         Thread busy = new Thread(() -> spin(400), "Busy -> Sink: Writer (1/2)#0");
-        Thread idle = new Thread(() -> sleep(400), "Busy -> Sink: Writer (2/2)#0");
+        Thread idle = new Thread(() -> await(done), "Busy -> Sink: Writer (2/2)#0");
         Thread other = new Thread(() -> spin(300), "Source: Sequence (1/2)#0");
         busy.start();
         idle.start();
         other.start();
         busy.join();
-        idle.join();
         other.join();
-        Thread.sleep(100);
+        done.countDown();
+        idle.join();
         meter.close();
         // 400 ms of CPU, counted in 10 ms ticks, less what ran after the last 20 ms read.
         assertThat(meter.secs(CpuMeter.Group.OPERATOR)).isBetween(0.3, 0.5);
@@ -40,9 +42,9 @@ class CpuMeterTest {
         }
     }
 
-    private static void sleep(long millis) {
+    private static void await(CountDownLatch latch) {
         try {
-            Thread.sleep(millis);
+            latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
