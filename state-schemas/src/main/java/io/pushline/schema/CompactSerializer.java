@@ -105,9 +105,21 @@ public abstract class CompactSerializer<T> extends TypeSerializer<T> {
             this.byForm = byForm;
         }
 
+        /**
+         * The snapshot of a serializer of {@code form}: one restored for older state and asked for
+         * its snapshot again must not claim the current form for the bytes it writes.
+         */
+        public final Snapshot<T> writtenIn(int form) {
+            if (form < STRING_VALUE_FORM || form > CURRENT_FORM) {
+                throw new IllegalArgumentException("unknown wire form " + form);
+            }
+            this.form = form;
+            return this;
+        }
+
         @Override
         public int getCurrentVersion() {
-            return CURRENT_FORM;
+            return form;
         }
 
         @Override

@@ -121,7 +121,7 @@ public final class DecisionSerializer extends CompactSerializer<Decision> {
 
     @Override
     public TypeSerializerSnapshot<Decision> snapshotConfiguration() {
-        return new Snapshot();
+        return new Snapshot().writtenIn(form());
     }
 
     /** The snapshot version is the wire form ({@link CompactSerializer}). */

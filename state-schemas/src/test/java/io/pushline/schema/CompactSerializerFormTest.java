@@ -98,6 +98,25 @@ class CompactSerializerFormTest {
                 .hasMessageContaining("snapshot version 3");
     }
 
+    /**
+     * A serializer restored for form-1 state describes its own bytes as form 1 when asked again.
+     */
+    @Test
+    void restoredSerializerSnapshotsItsOwnForm() throws IOException {
+        TypeSerializer<Delivery> old = restored(DeliverySerializer.INSTANCE, 1);
+        TypeSerializerSnapshot<Delivery> again = old.snapshotConfiguration();
+        assertThat(again.getCurrentVersion()).isEqualTo(1);
+        assertThat(again.restoreSerializer()).isEqualTo(old);
+        assertThat(
+                        DeliverySerializer.INSTANCE
+                                .snapshotConfiguration()
+                                .resolveSchemaCompatibility(again)
+                                .isCompatibleAfterMigration())
+                .isTrue();
+        assertThat(DeliverySerializer.INSTANCE.snapshotConfiguration().getCurrentVersion())
+                .isEqualTo(CompactSerializer.CURRENT_FORM);
+    }
+
     @Test
     void serializersOfDifferentFormsAreNotEqual() throws IOException {
         TypeSerializer<Delivery> old = restored(DeliverySerializer.INSTANCE, 1);

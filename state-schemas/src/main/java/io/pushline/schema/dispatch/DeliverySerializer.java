@@ -234,7 +234,7 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
 
     @Override
     public TypeSerializerSnapshot<Delivery> snapshotConfiguration() {
-        return new Snapshot();
+        return new Snapshot().writtenIn(form());
     }
 
     /** The version is the wire form; older forms and generic POJO state are migrated. */

@@ -154,7 +154,7 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
 
     @Override
     public TypeSerializerSnapshot<GateState> snapshotConfiguration() {
-        return new Snapshot();
+        return new Snapshot().writtenIn(form());
     }
 
     /** The version is the wire form; older forms and generic POJO state are migrated. */
