@@ -79,7 +79,8 @@ final class BenchCommand {
         }
         if (args.length == 0 || !args[0].equals("gate")) {
             throw new Main.UsageException(
-                    "usage: ./pushline bench gate [--devices N] [--events M] [--warmup W]\n"
+                    "usage: ./pushline bench gate [--devices N] [--events M] [--warmup W]"
+                            + " [--repeat R]\n"
                             + "       ./pushline bench audience [--universe N] [--runs R]"
                             + " [--campaign DEVICES]\n"
                             + "       ./pushline bench pacing [--devices N] [--seconds S]"
@@ -91,6 +92,7 @@ final class BenchCommand {
         int devices = 1_000_000;
         long events = 5_000_000;
         long warmup = 1_000_000;
+        int repeat = 3;
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
@@ -98,6 +100,11 @@ final class BenchCommand {
                 events = Long.parseLong(args[++i]);
             } else if (args[i].equals("--warmup") && i + 1 < args.length) {
                 warmup = Long.parseLong(args[++i]);
+            } else if (args[i].equals("--repeat") && i + 1 < args.length) {
+                repeat = Integer.parseInt(args[++i]);
+                if (repeat < 1) {
+                    throw new Main.UsageException("--repeat must be at least 1");
+                }
             } else {
                 throw new Main.UsageException("unknown argument '" + args[i] + "' for bench gate");
             }
@@ -106,8 +113,8 @@ final class BenchCommand {
         System.out.printf(
                 "bench gate: %,d pushes over %,d devices, the contract's example rules,"
                         + " RocksDB, parallelism 2, checkpoints every 10 s; both jobs warmed up on"
-                        + " %,d pushes first%n",
-                events, devices, warmup);
+                        + " %,d pushes first; %d round(s) of both, medians reported%n",
+                events, devices, warmup, repeat);
         Path work = Files.createTempDirectory("pushline-bench");
         try {
             Configuration conf = LocalFlink.configuration(work);
@@ -122,8 +129,8 @@ final class BenchCommand {
                             .setNumTaskManagers(1)
                             .setNumSlotsPerTaskManager(2)
                             .build();
-            Run plain;
-            Run gate;
+            List<Run> plains = new java.util.ArrayList<>();
+            List<Run> gates = new java.util.ArrayList<>();
             long checkpointBytes;
             try (MiniCluster cluster = new MiniCluster(mc)) {
                 cluster.start();
@@ -141,15 +148,47 @@ final class BenchCommand {
                     gateJob(e, n, w, rules);
                     e.execute("bench-warm-up-gate");
                 }
-                plain =
-                        timed(
-                                "plain keyed count",
-                                "Count",
-                                m,
-                                env(rest, conf),
-                                e -> plainJob(e, n, m));
-                gate = timed("gate", "Gate", m, env(rest, conf), e -> gateJob(e, n, m, rules));
-                checkpointBytes = largestCheckpoint(rest, gate.jobId);
+                // The machine's speed drifts over minutes: rounds of one run each, side by side,
+                // and the median of each figure.
+                for (int r = 1; r <= repeat; r++) {
+                    if (repeat > 1) {
+                        System.out.printf("round %d of %d%n", r, repeat);
+                    }
+                    plains.add(
+                            timed(
+                                    "plain keyed count",
+                                    "Count",
+                                    m,
+                                    env(rest, conf),
+                                    e -> plainJob(e, n, m)));
+                    gates.add(
+                            timed(
+                                    "gate",
+                                    "Gate",
+                                    m,
+                                    env(rest, conf),
+                                    e -> gateJob(e, n, m, rules)));
+                }
+                checkpointBytes = largestCheckpoint(rest, gates.get(gates.size() - 1).jobId);
+            }
+            double plainRate = median(plains.stream().mapToDouble(Run::rate).toArray());
+            double gateRate = median(gates.stream().mapToDouble(Run::rate).toArray());
+            double[] ratios = new double[repeat];
+            for (int r = 0; r < repeat; r++) {
+                ratios[r] = gates.get(r).rate / plains.get(r).rate;
+            }
+            if (repeat > 1) {
+                System.out.printf(
+                        "median of %d rounds: plain %,.0f events/s (%,.0f per CPU-second), gate"
+                                + " %,.0f events/s (%,.0f per CPU-second); ratios %s%n",
+                        repeat,
+                        plainRate,
+                        median(plains.stream().mapToDouble(Run::perCore).toArray()),
+                        gateRate,
+                        median(gates.stream().mapToDouble(Run::perCore).toArray()),
+                        java.util.Arrays.stream(ratios)
+                                .mapToObj(x -> String.format("%.2f", x))
+                                .toList());
             }
             long pairs =
                     stateSize(
@@ -167,8 +206,8 @@ final class BenchCommand {
                             + " buffered records, timers and versions not yet compacted) = %.1f bytes per"
                             + " (device, msgType)%n",
                     checkpointBytes, (double) checkpointBytes / pairs);
-            redisPeer(devices, events, rules, gate.rate);
-            System.out.printf("gate/plain ratio %.2f%n", gate.rate / plain.rate);
+            redisPeer(devices, events, rules, gateRate);
+            System.out.printf("gate/plain ratio %.2f%n", median(ratios));
         } finally {
             LocalStack.deleteRecursively(work);
         }
@@ -187,7 +226,15 @@ final class BenchCommand {
         return env;
     }
 
-    record Run(double rate, String jobId) {}
+    /** perCore: events per CPU-second spent for the keyed operator, NaN where not measured. */
+    record Run(double rate, double perCore, String jobId) {}
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        java.util.Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
 
     private static Run timed(
             String name,
@@ -234,7 +281,8 @@ final class BenchCommand {
                 cpu.stealShare() < 0
                         ? ""
                         : String.format("; steal %.1f%%", 100 * cpu.stealShare()));
-        return new Run(rate, result.getJobID().toString());
+        double perCore = CpuMeter.available() ? events / cpu.operatorSecs() : Double.NaN;
+        return new Run(rate, perCore, result.getJobID().toString());
     }
 
     /**

@@ -42,7 +42,7 @@ final class Help {
                     "  audience build [--files DIR] [--key value ...]",
                     "                       the segment build job: package files and segment.changes",
                     "                       into the store",
-                    "  bench gate [--devices N] [--events M] [--warmup W]",
+                    "  bench gate [--devices N] [--events M] [--warmup W] [--repeat R]",
                     "                       gate vs a plain keyed count on one MiniCluster, state bytes",
                     "  bench audience [--universe N] [--runs R] [--campaign DEVICES]",
                     "                       evaluator vs hand-written bitmaps, store, campaign",
