@@ -171,8 +171,8 @@ final class BenchCommand {
                 }
                 checkpointBytes = largestCheckpoint(rest, gates.get(gates.size() - 1).jobId);
             }
-            double plainRate = median(plains.stream().mapToDouble(Run::rate).toArray());
-            double gateRate = median(gates.stream().mapToDouble(Run::rate).toArray());
+            double plainRate = median(plains, Run::rate);
+            double gateRate = median(gates, Run::rate);
             double[] ratios = new double[repeat];
             for (int r = 0; r < repeat; r++) {
                 ratios[r] = gates.get(r).rate / plains.get(r).rate;
@@ -183,9 +183,9 @@ final class BenchCommand {
                                 + " %,.0f events/s (%,.0f per CPU-second); ratios %s%n",
                         repeat,
                         plainRate,
-                        median(plains.stream().mapToDouble(Run::perCore).toArray()),
+                        median(plains, Run::perCore),
                         gateRate,
-                        median(gates.stream().mapToDouble(Run::perCore).toArray()),
+                        median(gates, Run::perCore),
                         java.util.Arrays.stream(ratios)
                                 .mapToObj(x -> String.format("%.2f", x))
                                 .toList());
@@ -228,6 +228,14 @@ final class BenchCommand {
 
     /** perCore: events per CPU-second spent for the keyed operator, NaN where not measured. */
     record Run(double rate, double perCore, String jobId) {}
+
+    static double median(List<Run> runs, java.util.function.Function<Run, Double> figure) {
+        double[] v = new double[runs.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = figure.apply(runs.get(i));
+        }
+        return median(v);
+    }
 
     static double median(double[] values) {
         double[] v = values.clone();
