@@ -58,6 +58,19 @@ final class WaitingQueue<T extends Comparable<T>> implements Iterable<T> {
         return source().poll();
     }
 
+    /** Removes and returns the smallest element if {@code test} holds for it, else null. */
+    T pollIf(java.util.function.Predicate<T> test) {
+        if (size == 0) {
+            return null;
+        }
+        java.util.Queue<T> source = source();
+        if (!test.test(source.peek())) {
+            return null;
+        }
+        size--;
+        return source.poll();
+    }
+
     /** The run or the heap whose head is the smallest element. */
     private java.util.Queue<T> source() {
         java.util.Queue<T> best = rest;

@@ -5,9 +5,12 @@ import static io.pushline.gate.GateHarness.device;
 import static io.pushline.gate.GateHarness.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.registry.DeviceInfo;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -331,6 +334,64 @@ public class GateOperatorTest {
                 assertThat(keys).isEmpty();
             }
         }
+    }
+
+    @Test
+    void aWatermarkThatReleasesManyPushesDecidesThemAsOneByOne() throws Exception {
+        // Hundreds of pushes released by one watermark are decided in batches, some read back
+        // from RocksDB: the decisions and their order are those of one push per watermark.
+        java.util.Random random = new java.util.Random(11);
+        List<PushRequest> pushes = new ArrayList<>();
+        List<DeviceInfo> devices = new ArrayList<>();
+        String[] types = {"news", "promo", "live_start", "security_notice"};
+        for (int i = 0; i < 300; i++) {
+            PushRequest p =
+                    push(
+                            i * 37 * MIN / 10 + random.nextInt((int) (3 * MIN / 10)),
+                            "m" + random.nextInt(250),
+                            types[random.nextInt(types.length)],
+                            random.nextInt(6) == 0 ? 3 : null,
+                            "t" + random.nextInt(40));
+            p.seq = i;
+            pushes.add(p);
+            int dev = random.nextInt(7);
+            devices.add(device("d" + dev, "u" + dev, dev % 2 == 0 ? SH : "Europe/Berlin"));
+        }
+        List<String> oneByOne = new ArrayList<>();
+        try (GateHarness g = new GateHarness(CONTRACT_RULES)) {
+            for (int i = 0; i < pushes.size(); i++) {
+                oneByOne.add(
+                        pushes.get(i).msgId + " " + g.decide(devices.get(i), copy(pushes.get(i))));
+            }
+        }
+        List<Integer> arrival = new ArrayList<>();
+        for (int i = 0; i < pushes.size(); i++) {
+            arrival.add(i);
+        }
+        java.util.Collections.shuffle(arrival, random);
+        try (var h =
+                GateHarness.harness(new GateOperator(CONTRACT_RULES, Duration.ofDays(8), 50))) {
+            h.open();
+            for (int i : arrival) {
+                PushRequest p = copy(pushes.get(i));
+                p.seq = i + 1;
+                h.processElement1(new StreamRecord<>(Delivery.of(p, devices.get(i)), p.ts));
+            }
+            long half = pushes.get(149).ts;
+            h.processBothWatermarks(new Watermark(half));
+            assertThat(h.extractOutputValues()).hasSize(150);
+            h.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+            assertThat(h.extractOutputValues())
+                    .extracting(d -> d.msgId + " " + (d.isPass() ? "PASS" : d.reason))
+                    .isEqualTo(oneByOne);
+        }
+        assertThat(oneByOne).anyMatch(d -> d.endsWith("PASS")).anyMatch(d -> !d.endsWith("PASS"));
+    }
+
+    private static PushRequest copy(PushRequest p) {
+        PushRequest c = push(p.ts, p.msgId, p.msgType, p.level, p.title);
+        c.seq = p.seq;
+        return c;
     }
 
     @Test

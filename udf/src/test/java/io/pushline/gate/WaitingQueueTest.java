@@ -44,4 +44,20 @@ class WaitingQueueTest {
             assertThat(q.poll()).isNull();
         }
     }
+
+    @Test
+    void pollIfTakesTheSmallestOnlyWhenItQualifies() {
+        WaitingQueue<Long> q = new WaitingQueue<>();
+        for (long v : new long[] {5, 1, 9, 3}) {
+            q.add(v);
+        }
+        assertThat(q.pollIf(v -> v <= 3)).isEqualTo(1L);
+        assertThat(q.pollIf(v -> v <= 3)).isEqualTo(3L);
+        assertThat(q.pollIf(v -> v <= 3)).isNull();
+        assertThat(q.size()).isEqualTo(2);
+        assertThat(q.peek()).isEqualTo(5L);
+        q.poll();
+        q.poll();
+        assertThat(q.pollIf(v -> true)).isNull();
+    }
 }
