@@ -22,8 +22,12 @@ public enum DropReason {
 
     private final int code;
 
+    // Worked out once: every dropped push names its reason, and counters look it up by it.
+    private final String wireName;
+
     DropReason(int code) {
         this.code = code;
+        this.wireName = name().toLowerCase(Locale.ROOT);
     }
 
     public int code() {
@@ -31,6 +35,6 @@ public enum DropReason {
     }
 
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 }
