@@ -50,6 +50,11 @@ public abstract class CompactSerializer<T> extends TypeSerializer<T> {
         return form == STRING_VALUE_FORM ? StringValue.readString(in) : Utf8.read(in);
     }
 
+    /** A string whose values repeat from a small set: see {@link Utf8#readName}. */
+    protected final String readName(DataInputView in) throws IOException {
+        return form == STRING_VALUE_FORM ? StringValue.readString(in) : Utf8.readName(in);
+    }
+
     /** Stateless: one instance serves every thread. */
     @Override
     public final TypeSerializer<T> duplicate() {

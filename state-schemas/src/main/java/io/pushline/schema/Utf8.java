@@ -2,6 +2,7 @@ package io.pushline.schema;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -35,5 +36,47 @@ public final class Utf8 {
         byte[] b = new byte[(int) (n - 1)];
         in.readFully(b);
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Names longer than this are read as any string. */
+    static final int MAX_NAME = 48;
+
+    private static final int SLOTS = 1024;
+
+    /** Immutable, so a slot read by another thread sees it whole. */
+    private record Name(byte[] bytes, String string) {}
+
+    private static final Name[] NAMES = new Name[SLOTS];
+
+    /**
+     * As {@link #read}, for a field whose values repeat from a small set (msgType, vendor, zone):
+     * the same bytes give the same String instance, with its hash already worked out, so the record
+     * needs no new string, and lookups by it compare by reference. A fixed table, shared by all
+     * threads: a slot holds the last name that hashed to it, so any input keeps it small.
+     */
+    public static String readName(DataInputView in) throws IOException {
+        long n = Varints.readUnsigned(in);
+        if (n == 0) {
+            return null;
+        }
+        if (n - 1 > MAX_NAME) {
+            if (n - 1 > Integer.MAX_VALUE - 8) {
+                throw new IOException("malformed string: length " + (n - 1));
+            }
+            byte[] b = new byte[(int) (n - 1)];
+            in.readFully(b);
+            return new String(b, StandardCharsets.UTF_8);
+        }
+        byte[] b = new byte[(int) (n - 1)];
+        in.readFully(b);
+        int slot = (Arrays.hashCode(b) * 0x9E3779B9 >>> 22) & (SLOTS - 1);
+        Name known = NAMES[slot];
+        if (known != null && Arrays.equals(known.bytes, b)) {
+            return known.string;
+        }
+        String s = new String(b, StandardCharsets.UTF_8);
+        s.hashCode();
+        NAMES[slot] = new Name(b, s);
+        return s;
     }
 }

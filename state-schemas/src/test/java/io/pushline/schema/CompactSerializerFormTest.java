@@ -35,6 +35,45 @@ class CompactSerializerFormTest {
     }
 
     @Test
+    void namesReadAsOneSharedInstanceEachAndAnyInputReadsRight() throws IOException {
+        java.util.List<String> written = new java.util.ArrayList<>();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        java.util.Random random = new java.util.Random(3);
+        String longName = "x".repeat(Utf8.MAX_NAME + 1);
+        for (int i = 0; i < 5_000; i++) {
+            // a few repeating names among many distinct ones (more than the table's slots)
+            String s =
+                    switch (random.nextInt(6)) {
+                        case 0 -> "news";
+                        case 1 -> "Europe/Berlin";
+                        case 2 -> "新闻";
+                        case 3 -> longName;
+                        case 4 -> null;
+                        default -> "t" + random.nextInt(3_000);
+                    };
+            written.add(s);
+            Utf8.write(out, s);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        java.util.Map<String, String> first = new java.util.HashMap<>();
+        int shared = 0;
+        for (String s : written) {
+            String read = Utf8.readName(in);
+            assertThat(read).isEqualTo(s);
+            if (s != null && s.length() <= 4 && !s.startsWith("t")) {
+                // "news" and "新闻": with this seed no other string takes their slots
+                String before = first.putIfAbsent(s, read);
+                if (before != null) {
+                    assertThat(read).isSameAs(before);
+                    shared++;
+                }
+            }
+        }
+        assertThat(shared).isGreaterThan(1_000);
+        assertThat(in.available()).isZero();
+    }
+
+    @Test
     void asciiTakesTheBytesOfStringValue() throws IOException {
         DataOutputSerializer a = new DataOutputSerializer(16);
         DataOutputSerializer b = new DataOutputSerializer(16);

@@ -4,7 +4,6 @@ import io.pushline.schema.DropReason;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.registry.DeviceInfo;
-import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.Map;
@@ -70,13 +69,7 @@ public final class GateEngine {
                                 && rules.whitelistDevices.contains(d.deviceId));
         if (!whitelisted) {
             // Local wall-clock time of t in the device's zone, in ms since the local epoch.
-            long local =
-                    t
-                            + zone(rules, d)
-                                            .getRules()
-                                            .getOffset(Instant.ofEpochMilli(t))
-                                            .getTotalSeconds()
-                                    * 1000L;
+            long local = LocalClock.localMillis(zone(rules, d), t);
             Rules.Cap cap = type.cap;
             DropReason drop = filters(rules, s, p.msgType, cap, level, t, local);
             if (drop != null) {

@@ -98,7 +98,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     }
 
     /** A push in the queue; {@code record} is null when it waits in {@link #spill}. */
-    private static final class Waiting implements Comparable<Waiting> {
+    private static final class Waiting {
         final long ts;
         final long seq;
         final long ref;
@@ -120,15 +120,6 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             idHash = GateEngine.hash(p.msgId);
             copyHash = GateEngine.copyHash(p.title, p.body);
         }
-
-        @Override
-        public int compareTo(Waiting o) {
-            int c = Long.compare(ts, o.ts);
-            if (c == 0) {
-                c = Long.compare(seq, o.seq);
-            }
-            return c != 0 ? c : Long.compare(ref, o.ref);
-        }
     }
 
     @Override
@@ -146,6 +137,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         names = new Names();
         String restored = rulesState.get(GateStateDescriptors.CURRENT_RULES);
         current = RulesParser.parse(restored != null ? restored : initialRules);
+        preferRulesNames();
         if (!ctx.isRestored()) {
             return;
         }
@@ -154,7 +146,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         // again below must get references after them.
         for (SpilledPush s : spilledSnapshot.get()) {
             if (owned(s.deviceId)) {
-                queue.add(new Waiting(s.ts, s.seq, s.ref, s.deviceId, null));
+                queue.add(new Waiting(s.ts, s.seq, s.ref, s.deviceId, null), s.ts, s.seq, s.ref);
                 nextRef = Math.max(nextRef, s.ref + 1);
             }
         }
@@ -243,7 +235,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             spill.put(ref, d);
             w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, null);
         }
-        queue.add(w);
+        queue.add(w, w.ts, w.seq, w.ref);
     }
 
     @Override
@@ -251,19 +243,24 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         String text = element.getValue();
         // Checked by RulesUpdates before it was broadcast.
         current = RulesParser.parse(text);
+        preferRulesNames();
         rulesState.put(GateStateDescriptors.CURRENT_RULES, text);
         LOG.info("gate rules replaced ({} characters)", text.length());
+    }
+
+    private void preferRulesNames() {
+        names.prefer(current.msgTypes.keySet());
+        names.prefer(current.whitelistMsgTypes);
     }
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         long w = mark.getTimestamp();
-        java.util.function.Predicate<Waiting> due = x -> x.ts <= w;
         int n;
         do {
             n = 0;
             Waiting next;
-            while (n < CHUNK && (next = queue.pollIf(due)) != null) {
+            while (n < CHUNK && (next = queue.pollUpTo(w)) != null) {
                 chunk[n++] = next;
             }
             warm(n);

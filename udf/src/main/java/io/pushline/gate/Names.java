@@ -1,5 +1,6 @@
 package io.pushline.gate;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -24,5 +25,17 @@ final class Names {
             shared.put(name, name);
         }
         return name;
+    }
+
+    /**
+     * Makes these the shared instances of their names (the rules' msgTypes): a lookup in the rules'
+     * own maps then matches its key by reference instead of comparing the characters.
+     */
+    void prefer(Collection<String> names) {
+        for (String n : names) {
+            if (n != null && (shared.size() < MAX || shared.containsKey(n))) {
+                shared.put(n, n);
+            }
+        }
     }
 }

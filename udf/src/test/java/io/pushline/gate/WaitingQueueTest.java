@@ -9,17 +9,32 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class WaitingQueueTest {
+    /** An element with its key; equal times are ordered by seq, then by ref. */
+    private record E(long ts, long seq, long ref) implements Comparable<E> {
+        @Override
+        public int compareTo(E o) {
+            return WaitingQueue.compare(ts, seq, ref, o.ts, o.seq, o.ref);
+        }
+    }
+
+    private static void add(WaitingQueue<E> q, E e) {
+        q.add(e, e.ts, e.seq, e.ref);
+    }
+
     @Test
     void pollsInOrderWhateverTheArrivalOrder() {
         Random random = new Random(7);
         for (int round = 0; round < 200; round++) {
-            WaitingQueue<Long> q = new WaitingQueue<>();
-            PriorityQueue<Long> model = new PriorityQueue<>();
+            WaitingQueue<E> q = new WaitingQueue<>();
+            PriorityQueue<E> model = new PriorityQueue<>();
             int channels = 1 + random.nextInt(6);
             long[] clock = new long[channels];
-            List<Long> polled = new ArrayList<>();
-            List<Long> expected = new ArrayList<>();
-            for (int i = 0; i < 500; i++) {
+            List<E> polled = new ArrayList<>();
+            List<E> expected = new ArrayList<>();
+            long ref = 0;
+            // enough to make the runs' buffers grow while wrapped around
+            int n = 100 + random.nextInt(2000);
+            for (int i = 0; i < n; i++) {
                 if (random.nextInt(5) == 0 && !model.isEmpty()) {
                     assertThat(q.peek()).isEqualTo(model.peek());
                     polled.add(q.poll());
@@ -27,11 +42,12 @@ class WaitingQueueTest {
                     continue;
                 }
                 int c = random.nextInt(channels);
-                // mostly in order per channel, sometimes far behind
+                // mostly in order per channel, sometimes far behind; equal times tie on seq, ref
                 clock[c] += random.nextInt(10);
-                long v = random.nextInt(20) == 0 ? clock[c] - random.nextInt(1000) : clock[c];
-                q.add(v);
-                model.add(v);
+                long ts = random.nextInt(20) == 0 ? clock[c] - random.nextInt(1000) : clock[c];
+                E e = new E(ts, random.nextInt(3), ref++);
+                add(q, e);
+                model.add(e);
                 assertThat(q.size()).isEqualTo(model.size());
             }
             assertThat(q).containsExactlyInAnyOrderElementsOf(model);
@@ -42,22 +58,25 @@ class WaitingQueueTest {
             assertThat(polled).isEqualTo(expected);
             assertThat(q.isEmpty()).isTrue();
             assertThat(q.poll()).isNull();
+            assertThat(q.peek()).isNull();
         }
     }
 
     @Test
-    void pollIfTakesTheSmallestOnlyWhenItQualifies() {
-        WaitingQueue<Long> q = new WaitingQueue<>();
-        for (long v : new long[] {5, 1, 9, 3}) {
-            q.add(v);
+    void pollUpToTakesTheSmallestOnlyWhenItIsDue() {
+        WaitingQueue<E> q = new WaitingQueue<>();
+        long ref = 0;
+        for (long ts : new long[] {5, 1, 9, 3, 2}) {
+            add(q, new E(ts, 0, ref++));
         }
-        assertThat(q.pollIf(v -> v <= 3)).isEqualTo(1L);
-        assertThat(q.pollIf(v -> v <= 3)).isEqualTo(3L);
-        assertThat(q.pollIf(v -> v <= 3)).isNull();
+        assertThat(q.pollUpTo(3)).extracting(E::ts).isEqualTo(1L);
+        assertThat(q.pollUpTo(3)).extracting(E::ts).isEqualTo(2L);
+        assertThat(q.pollUpTo(3)).extracting(E::ts).isEqualTo(3L);
+        assertThat(q.pollUpTo(3)).isNull();
         assertThat(q.size()).isEqualTo(2);
-        assertThat(q.peek()).isEqualTo(5L);
+        assertThat(q.peek()).extracting(E::ts).isEqualTo(5L);
         q.poll();
         q.poll();
-        assertThat(q.pollIf(v -> true)).isNull();
+        assertThat(q.pollUpTo(Long.MAX_VALUE)).isNull();
     }
 }

@@ -162,10 +162,10 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         p.ts = in.readLong();
         p.seq = Varints.readSigned(in);
         if ((flags & OTHER_TYPE) != 0) {
-            p.type = readNullable(in);
+            p.type = readName(in);
         }
         p.msgId = readNullable(in);
-        p.msgType = readNullable(in);
+        p.msgType = readName(in);
         p.title = readNullable(in);
         p.body = readNullable(in);
         if ((flags & LEVEL) != 0) {
@@ -193,9 +193,9 @@ public final class DeliverySerializer extends CompactSerializer<Delivery> {
         DeviceInfo d = new DeviceInfo();
         d.deviceId = readNullable(in);
         d.uid = readNullable(in);
-        d.vendor = readNullable(in);
+        d.vendor = readName(in);
         d.token = readNullable(in);
-        d.tz = readNullable(in);
+        d.tz = readName(in);
         d.pushEnabled = in.readBoolean();
         d.boundTs = in.readLong();
         d.updatedTs = in.readLong();

@@ -134,7 +134,7 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
             s.windowStarts = new long[n];
             s.windowCounts = new int[n];
             for (int i = 0; i < n; i++) {
-                s.windowTypes[i] = readString(in);
+                s.windowTypes[i] = readName(in);
                 s.windowStarts[i] = base - Varints.readSigned(in);
                 s.windowCounts[i] = (int) Varints.readUnsigned(in);
             }
