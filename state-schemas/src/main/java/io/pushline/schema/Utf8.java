@@ -69,14 +69,30 @@ public final class Utf8 {
         }
         byte[] b = new byte[(int) (n - 1)];
         in.readFully(b);
-        int slot = (Arrays.hashCode(b) * 0x9E3779B9 >>> 22) & (SLOTS - 1);
+        // Two slots per name: two frequent names that share one do not keep evicting each other.
+        int slot = slot(b);
+        int other = slot ^ 1;
         Name known = NAMES[slot];
         if (known != null && Arrays.equals(known.bytes, b)) {
             return known.string;
         }
+        Name next = NAMES[other];
+        if (next != null && Arrays.equals(next.bytes, b)) {
+            return next.string;
+        }
         String s = new String(b, StandardCharsets.UTF_8);
         s.hashCode();
-        NAMES[slot] = new Name(b, s);
+        NAMES[known == null || next != null ? slot : other] = new Name(b, s);
         return s;
+    }
+
+    /**
+     * A name's first slot from its length and three of its bytes: names differ there, and a
+     * collision costs only a new string.
+     */
+    private static int slot(byte[] b) {
+        int n = b.length;
+        int h = n == 0 ? 0 : n * 0x01000193 ^ b[0] << 16 ^ b[n >> 1] << 8 ^ b[n - 1];
+        return (h * 0x9E3779B9) >>> 22;
     }
 }

@@ -74,6 +74,23 @@ class CompactSerializerFormTest {
     }
 
     @Test
+    void twoNamesThatShareASlotStayShared() throws IOException {
+        // these two hash to the same first slot
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        for (int i = 0; i < 10; i++) {
+            Utf8.write(out, "security_notice");
+            Utf8.write(out, "Asia/Singapore");
+        }
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        String a = Utf8.readName(in);
+        String b = Utf8.readName(in);
+        for (int i = 1; i < 10; i++) {
+            assertThat(Utf8.readName(in)).isSameAs(a);
+            assertThat(Utf8.readName(in)).isSameAs(b);
+        }
+    }
+
+    @Test
     void asciiTakesTheBytesOfStringValue() throws IOException {
         DataOutputSerializer a = new DataOutputSerializer(16);
         DataOutputSerializer b = new DataOutputSerializer(16);
