@@ -131,6 +131,7 @@ final class BenchCommand {
             List<Run> plains = new java.util.ArrayList<>();
             List<Run> gates = new java.util.ArrayList<>();
             long checkpointBytes;
+            Run oneCore;
             try (MiniCluster cluster = new MiniCluster(mc)) {
                 cluster.start();
                 URI rest = cluster.getRestAddress().get();
@@ -144,7 +145,7 @@ final class BenchCommand {
                     plainJob(e, n, w);
                     e.execute("bench-warm-up-plain");
                     e = env(rest, conf);
-                    gateJob(e, n, w, rules);
+                    gateJob(e, n, w, rules, false);
                     e.execute("bench-warm-up-gate");
                 }
                 // The machine's speed drifts over minutes: rounds of one run each, side by side,
@@ -166,9 +167,21 @@ final class BenchCommand {
                                     "Gate",
                                     m,
                                     env(rest, conf),
-                                    e -> gateJob(e, n, m, rules)));
+                                    e -> gateJob(e, n, m, rules, false)));
                 }
                 checkpointBytes = largestCheckpoint(rest, gates.get(gates.size() - 1).jobId);
+                // "Per core" taken literally: one gate subtask, so one core's worth of gate, with
+                // its source on the other core; the same pushes, in time order.
+                System.out.println("one core: the gate at parallelism 1");
+                StreamExecutionEnvironment single = env(rest, conf);
+                single.setParallelism(1);
+                oneCore =
+                        timed(
+                                "gate on one core",
+                                "Gate",
+                                m,
+                                single,
+                                e -> gateJob(e, n, m, rules, true));
             }
             double plainRate = median(plains, Run::rate);
             double gateRate = median(gates, Run::rate);
@@ -206,6 +219,10 @@ final class BenchCommand {
                             + " (device, msgType)%n",
                     checkpointBytes, (double) checkpointBytes / pairs);
             redisPeer(devices, events, rules, gateRate);
+            System.out.printf(
+                    "gate on one core: %,.0f events/s with one gate subtask (its source on the other"
+                            + " core); %,.0f events per CPU-second spent for it%n",
+                    oneCore.rate, oneCore.perCore);
             System.out.printf("gate/plain ratio %.2f%n", median(ratios));
         } finally {
             LocalStack.deleteRecursively(work);
@@ -319,9 +336,9 @@ final class BenchCommand {
     }
 
     private static DataStream<Delivery> pushes(
-            StreamExecutionEnvironment env, long events, int devices) {
+            StreamExecutionEnvironment env, long events, int devices, boolean oneReader) {
         return env.fromSequence(0, events - 1)
-                .map(new Generate(devices, events))
+                .map(new Generate(devices, events, oneReader))
                 .returns(TypeInformation.of(Delivery.class))
                 .assignTimestampsAndWatermarks(
                         WatermarkStrategy.<Delivery>forMonotonousTimestamps()
@@ -329,7 +346,7 @@ final class BenchCommand {
     }
 
     private static void plainJob(StreamExecutionEnvironment env, int devices, long events) {
-        pushes(env, events, devices)
+        pushes(env, events, devices, false)
                 .keyBy(d -> d.device.deviceId)
                 .process(new Count<Delivery>())
                 .returns(Types.LONG)
@@ -338,11 +355,15 @@ final class BenchCommand {
     }
 
     private static void gateJob(
-            StreamExecutionEnvironment env, int devices, long events, String rules) {
+            StreamExecutionEnvironment env,
+            int devices,
+            long events,
+            String rules,
+            boolean oneReader) {
         DataStream<String> ruleStream =
                 env.fromData(List.of(rules), Types.STRING)
                         .assignTimestampsAndWatermarks(NoEventTime.strategy());
-        pushes(env, events, devices)
+        pushes(env, events, devices, oneReader)
                 .keyBy(d -> d.device.deviceId)
                 .connect(ruleStream.broadcast())
                 .transform(
@@ -366,7 +387,7 @@ final class BenchCommand {
         Map<Integer, GateState> states = new java.util.HashMap<>();
         for (long j = 0; j < n; j++) {
             long i = gen.inTimeOrder(j);
-            Delivery d = gen.map(i);
+            Delivery d = gen.push(i);
             pushes.add(d);
             GateEngine.Outcome o =
                     GateEngine.decide(
@@ -418,7 +439,7 @@ final class BenchCommand {
         Set<Long> pairs = new HashSet<>();
         for (long j = 0; j < events; j++) {
             long i = gen.inTimeOrder(j);
-            Delivery d = gen.map(i);
+            Delivery d = gen.push(i);
             int dev = Generate.device(i, devices);
             if (states[dev] == null) {
                 states[dev] = new GateState();
@@ -480,8 +501,15 @@ final class BenchCommand {
         private final int devices;
         private final long span;
         private final long half;
+        private final boolean oneReader;
 
         Generate(int devices, long events) {
+            this(devices, events, false);
+        }
+
+        /** {@code oneReader}: the j-th number read makes the j-th push in time order. */
+        Generate(int devices, long events, boolean oneReader) {
+            this.oneReader = oneReader;
             this.devices = devices;
             // All pushes within one hour, so intervals, caps and dedupe all have their say.
             this.span = 3_600_000L;
@@ -515,7 +543,12 @@ final class BenchCommand {
         }
 
         @Override
-        public Delivery map(Long i) {
+        public Delivery map(Long j) {
+            return push(oneReader ? inTimeOrder(j) : j);
+        }
+
+        /** The i-th push. */
+        Delivery push(long i) {
             int dev = device(i, devices);
             DeviceInfo d = new DeviceInfo();
             d.deviceId = deviceId(dev);
