@@ -26,6 +26,12 @@ public final class Utf8 {
     }
 
     public static String read(DataInputView in) throws IOException {
+        byte[] b = readBytes(in);
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** A string's UTF-8 bytes, null for null. */
+    private static byte[] readBytes(DataInputView in) throws IOException {
         long n = Varints.readUnsigned(in);
         if (n == 0) {
             return null;
@@ -35,7 +41,7 @@ public final class Utf8 {
         }
         byte[] b = new byte[(int) (n - 1)];
         in.readFully(b);
-        return new String(b, StandardCharsets.UTF_8);
+        return b;
     }
 
     /** Names longer than this are read as any string. */
@@ -55,20 +61,10 @@ public final class Utf8 {
      * threads: a slot holds the last name that hashed to it, so any input keeps it small.
      */
     public static String readName(DataInputView in) throws IOException {
-        long n = Varints.readUnsigned(in);
-        if (n == 0) {
-            return null;
+        byte[] b = readBytes(in);
+        if (b == null || b.length > MAX_NAME) {
+            return b == null ? null : new String(b, StandardCharsets.UTF_8);
         }
-        if (n - 1 > MAX_NAME) {
-            if (n - 1 > Integer.MAX_VALUE - 8) {
-                throw new IOException("malformed string: length " + (n - 1));
-            }
-            byte[] b = new byte[(int) (n - 1)];
-            in.readFully(b);
-            return new String(b, StandardCharsets.UTF_8);
-        }
-        byte[] b = new byte[(int) (n - 1)];
-        in.readFully(b);
         // Two slots per name: two frequent names that share one do not keep evicting each other.
         int slot = slot(b);
         int other = slot ^ 1;
