@@ -34,4 +34,32 @@ public final class CommittedRecords {
             }
         }
     }
+
+    /**
+     * Waits, up to {@code maxWait}, until no transaction on {@code topic} is open: until what a
+     * read_committed reader can reach (the last stable offset) is the end of each partition. A
+     * producer's commit returns before the broker has written the commit markers to every
+     * partition, so a job that has just ended can have committed records a reader cannot see yet.
+     *
+     * @return whether the topic settled in time (false: a transaction is still open, such as a
+     *     running job's)
+     */
+    public static boolean awaitSettled(String bootstrap, String topic, Duration maxWait)
+            throws InterruptedException {
+        java.util.Properties all = KafkaIO.committedReader(bootstrap);
+        all.put("isolation.level", "read_uncommitted");
+        try (KafkaConsumer<byte[], byte[]> committed =
+                        new KafkaConsumer<>(KafkaIO.committedReader(bootstrap));
+                KafkaConsumer<byte[], byte[]> uncommitted = new KafkaConsumer<>(all)) {
+            List<TopicPartition> parts = partitions(committed, topic);
+            long deadline = System.nanoTime() + maxWait.toNanos();
+            while (!committed.endOffsets(parts).equals(uncommitted.endOffsets(parts))) {
+                if (System.nanoTime() > deadline) {
+                    return false;
+                }
+                Thread.sleep(100);
+            }
+            return true;
+        }
+    }
 }

@@ -116,7 +116,7 @@ class DispatchKafkaITCase {
         job.getJobExecutionResult().get(3, TimeUnit.MINUTES);
 
         for (String topic : Topics.dispatchTopics()) {
-            topics.put(topic, KafkaTopics.readAll(kafka, topic));
+            topics.put(topic, KafkaTopics.readAllAfterJobs(kafka, topic));
         }
         devicesRows = scanDevices(stack);
         uidIndexRows = scanUidIndex(stack);

@@ -45,6 +45,20 @@ final class KafkaTopics {
     }
 
     /** Every committed value of {@code topic}, as text, in partition then offset order. */
+    /**
+     * Every committed record of a topic whose writers have ended: first waits (up to 30 s) for
+     * their commits to be completed on every partition. Not for a topic a running job writes to.
+     */
+    static List<String> readAllAfterJobs(String bootstrap, String topic) {
+        try {
+            CommittedRecords.awaitSettled(bootstrap, topic, Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return readAll(bootstrap, topic);
+    }
+
     static List<String> readAll(String bootstrap, String topic) {
         List<String> out = new ArrayList<>();
         CommittedRecords.readAll(

@@ -94,7 +94,7 @@ class PacingKafkaITCase {
         JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));
         job.getJobExecutionResult().get(4, TimeUnit.MINUTES);
         for (String topic : Topics.dispatchTopics()) {
-            topics.put(topic, KafkaTopics.readAll(kafka, topic));
+            topics.put(topic, KafkaTopics.readAllAfterJobs(kafka, topic));
         }
     }
 

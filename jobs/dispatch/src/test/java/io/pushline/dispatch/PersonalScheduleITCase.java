@@ -134,12 +134,12 @@ class PersonalScheduleITCase {
                 .getJobExecutionResult()
                 .get(5, TimeUnit.MINUTES);
 
-        KafkaTopics.readAll(kafka, Topics.DECISIONS)
+        KafkaTopics.readAllAfterJobs(kafka, Topics.DECISIONS)
                 .forEach(s -> decisions.add(Json.read(s, Decision.class)));
-        List<String> dlq = KafkaTopics.readAll(kafka, Topics.DLQ);
+        List<String> dlq = KafkaTopics.readAllAfterJobs(kafka, Topics.DLQ);
         seen =
                 "requests readable "
-                        + KafkaTopics.readAll(kafka, Topics.PUSH_REQUESTS).size()
+                        + KafkaTopics.readAllAfterJobs(kafka, Topics.PUSH_REQUESTS).size()
                         + " of "
                         + expected
                         + ", decisions "
@@ -148,7 +148,7 @@ class PersonalScheduleITCase {
                         + dlq.size()
                         + (dlq.isEmpty() ? "" : " e.g. " + dlq.get(0));
         for (Vendor v : Vendor.values()) {
-            KafkaTopics.readAll(kafka, v.topic())
+            KafkaTopics.readAllAfterJobs(kafka, v.topic())
                     .forEach(s -> sends.add(Json.read(s, SendRecord.class)));
         }
     }
