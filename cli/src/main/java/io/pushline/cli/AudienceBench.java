@@ -2,8 +2,8 @@ package io.pushline.cli;
 
 import io.pushline.audience.AudienceEvaluator;
 import io.pushline.audience.IdSet;
+import io.pushline.audience.SegmentStore;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.SegmentStore;
 import io.pushline.local.LocalStack;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -2,10 +2,10 @@ package io.pushline.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.NoEventTime;
-import io.pushline.gate.GateEngine;
-import io.pushline.gate.GateOperator;
-import io.pushline.gate.Rules;
-import io.pushline.gate.RulesParser;
+import io.pushline.dispatch.gate.GateEngine;
+import io.pushline.dispatch.gate.GateOperator;
+import io.pushline.dispatch.gate.Rules;
+import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;

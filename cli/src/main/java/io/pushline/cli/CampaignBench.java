@@ -1,11 +1,11 @@
 package io.pushline.cli;
 
+import io.pushline.audience.IdDictionary;
 import io.pushline.audience.IdSet;
+import io.pushline.audience.SegmentStore;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.IdDictionary;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.SegmentStore;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;

@@ -1,7 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.HBaseTables;
-import io.pushline.common.ReceiptTables;
+import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.MetricRow;
 import java.io.IOException;
 import java.util.ArrayList;

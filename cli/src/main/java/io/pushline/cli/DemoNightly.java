@@ -2,11 +2,11 @@ package io.pushline.cli;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.ScheduleTable;
 import io.pushline.local.LocalStack;
 import io.pushline.local.gen.NightlyData;
 import io.pushline.schedule.NightlyJob;
 import io.pushline.schedule.ScheduleFeedJob;
+import io.pushline.schedule.ScheduleTable;
 import io.pushline.schema.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

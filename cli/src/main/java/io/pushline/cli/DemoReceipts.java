@@ -2,8 +2,8 @@ package io.pushline.cli;
 
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.ReceiptTables;
 import io.pushline.local.LocalStack;
+import io.pushline.receipts.ReceiptTables;
 import io.pushline.receipts.ReceiptsJob;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;

@@ -1,7 +1,7 @@
 package io.pushline.cli;
 
-import io.pushline.gate.GateEngine;
-import io.pushline.gate.Rules;
+import io.pushline.dispatch.gate.GateEngine;
+import io.pushline.dispatch.gate.Rules;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.registry.DeviceInfo;

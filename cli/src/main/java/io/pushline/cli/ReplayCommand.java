@@ -9,7 +9,7 @@ import io.pushline.dispatch.AudienceSettings;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchStreams;
 import io.pushline.dispatch.GateSettings;
-import io.pushline.gate.RulesParser;
+import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.DeadLetter;
@@ -19,6 +19,7 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
 import io.pushline.schema.WireParser;
+import io.pushline.udf.RulesException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -73,7 +74,7 @@ final class ReplayCommand {
             rules = read(rulesFile);
             try {
                 RulesParser.parse(rules);
-            } catch (RulesParser.RulesException e) {
+            } catch (RulesException e) {
                 throw new Main.UsageException(rulesFile + ": " + e.getMessage());
             }
         }

@@ -1,12 +1,12 @@
 package io.pushline.cli;
 
-import io.pushline.gate.RulesParser;
 import io.pushline.schema.Json;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
 import io.pushline.sendtime.ActivityParser;
 import io.pushline.sendtime.SendTimeJob;
 import io.pushline.sendtime.SendTimeRules;
+import io.pushline.udf.RulesException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -67,7 +67,7 @@ final class SendTimeCommand {
             Path file = Paths.get(a.get("--rules"));
             try {
                 rules = SendTimeRules.parse(read(file));
-            } catch (RulesParser.RulesException e) {
+            } catch (RulesException e) {
                 throw new Main.UsageException(file + ": " + e.getMessage());
             }
         }

@@ -2,7 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.ReceiptTables;
+import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import java.time.Instant;
 import java.util.ArrayList;

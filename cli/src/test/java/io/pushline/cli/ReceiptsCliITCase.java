@@ -2,9 +2,9 @@ package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.ReceiptTables;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
+import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricRow;
 import java.io.ByteArrayOutputStream;

@@ -2,9 +2,9 @@ package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.gate.GateModelTest;
-import io.pushline.gate.GateOperatorTest;
-import io.pushline.gate.RulesParser;
+import io.pushline.dispatch.gate.GateModelTest;
+import io.pushline.dispatch.gate.GateOperatorTest;
+import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.registry.DeviceInfo;

@@ -1,9 +1,5 @@
 package io.pushline.common;
 
-import io.pushline.schema.Json;
-import io.pushline.schema.PushRequest;
-import io.pushline.schema.recall.UserRecall;
-import io.pushline.schema.sendtime.SendTime;
 import java.io.IOException;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -15,12 +11,11 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * Writes one Put per record to a table of the namespace, buffered and flushed at the end of the
- * input (and at checkpoints in a streaming job); writing a row again is harmless. The nightly jobs'
- * results: {@link #sendTimes} and {@link #recalls}.
+ * input (and at checkpoints in a streaming job); writing a row again is harmless. The table that
+ * owns a row layout builds its sink from this (send times, recalls, personal slots).
  */
 public class HBasePutSink<T> implements Sink<T> {
     private static final long serialVersionUID = 1L;
@@ -36,53 +31,6 @@ public class HBasePutSink<T> implements Sink<T> {
         this.namespace = namespace;
         this.table = table;
         this.toPut = toPut;
-    }
-
-    /** {@code user_sendtime}: row uid; first, last, date (the run's), predictor. */
-    public static HBasePutSink<SendTime> sendTimes(
-            String quorum, String namespace, String date, String predictor) {
-        return new HBasePutSink<>(
-                quorum,
-                namespace,
-                HBaseTables.USER_SENDTIME,
-                s ->
-                        new Put(Bytes.toBytes(s.uid))
-                                .addColumn(HBaseTables.FAMILY, col("first"), Bytes.toBytes(s.first))
-                                .addColumn(HBaseTables.FAMILY, col("last"), Bytes.toBytes(s.last))
-                                .addColumn(HBaseTables.FAMILY, col("date"), Bytes.toBytes(date))
-                                .addColumn(
-                                        HBaseTables.FAMILY,
-                                        col("predictor"),
-                                        Bytes.toBytes(predictor)));
-    }
-
-    /** {@code user_recall}: row {@code uid 0x00 date}; items (JSON array in sending order). */
-    public static HBasePutSink<UserRecall> recalls(String quorum, String namespace) {
-        return new HBasePutSink<>(
-                quorum,
-                namespace,
-                HBaseTables.USER_RECALL,
-                r -> {
-                    Put put =
-                            new Put(HBaseTables.recallRow(r.uid, r.date))
-                                    .addColumn(
-                                            HBaseTables.FAMILY,
-                                            col("items"),
-                                            Bytes.toBytes(Json.write(r.items)));
-                    if (r.tz != null) {
-                        put.addColumn(HBaseTables.FAMILY, col("tz"), Bytes.toBytes(r.tz));
-                    }
-                    return put;
-                });
-    }
-
-    /** {@code push_schedule}: one row per personal slot ({@link ScheduleTable}). */
-    public static HBasePutSink<PushRequest> schedule(String quorum, String namespace) {
-        return new HBasePutSink<>(quorum, namespace, ScheduleTable.NAME, ScheduleTable::put);
-    }
-
-    private static byte[] col(String name) {
-        return Bytes.toBytes(name);
     }
 
     @Override

@@ -16,7 +16,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Pushline's HBase tables. {@code devices}: row deviceId, family {@code d} with uid, vendor, token,
  * tz, enabled, boundTs, updatedTs. {@code devices_by_uid}: row {@code uid 0x00 deviceId}, family
  * {@code d} with vendor, so a prefix scan on {@code uid 0x00} lists a uid's devices. {@code
- * uid_dict}: the uid ↔ dense id dictionary of audiences ({@link IdDictionary}).
+ * uid_dict}: the uid ↔ dense id dictionary of audiences; {@code segments}: audience bitmaps; {@code
+ * push_schedule}: tomorrow's personal slots (7-day TTL). The capabilities that own a table keep its
+ * row layout (audiences, schedule, receipts); this class only names the tables every job creates.
  */
 public final class HBaseTables {
     public static final byte[] FAMILY = Bytes.toBytes("d");
@@ -28,6 +30,18 @@ public final class HBaseTables {
 
     /** Row {@code uid 0x00 date}; family {@code d}: items (the recalled items as a JSON array). */
     public static final String USER_RECALL = "user_recall";
+
+    /** The audiences' uid ↔ dense id dictionary (rows {@code u:<uid>}, {@code i:<id>}). */
+    public static final String UID_DICT = "uid_dict";
+
+    /** Audience bitmaps: chunk rows per version and a meta row per segment. */
+    public static final String SEGMENTS = "segments";
+
+    /** Personal slots: row {@code salt minute msgId}. */
+    public static final String PUSH_SCHEDULE = "push_schedule";
+
+    /** A day's slots are useless a week later. */
+    public static final int PUSH_SCHEDULE_TTL_SECONDS = 7 * 86_400;
 
     private HBaseTables() {}
 
@@ -68,8 +82,8 @@ public final class HBaseTables {
 
     private static ColumnFamilyDescriptor family(TableName t) {
         ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(FAMILY);
-        if (t.getQualifierAsString().equals(ScheduleTable.NAME)) {
-            b.setTimeToLive(ScheduleTable.TTL_SECONDS); // a day's slots are useless a week later
+        if (t.getQualifierAsString().equals(PUSH_SCHEDULE)) {
+            b.setTimeToLive(PUSH_SCHEDULE_TTL_SECONDS);
         }
         return b.build();
     }
@@ -85,11 +99,11 @@ public final class HBaseTables {
                     new TableName[] {
                         devices(namespace),
                         devicesByUid(namespace),
-                        IdDictionary.table(namespace),
-                        SegmentStore.table(namespace),
+                        TableName.valueOf(namespace, UID_DICT),
+                        TableName.valueOf(namespace, SEGMENTS),
                         userSendTime(namespace),
                         userRecall(namespace),
-                        ScheduleTable.table(namespace)
+                        TableName.valueOf(namespace, PUSH_SCHEDULE)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(

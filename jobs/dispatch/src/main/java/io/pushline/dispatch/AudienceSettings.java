@@ -1,8 +1,8 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
+import io.pushline.audience.StoreAudiences;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.StoreAudiences;
 import java.io.Serializable;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;

@@ -1,19 +1,19 @@
 package io.pushline.dispatch;
 
-import io.pushline.common.HBaseRegistrySink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
-import io.pushline.gate.GateOperator;
-import io.pushline.gate.RulesUpdates;
-import io.pushline.pacing.FeedbackControls;
-import io.pushline.pacing.RulesPacing;
-import io.pushline.pacing.StatusReports;
-import io.pushline.registry.RegistryFunction;
-import io.pushline.registry.UidIndexFunction;
+import io.pushline.dispatch.gate.GateOperator;
+import io.pushline.dispatch.gate.RulesUpdates;
+import io.pushline.dispatch.pacing.FeedbackControls;
+import io.pushline.dispatch.pacing.RulesPacing;
+import io.pushline.dispatch.pacing.StatusReports;
+import io.pushline.dispatch.registry.HBaseRegistrySink;
+import io.pushline.dispatch.registry.RegistryFunction;
+import io.pushline.dispatch.registry.UidIndexFunction;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;

@@ -1,8 +1,9 @@
 package io.pushline.dispatch;
 
 import io.pushline.common.PushlineOptions;
-import io.pushline.gate.RulesParser;
-import io.pushline.gate.RulesUpdates;
+import io.pushline.dispatch.gate.RulesParser;
+import io.pushline.dispatch.gate.RulesUpdates;
+import io.pushline.udf.RulesException;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ public final class GateSettings implements Serializable {
         }
         try {
             return new GateSettings(text, ttl);
-        } catch (RulesParser.RulesException e) {
+        } catch (RulesException e) {
             throw new IllegalArgumentException(
                     "option '"
                             + PushlineOptions.GATE_RULES.key()

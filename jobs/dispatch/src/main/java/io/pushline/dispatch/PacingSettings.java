@@ -1,10 +1,10 @@
 package io.pushline.dispatch;
 
 import io.pushline.common.PushlineOptions;
-import io.pushline.gate.Rules;
-import io.pushline.gate.RulesParser;
-import io.pushline.pacing.Pacer;
-import io.pushline.pacing.PacingConfig;
+import io.pushline.dispatch.gate.Rules;
+import io.pushline.dispatch.gate.RulesParser;
+import io.pushline.dispatch.pacing.Pacer;
+import io.pushline.dispatch.pacing.PacingConfig;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,8 +2,8 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.audience.IdDictionary;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.IdDictionary;
 import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.ScheduleTable;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.local.gen.NightlyData;
 import io.pushline.schedule.NightlyJob;
 import io.pushline.schedule.ScheduleFeedJob;
+import io.pushline.schedule.ScheduleTable;
 import io.pushline.schedule.SlotPlanner;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;

@@ -1,7 +1,6 @@
 package io.pushline.recall;
 
 import io.pushline.common.FileLines;
-import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
@@ -75,7 +74,7 @@ public final class RecallJob {
         }
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         build(env, options, date)
-                .sinkTo(HBasePutSink.recalls(quorum, namespace))
+                .sinkTo(RecallTable.sink(quorum, namespace))
                 .uid("sink-user-recall")
                 .name("HBase user_recall");
         return env.execute(NAME);

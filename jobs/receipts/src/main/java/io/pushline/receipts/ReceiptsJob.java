@@ -5,7 +5,6 @@ import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.ReceiptTables;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;

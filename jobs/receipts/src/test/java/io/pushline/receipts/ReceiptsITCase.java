@@ -6,7 +6,6 @@ import io.pushline.common.CommittedRecords;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
-import io.pushline.common.ReceiptTables;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;

@@ -1,7 +1,6 @@
 package io.pushline.schedule;
 
 import io.pushline.common.HBaseTables;
-import io.pushline.common.ScheduleTable;
 import io.pushline.schema.PushRequest;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;

@@ -1,11 +1,11 @@
 package io.pushline.schedule;
 
 import io.pushline.common.FileLines;
-import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.recall.RecallJob;
+import io.pushline.recall.RecallTable;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.recall.UserRecall;
@@ -103,11 +103,11 @@ public final class NightlyJob {
         times.sinkTo(sendTime.sink(quorum, namespace))
                 .uid("sink-user-sendtime")
                 .name("HBase user_sendtime");
-        recalls.sinkTo(HBasePutSink.recalls(quorum, namespace))
+        recalls.sinkTo(RecallTable.sink(quorum, namespace))
                 .uid("sink-user-recall")
                 .name("HBase user_recall");
         plan(times, recalls, planner)
-                .sinkTo(HBasePutSink.schedule(quorum, namespace))
+                .sinkTo(ScheduleTable.sink(quorum, namespace))
                 .uid("sink-push-schedule")
                 .name("HBase push_schedule");
         return env.execute(NAME);

@@ -1,7 +1,6 @@
 package io.pushline.schedule;
 
 import io.pushline.common.KafkaIO;
-import io.pushline.common.MinuteClock;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
 import io.pushline.schema.PushRequest;

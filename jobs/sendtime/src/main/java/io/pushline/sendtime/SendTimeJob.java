@@ -7,11 +7,11 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.KafkaLines;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
-import io.pushline.gate.RulesParser;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
 import io.pushline.schema.sendtime.UserDays;
+import io.pushline.udf.RulesException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -192,7 +192,7 @@ public final class SendTimeJob {
                 }
                 try {
                     rules = SendTimeRules.parse(text);
-                } catch (RulesParser.RulesException e) {
+                } catch (RulesException e) {
                     throw bad(PushlineOptions.SENDTIME_RULES, e.getMessage());
                 }
             }
@@ -225,7 +225,7 @@ public final class SendTimeJob {
         }
 
         public HBasePutSink<SendTime> sink(String quorum, String namespace) {
-            return HBasePutSink.sendTimes(
+            return SendTimeTable.sink(
                     quorum, namespace, date.toString(), predictor.name().toLowerCase(Locale.ROOT));
         }
     }

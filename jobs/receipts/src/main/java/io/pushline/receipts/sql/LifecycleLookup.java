@@ -1,7 +1,7 @@
 package io.pushline.receipts.sql;
 
 import io.pushline.common.HBaseTables;
-import io.pushline.common.ReceiptTables;
+import io.pushline.receipts.ReceiptTables;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;

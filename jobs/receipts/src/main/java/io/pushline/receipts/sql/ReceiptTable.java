@@ -1,6 +1,6 @@
 package io.pushline.receipts.sql;
 
-import io.pushline.common.ReceiptTables;
+import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricRow;
 import java.util.HashMap;

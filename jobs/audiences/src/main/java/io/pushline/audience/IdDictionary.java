@@ -1,0 +1,222 @@
+package io.pushline.audience;
+
+import io.pushline.common.HBaseTables;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * uid ↔ dense int id, in the HBase table {@code uid_dict}: rows {@code u:<uid>} → id and {@code
+ * i:<id>} → uid, and a counter row. An id is never reused or changed and no two uids share one,
+ * also with concurrent writers: ids come from an atomic counter and a uid's row is written only if
+ * absent (check-and-mutate); a writer that loses the race takes the winner's id and its own id is
+ * left unused. Lookups go through a bounded cache.
+ */
+public final class IdDictionary implements AutoCloseable {
+    public static final String TABLE = HBaseTables.UID_DICT;
+    private static final byte[] COUNTER_ROW = Bytes.toBytes("!counter");
+    private static final byte[] NEXT = Bytes.toBytes("next");
+    private static final byte[] ID = Bytes.toBytes("id");
+    private static final byte[] UID = Bytes.toBytes("uid");
+
+    private final Table table;
+    private final Map<String, Integer> idCache;
+    private final Map<Integer, String> uidCache;
+
+    public IdDictionary(Connection connection, String namespace, int cacheSize) throws IOException {
+        this.table = connection.getTable(table(namespace));
+        this.idCache = lru(cacheSize);
+        this.uidCache = lru(cacheSize);
+    }
+
+    public static TableName table(String namespace) {
+        return TableName.valueOf(namespace, TABLE);
+    }
+
+    /** The uid's id, or null when the dictionary has none. */
+    public Integer idOf(String uid) throws IOException {
+        Integer cached = idCache.get(uid);
+        if (cached != null) {
+            return cached;
+        }
+        Result r = table.get(new Get(forward(uid)).addColumn(HBaseTables.FAMILY, ID));
+        if (r.isEmpty()) {
+            return null;
+        }
+        int id = Bytes.toInt(r.getValue(HBaseTables.FAMILY, ID));
+        remember(uid, id);
+        return id;
+    }
+
+    /** The uid of an id, or null. */
+    public String uidOf(int id) throws IOException {
+        String cached = uidCache.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        Result r = table.get(new Get(reverse(id)).addColumn(HBaseTables.FAMILY, UID));
+        if (r.isEmpty()) {
+            return null;
+        }
+        String uid = Bytes.toString(r.getValue(HBaseTables.FAMILY, UID));
+        remember(uid, id);
+        return uid;
+    }
+
+    /** The uid of each id (null where there is none), in one batched read for the uncached. */
+    public String[] uidsOf(int[] ids) throws IOException {
+        String[] out = new String[ids.length];
+        List<Get> gets = new ArrayList<>();
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i < ids.length; i++) {
+            String cached = uidCache.get(ids[i]);
+            if (cached != null) {
+                out[i] = cached;
+            } else {
+                gets.add(new Get(reverse(ids[i])).addColumn(HBaseTables.FAMILY, UID));
+                at.add(i);
+            }
+        }
+        if (gets.isEmpty()) {
+            return out;
+        }
+        Result[] found = table.get(gets);
+        for (int j = 0; j < found.length; j++) {
+            if (!found[j].isEmpty()) {
+                int i = at.get(j);
+                out[i] = Bytes.toString(found[j].getValue(HBaseTables.FAMILY, UID));
+                remember(out[i], ids[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * How many ids were ever handed out: every id is below this. The universe of audience
+     * expressions is {@code [0, size())}; the few ids lost in assignment races have no uid.
+     */
+    public int size() throws IOException {
+        Result r = table.get(new Get(COUNTER_ROW).addColumn(HBaseTables.FAMILY, NEXT));
+        return r.isEmpty() ? 0 : (int) Bytes.toLong(r.getValue(HBaseTables.FAMILY, NEXT));
+    }
+
+    /** The uid's id, assigning the next free one on first sight. */
+    public int assign(String uid) throws IOException {
+        return assignAll(List.of(uid)).get(uid);
+    }
+
+    /**
+     * Ids for all {@code uids}, assigning new ones in bulk: one read per batch, one counter
+     * increment for all the new uids, one conditional write per new uid.
+     */
+    public Map<String, Integer> assignAll(List<String> uids) throws IOException {
+        Map<String, Integer> out = new HashMap<>(uids.size() * 2);
+        List<String> unknown = new ArrayList<>();
+        List<Get> gets = new ArrayList<>();
+        for (String uid : uids) {
+            Integer cached = idCache.get(uid);
+            if (cached != null) {
+                out.put(uid, cached);
+            } else if (!out.containsKey(uid)) {
+                out.put(uid, null);
+                unknown.add(uid);
+                gets.add(new Get(forward(uid)).addColumn(HBaseTables.FAMILY, ID));
+            }
+        }
+        List<String> fresh = new ArrayList<>();
+        Result[] found = table.get(gets);
+        for (int i = 0; i < found.length; i++) {
+            String uid = unknown.get(i);
+            if (found[i].isEmpty()) {
+                fresh.add(uid);
+            } else {
+                int id = Bytes.toInt(found[i].getValue(HBaseTables.FAMILY, ID));
+                out.put(uid, id);
+                remember(uid, id);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return out;
+        }
+        long last = table.incrementColumnValue(COUNTER_ROW, HBaseTables.FAMILY, NEXT, fresh.size());
+        long first = last - fresh.size();
+        if (last > Integer.MAX_VALUE) {
+            throw new IllegalStateException("the uid dictionary ran out of int ids");
+        }
+        List<CheckAndMutate> claims = new ArrayList<>(fresh.size());
+        for (int i = 0; i < fresh.size(); i++) {
+            byte[] row = forward(fresh.get(i));
+            claims.add(
+                    CheckAndMutate.newBuilder(row)
+                            .ifNotExists(HBaseTables.FAMILY, ID)
+                            .build(
+                                    new Put(row)
+                                            .addColumn(
+                                                    HBaseTables.FAMILY,
+                                                    ID,
+                                                    Bytes.toBytes((int) (first + i)))));
+        }
+        List<CheckAndMutateResult> results = table.checkAndMutate(claims);
+        List<Put> reverse = new ArrayList<>();
+        List<String> lost = new ArrayList<>();
+        for (int i = 0; i < fresh.size(); i++) {
+            String uid = fresh.get(i);
+            if (results.get(i).isSuccess()) {
+                int id = (int) (first + i);
+                out.put(uid, id);
+                remember(uid, id);
+                reverse.add(
+                        new Put(reverse(id))
+                                .addColumn(HBaseTables.FAMILY, UID, Bytes.toBytes(uid)));
+            } else {
+                lost.add(uid);
+            }
+        }
+        table.put(reverse);
+        for (String uid : lost) {
+            // Another writer claimed the uid first: its id stands, ours stays unused.
+            out.put(uid, idOf(uid));
+        }
+        return out;
+    }
+
+    private void remember(String uid, int id) {
+        idCache.put(uid, id);
+        uidCache.put(id, uid);
+    }
+
+    private static byte[] forward(String uid) {
+        return Bytes.toBytes("u:" + uid);
+    }
+
+    private static byte[] reverse(int id) {
+        return Bytes.add(Bytes.toBytes("i:"), Bytes.toBytes(id));
+    }
+
+    private static <K, V> Map<K, V> lru(int max) {
+        return java.util.Collections.synchronizedMap(
+                new LinkedHashMap<K, V>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                        return size() > max;
+                    }
+                });
+    }
+
+    @Override
+    public void close() throws IOException {
+        table.close();
+    }
+}

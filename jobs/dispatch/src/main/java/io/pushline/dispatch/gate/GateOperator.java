@@ -1,0 +1,371 @@
+package io.pushline.dispatch.gate;
+
+import io.pushline.schema.Decision;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.gate.GateState;
+import io.pushline.schema.gate.GateStateDescriptors;
+import io.pushline.schema.gate.SpilledPush;
+import io.pushline.schema.registry.DeviceInfo;
+import io.pushline.schema.registry.RegistryState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-device gate (input 1 keyed by deviceId; input 2 the rules, broadcast): holds each push
+ * until the watermark passes its time, then decides the pushes in (ts, seq) order by the rules of
+ * dispatch-filters.md ({@link GateEngine}) and emits the decision; a PASS also becomes a send
+ * ({@link DispatchTags#SENDS}). New rules apply from the next decision on.
+ *
+ * <p>Waiting pushes sit in one queue for the whole subtask, drained when the watermark moves: no
+ * timer per push, and each push costs one read of its device's state (and a write on a PASS). Past
+ * {@code maxOnHeap} waiting records (a stalled watermark, a backlog) further records go to RocksDB
+ * and only their place in the order stays on the heap. A push that arrives behind the watermark is
+ * decided at the next one.
+ */
+public class GateOperator extends AbstractStreamOperator<Decision>
+        implements TwoInputStreamOperator<Delivery, String, Decision> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(GateOperator.class);
+
+    /** Records a subtask keeps on the heap before spilling to RocksDB. */
+    public static final int DEFAULT_MAX_ON_HEAP = 200_000;
+
+    /** Records decided per batch of {@link #warm}ed reads. */
+    private static final int CHUNK = 32;
+
+    private final String initialRules;
+    private final Duration stateTtl;
+    private final int maxOnHeap;
+
+    private transient ValueState<GateState> device;
+    private transient MapState<Long, Delivery> spill;
+    private transient ListState<Delivery> onHeapSnapshot;
+    private transient ListState<SpilledPush> spilledSnapshot;
+    private transient BroadcastState<String, String> rulesState;
+    private transient WaitingQueue<Waiting> queue;
+    private transient int onHeap;
+    private transient long nextRef;
+    private transient Rules current;
+    private transient MetricGroup metrics;
+    private transient StreamRecord<Decision> decisionOut;
+    private transient Names names;
+    private transient Waiting[] chunk;
+
+    /** Keeps {@link #warm}'s reads from being optimized away. */
+    private transient long warmed;
+
+    /** Decision counters by reason, msgType and vendor: nested, so counting allocates nothing. */
+    private transient Map<String, Map<String, Map<String, Counter>>> counters;
+
+    /**
+     * @param initialRules the rules document in force until the broadcast input brings another
+     * @param stateTtl how long an untouched device's gate memory is kept; at least every rule's
+     *     look-back ({@link Rules#lookBack()})
+     */
+    public GateOperator(String initialRules, Duration stateTtl) {
+        this(initialRules, stateTtl, DEFAULT_MAX_ON_HEAP);
+    }
+
+    public GateOperator(String initialRules, Duration stateTtl, int maxOnHeap) {
+        this.initialRules = initialRules;
+        this.stateTtl = stateTtl;
+        this.maxOnHeap = maxOnHeap;
+        RulesUpdates.check(RulesParser.parse(initialRules), stateTtl);
+    }
+
+    /** A push in the queue; {@code record} is null when it waits in {@link #spill}. */
+    private static final class Waiting {
+        final long ts;
+        final long seq;
+        final long ref;
+        final String deviceId;
+        Delivery record;
+        // Worked out on arrival, while the record is still in the CPU's cache.
+        long idHash;
+        long copyHash;
+
+        Waiting(long ts, long seq, long ref, String deviceId, Delivery record) {
+            this.ts = ts;
+            this.seq = seq;
+            this.ref = ref;
+            this.deviceId = deviceId;
+            this.record = record;
+        }
+
+        void hash(PushRequest p) {
+            idHash = GateEngine.hash(p.msgId);
+            copyHash = GateEngine.copyHash(p.title, p.body);
+        }
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext ctx) throws Exception {
+        super.initializeState(ctx);
+        device = getKeyedStateStore().getState(GateStateDescriptors.device(stateTtl));
+        spill = getKeyedStateStore().getMapState(GateStateDescriptors.spill());
+        onHeapSnapshot =
+                ctx.getOperatorStateStore().getUnionListState(GateStateDescriptors.waitingOnHeap());
+        spilledSnapshot =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(GateStateDescriptors.waitingSpilled());
+        rulesState = ctx.getOperatorStateStore().getBroadcastState(GateStateDescriptors.rules());
+        queue = new WaitingQueue<>();
+        names = new Names();
+        String restored = rulesState.get(GateStateDescriptors.CURRENT_RULES);
+        current = RulesParser.parse(restored != null ? restored : initialRules);
+        preferRulesNames();
+        if (!ctx.isRestored()) {
+            return;
+        }
+        // Union state gives every subtask everything: keep what this subtask's key groups own.
+        // Spilled ones first: their references are keys in the spill map, and records that spill
+        // again below must get references after them.
+        for (SpilledPush s : spilledSnapshot.get()) {
+            if (owned(s.deviceId)) {
+                queue.add(new Waiting(s.ts, s.seq, s.ref, s.deviceId, null), s.ts, s.seq, s.ref);
+                nextRef = Math.max(nextRef, s.ref + 1);
+            }
+        }
+        for (Delivery d : onHeapSnapshot.get()) {
+            if (owned(d.device.deviceId)) {
+                enqueue(d);
+            }
+        }
+        restoreLegacySpill(ctx);
+    }
+
+    /** Records the earlier per-device buffer had spilled to RocksDB join the queue. */
+    private void restoreLegacySpill(StateInitializationContext ctx) throws Exception {
+        ListState<String> keys =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>(
+                                        "gate-buffer-spilled-keys", Types.STRING));
+        MapState<Long, List<Delivery>> legacy =
+                getKeyedStateStore()
+                        .getMapState(RegistryState.buffer("gate-buffer", Delivery.class));
+        for (String key : keys.get()) {
+            if (owned(key)) {
+                setCurrentKey(key);
+                for (List<Delivery> records : legacy.values()) {
+                    for (Delivery d : records) {
+                        enqueue(d);
+                    }
+                }
+                legacy.clear();
+            }
+        }
+        keys.clear();
+    }
+
+    private boolean owned(String deviceId) {
+        TaskInfo task = getRuntimeContext().getTaskInfo();
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                        deviceId,
+                        task.getMaxNumberOfParallelSubtasks(),
+                        task.getNumberOfParallelSubtasks())
+                == task.getIndexOfThisSubtask();
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        metrics = getRuntimeContext().getMetricGroup().addGroup("gate");
+        counters = new HashMap<>();
+        decisionOut = new StreamRecord<>(null);
+        chunk = new Waiting[CHUNK];
+    }
+
+    @Override
+    public void processElement1(StreamRecord<Delivery> element) throws Exception {
+        enqueue(element.getValue());
+    }
+
+    /**
+     * A push only joins the queue on arrival, so Flink need not set its key then (hashing and
+     * serializing the deviceId once more per push); the queue sets it for a spill and a decision.
+     */
+    @Override
+    public boolean hasKeyContext1() {
+        return false;
+    }
+
+    /** Queues {@code d}. */
+    private void enqueue(Delivery d) throws Exception {
+        long ref = nextRef++;
+        PushRequest p = d.request;
+        Waiting w;
+        if (onHeap < maxOnHeap) {
+            // Records wait long enough to leave the CPU's caches: hash now, and share one copy of
+            // the few distinct msgType, vendor and zone names, whose lookups then stay cheap.
+            p.msgType = names.canonical(p.msgType);
+            d.device.vendor = names.canonical(d.device.vendor);
+            d.device.tz = names.canonical(d.device.tz);
+            w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, d);
+            w.hash(p);
+            // The String keeps its hash: the key group is then found without reading it again.
+            d.device.deviceId.hashCode();
+            onHeap++;
+        } else {
+            setCurrentKey(d.device.deviceId);
+            spill.put(ref, d);
+            w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, null);
+        }
+        queue.add(w, w.ts, w.seq, w.ref);
+    }
+
+    @Override
+    public void processElement2(StreamRecord<String> element) throws Exception {
+        String text = element.getValue();
+        // Checked by RulesUpdates before it was broadcast.
+        current = RulesParser.parse(text);
+        preferRulesNames();
+        rulesState.put(GateStateDescriptors.CURRENT_RULES, text);
+        LOG.info("gate rules replaced ({} characters)", text.length());
+    }
+
+    private void preferRulesNames() {
+        names.prefer(current.msgTypes.keySet());
+        names.prefer(current.whitelistMsgTypes);
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        long w = mark.getTimestamp();
+        int n;
+        do {
+            n = 0;
+            Waiting next;
+            while (n < CHUNK && (next = queue.pollUpTo(w)) != null) {
+                chunk[n++] = next;
+            }
+            warm(n);
+            for (int i = 0; i < n; i++) {
+                next = chunk[i];
+                chunk[i] = null;
+                setCurrentKey(next.deviceId);
+                Delivery d = next.record;
+                if (d == null) {
+                    d = spill.get(next.ref);
+                    spill.remove(next.ref);
+                    next.hash(d.request);
+                } else {
+                    onHeap--;
+                }
+                decide(d, next);
+            }
+        } while (n == CHUNK);
+        super.processWatermark(mark);
+    }
+
+    /**
+     * Reads what deciding the first {@code n} records of {@link #chunk} will read, in one loop:
+     * records waited long enough to leave the CPU's caches, and the reads of independent records
+     * overlap here, where one by one in {@link #decide} each would stall the thread.
+     */
+    private void warm(int n) {
+        long touched = 0;
+        for (int i = 0; i < n; i++) {
+            Waiting w = chunk[i];
+            touched += w.deviceId.length();
+            Delivery d = w.record;
+            if (d != null) {
+                touched += d.request.ts + (d.device.pushEnabled ? 1 : 0);
+            }
+        }
+        warmed = touched;
+    }
+
+    private void decide(Delivery d, Waiting w) throws Exception {
+        GateState s = device.value();
+        if (s == null) {
+            s = new GateState();
+        }
+        DeviceInfo dev = d.device;
+        PushRequest p = d.request;
+        GateEngine.Outcome o = GateEngine.decide(current, s, p, dev, p.ts, w.idHash, w.copyHash);
+        Decision decision =
+                o.pass()
+                        ? Decision.pass(p, dev.uid, dev.deviceId, dev.vendor)
+                        : Decision.drop(p, dev.uid, dev.deviceId, o.reason);
+        count(decision, dev.vendor);
+        output.collect(decisionOut.replace(decision, p.ts));
+        if (o.pass()) {
+            device.update(s);
+            output.collect(DispatchTags.SENDS, new StreamRecord<>(send(p, dev, o.level), p.ts));
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext ctx) throws Exception {
+        super.snapshotState(ctx);
+        List<Delivery> records = new ArrayList<>(onHeap);
+        List<SpilledPush> spilled = new ArrayList<>();
+        for (Waiting w : queue) {
+            if (w.record != null) {
+                records.add(w.record);
+            } else {
+                spilled.add(new SpilledPush(w.deviceId, w.ts, w.seq, w.ref));
+            }
+        }
+        onHeapSnapshot.update(records);
+        spilledSnapshot.update(spilled);
+    }
+
+    static SendRecord send(PushRequest p, DeviceInfo device, int level) {
+        SendRecord s = new SendRecord();
+        s.msgId = p.msgId;
+        s.msgType = p.msgType;
+        s.level = level;
+        s.uid = device.uid;
+        s.deviceId = device.deviceId;
+        s.vendor = device.vendor;
+        s.token = device.token;
+        s.title = p.title;
+        s.body = p.body;
+        s.ts = p.ts;
+        s.deadline = p.deadline;
+        return s;
+    }
+
+    private void count(Decision d, String vendor) {
+        String reason = d.reason == null ? "pass" : d.reason;
+        Map<String, Counter> byVendor =
+                counters.computeIfAbsent(reason, r -> new HashMap<>())
+                        .computeIfAbsent(d.msgType, t -> new HashMap<>());
+        Counter c = byVendor.get(vendor);
+        if (c == null) {
+            c =
+                    metrics.addGroup("reason", reason)
+                            .addGroup("msgType", d.msgType)
+                            .addGroup("vendor", vendor)
+                            .counter("decisions");
+            byVendor.put(vendor, c);
+        }
+        c.inc();
+    }
+}

@@ -1,0 +1,82 @@
+package io.pushline.dispatch.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class WaitingQueueTest {
+    /** An element with its key; equal times are ordered by seq, then by ref. */
+    private record E(long ts, long seq, long ref) implements Comparable<E> {
+        @Override
+        public int compareTo(E o) {
+            return WaitingQueue.compare(ts, seq, ref, o.ts, o.seq, o.ref);
+        }
+    }
+
+    private static void add(WaitingQueue<E> q, E e) {
+        q.add(e, e.ts, e.seq, e.ref);
+    }
+
+    @Test
+    void pollsInOrderWhateverTheArrivalOrder() {
+        Random random = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            WaitingQueue<E> q = new WaitingQueue<>();
+            PriorityQueue<E> model = new PriorityQueue<>();
+            int channels = 1 + random.nextInt(6);
+            long[] clock = new long[channels];
+            List<E> polled = new ArrayList<>();
+            List<E> expected = new ArrayList<>();
+            long ref = 0;
+            // enough to make the runs' buffers grow while wrapped around
+            int n = 100 + random.nextInt(2000);
+            for (int i = 0; i < n; i++) {
+                if (random.nextInt(5) == 0 && !model.isEmpty()) {
+                    assertThat(q.peek()).isEqualTo(model.peek());
+                    polled.add(q.poll());
+                    expected.add(model.poll());
+                    continue;
+                }
+                int c = random.nextInt(channels);
+                // mostly in order per channel, sometimes far behind; equal times tie on seq, ref
+                clock[c] += random.nextInt(10);
+                long ts = random.nextInt(20) == 0 ? clock[c] - random.nextInt(1000) : clock[c];
+                E e = new E(ts, random.nextInt(3), ref++);
+                add(q, e);
+                model.add(e);
+                assertThat(q.size()).isEqualTo(model.size());
+            }
+            assertThat(q).containsExactlyInAnyOrderElementsOf(model);
+            while (!model.isEmpty()) {
+                polled.add(q.poll());
+                expected.add(model.poll());
+            }
+            assertThat(polled).isEqualTo(expected);
+            assertThat(q.isEmpty()).isTrue();
+            assertThat(q.poll()).isNull();
+            assertThat(q.peek()).isNull();
+        }
+    }
+
+    @Test
+    void pollUpToTakesTheSmallestOnlyWhenItIsDue() {
+        WaitingQueue<E> q = new WaitingQueue<>();
+        long ref = 0;
+        for (long ts : new long[] {5, 1, 9, 3, 2}) {
+            add(q, new E(ts, 0, ref++));
+        }
+        assertThat(q.pollUpTo(3)).extracting(E::ts).isEqualTo(1L);
+        assertThat(q.pollUpTo(3)).extracting(E::ts).isEqualTo(2L);
+        assertThat(q.pollUpTo(3)).extracting(E::ts).isEqualTo(3L);
+        assertThat(q.pollUpTo(3)).isNull();
+        assertThat(q.size()).isEqualTo(2);
+        assertThat(q.peek()).extracting(E::ts).isEqualTo(5L);
+        q.poll();
+        q.poll();
+        assertThat(q.pollUpTo(Long.MAX_VALUE)).isNull();
+    }
+}
