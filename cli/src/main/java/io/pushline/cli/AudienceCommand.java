@@ -11,6 +11,7 @@ import io.pushline.audience.StoreAudiences;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.segments.BuiltSegment;
@@ -76,14 +77,13 @@ final class AudienceCommand {
             case "build":
                 return build(a);
             default:
-                throw new Main.UsageException(
-                        "unknown audience command '" + a.command + "'\n" + USAGE);
+                throw new UsageException("unknown audience command '" + a.command + "'\n" + USAGE);
         }
     }
 
     private static Args parse(String[] args) {
         if (args.length == 0) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         Args a = new Args();
         a.command = args[0];
@@ -113,20 +113,19 @@ final class AudienceCommand {
                     } else if (a.expr == null && !a.command.equals("eval")) {
                         a.expr = args[i];
                     } else {
-                        throw new Main.UsageException(
-                                "unexpected argument '" + args[i] + "'\n" + USAGE);
+                        throw new UsageException("unexpected argument '" + args[i] + "'\n" + USAGE);
                     }
             }
         }
         if (a.universe != null && a.segments == null) {
-            throw new Main.UsageException("--universe needs --segments DIR\n" + USAGE);
+            throw new UsageException("--universe needs --segments DIR\n" + USAGE);
         }
         return a;
     }
 
     private static int eval(Args a) throws Exception {
         if (a.expr == null) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         try (Audience src = open(a)) {
             IdSet result;
@@ -163,7 +162,7 @@ final class AudienceCommand {
 
     private static int explain(Args a) throws Exception {
         if (a.expr == null) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         try (Audience src = open(a)) {
             AudienceEvaluator evaluator;
@@ -258,7 +257,7 @@ final class AudienceCommand {
     private static Configuration storeOptions(Args a) throws Exception {
         Configuration options = jobOptions(a.options);
         if (options.get(PushlineOptions.HBASE_ZK_QUORUM) == null) {
-            throw new Main.UsageException(
+            throw new UsageException(
                     "no segment store: start one with ./pushline local up, give"
                             + " --hbase.zookeeper.quorum, or use --segments DIR");
         }
@@ -267,10 +266,10 @@ final class AudienceCommand {
 
     private static Audience open(Args a) throws Exception {
         if (a.segments != null && !Files.isDirectory(a.segments)) {
-            throw new Main.UsageException("--segments: no folder " + a.segments);
+            throw new UsageException("--segments: no folder " + a.segments);
         }
         if (a.universe != null && !Files.isRegularFile(a.universe)) {
-            throw new Main.UsageException("--universe: no file " + a.universe);
+            throw new UsageException("--universe: no file " + a.universe);
         }
         return a.segments != null
                 ? new FolderAudience(SegmentFolder.load(a.segments, a.universe))
@@ -346,7 +345,7 @@ final class AudienceCommand {
 
     private static String value(String[] args, int i) {
         if (i >= args.length) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         return args[i];
     }

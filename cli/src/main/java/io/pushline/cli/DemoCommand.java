@@ -4,6 +4,7 @@ import io.pushline.common.CommittedRecords;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.gate.ExampleRules;
 import io.pushline.dispatch.pacing.PacingConfig;
@@ -45,7 +46,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class DemoCommand {
     /** The contract's example rules, with the demo's whitelisted device. */
-    static final String DEMO_RULES = ExampleRules.YAML.replace("d-000042", "dev-0000042");
+    static final String DEMO_RULES = ExampleRules.WITH_GENERATED_DEVICES;
 
     private DemoCommand() {}
 
@@ -61,7 +62,7 @@ final class DemoCommand {
             } else if (args[i].equals("--users") && i + 1 < args.length) {
                 users = positive("--users", args[++i]);
             } else {
-                throw new Main.UsageException(
+                throw new UsageException(
                         "usage: ./pushline demo [--devices N] [--requests M] [--users U]");
             }
         }
@@ -383,6 +384,6 @@ final class DemoCommand {
         } catch (NumberFormatException ignored) {
             // Reported below.
         }
-        throw new Main.UsageException(name + " must be a positive integer, not '" + value + "'");
+        throw new UsageException(name + " must be a positive integer, not '" + value + "'");
     }
 }

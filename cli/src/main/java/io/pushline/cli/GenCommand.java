@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.UsageException;
 import io.pushline.local.gen.NightlyData;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -24,7 +25,7 @@ final class GenCommand {
         Path out = Path.of(".pushline", "gen");
         for (int i = 0; i < args.length; i++) {
             if (i + 1 >= args.length) {
-                throw new Main.UsageException(USAGE);
+                throw new UsageException(USAGE);
             }
             String v = args[++i];
             try {
@@ -45,10 +46,10 @@ final class GenCommand {
                         out = Path.of(v);
                         break;
                     default:
-                        throw new Main.UsageException(USAGE);
+                        throw new UsageException(USAGE);
                 }
             } catch (NumberFormatException | DateTimeParseException e) {
-                throw new Main.UsageException(args[i - 1] + ": bad value '" + v + "'\n" + USAGE);
+                throw new UsageException(args[i - 1] + ": bad value '" + v + "'\n" + USAGE);
             }
         }
         long t0 = System.nanoTime();

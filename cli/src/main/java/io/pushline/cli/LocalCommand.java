@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,14 +14,14 @@ final class LocalCommand {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0 || !args[0].equals("up")) {
-            throw new Main.UsageException("usage: ./pushline local up [--dir DIR]");
+            throw new UsageException("usage: ./pushline local up [--dir DIR]");
         }
         Path dir = LocalStack.defaultDir();
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--dir") && i + 1 < args.length) {
                 dir = Paths.get(args[++i]).toAbsolutePath();
             } else {
-                throw new Main.UsageException("unknown argument '" + args[i] + "' for local up");
+                throw new UsageException("unknown argument '" + args[i] + "' for local up");
             }
         }
         System.out.println("Starting Kafka (KRaft) and HBase under " + dir + " ...");

@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
-import io.pushline.common.OptionsParser;
+import io.pushline.common.CommandExit;
+import io.pushline.common.UsageException;
 import java.util.Arrays;
 
 /** Entry point of {@code ./pushline}. */
@@ -8,20 +9,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        int code;
-        try {
-            code = run(args);
-        } catch (OptionsParser.InvalidOptionException | UsageException e) {
-            System.err.println("pushline: " + e.getMessage());
-            code = 2;
-        } catch (Exception e) {
-            System.err.println("pushline: failed: " + e);
-            e.printStackTrace(System.err);
-            code = 1;
-        }
-        System.out.flush();
-        // Flink, Kafka and HBase leave non-daemon threads behind; the command is done.
-        Runtime.getRuntime().halt(code);
+        CommandExit.runAndHalt(() -> run(args));
     }
 
     static int run(String[] args) throws Exception {
@@ -44,7 +32,8 @@ public final class Main {
             case "audience":
                 return AudienceCommand.run(rest);
             case "bench":
-                return BenchCommand.run(rest);
+                // ./pushline runs the bench module for these; its classes are not the CLI's.
+                throw new UsageException("bench commands run through ./pushline bench ...");
             case "replay":
                 return ReplayCommand.run(rest);
             case "sendtime":
@@ -65,13 +54,6 @@ public final class Main {
                 return TopicCommand.consume(rest);
             default:
                 throw new UsageException("unknown command '" + args[0] + "'; try ./pushline help");
-        }
-    }
-
-    /** A command line that does not fit the command: reported without a stack trace. */
-    static final class UsageException extends RuntimeException {
-        UsageException(String message) {
-            super(message);
         }
     }
 }

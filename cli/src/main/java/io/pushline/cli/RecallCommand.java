@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.UsageException;
 import io.pushline.recall.RecallJob;
 import io.pushline.recall.RecallLines;
 import io.pushline.schema.Json;
@@ -44,12 +45,12 @@ final class RecallCommand {
         for (int i = 0; i < args.length; i++) {
             if (!List.of("--data", "--date", "--k", "--pushed-days", "--out").contains(args[i])
                     || i + 1 >= args.length) {
-                throw new Main.UsageException(USAGE);
+                throw new UsageException(USAGE);
             }
             a.put(args[i], args[++i]);
         }
         if (!a.containsKey("--data") || !a.containsKey("--date") || !a.containsKey("--out")) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         LocalDate date;
         int k;
@@ -59,7 +60,7 @@ final class RecallCommand {
             k = Integer.parseInt(a.getOrDefault("--k", "5"));
             pushedDays = Integer.parseInt(a.getOrDefault("--pushed-days", "7"));
         } catch (DateTimeParseException | NumberFormatException e) {
-            throw new Main.UsageException(e.getMessage() + "\n" + USAGE);
+            throw new UsageException(e.getMessage() + "\n" + USAGE);
         }
         Path data = Paths.get(a.get("--data"));
         Path out = Paths.get(a.get("--out"));
@@ -113,7 +114,7 @@ final class RecallCommand {
             Path file, Function<String, T> parse, List<? super T> into, List<String> rejected)
             throws Exception {
         if (!Files.isRegularFile(file)) {
-            throw new Main.UsageException("--data: no " + file);
+            throw new UsageException("--data: no " + file);
         }
         int n = 0;
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {

@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ final class ReceiptsCli {
         Configuration options =
                 OptionsParser.parse(all.toArray(new String[0]), PushlineOptions.all());
         if (options.get(PushlineOptions.HBASE_ZK_QUORUM) == null) {
-            throw new Main.UsageException(
+            throw new UsageException(
                     "no receipts tables: start the stack with ./pushline local up (or run ./pushline"
                             + " demo), or give --hbase.zookeeper.quorum\n"
                             + usage);

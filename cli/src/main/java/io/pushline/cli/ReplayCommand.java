@@ -5,6 +5,7 @@ import io.pushline.audience.ExpressionException;
 import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentFolder;
 import io.pushline.common.NoEventTime;
+import io.pushline.common.UsageException;
 import io.pushline.dispatch.AudienceSettings;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchStreams;
@@ -61,12 +62,12 @@ final class ReplayCommand {
             String k = args[i];
             if (!List.of("--rules", "--trace", "--segments", "--out").contains(k)
                     || i + 1 >= args.length) {
-                throw new Main.UsageException(USAGE);
+                throw new UsageException(USAGE);
             }
             a.put(k, args[++i]);
         }
         if (!a.containsKey("--trace") || !a.containsKey("--out")) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         String rules = "{}";
         if (a.containsKey("--rules")) {
@@ -75,7 +76,7 @@ final class ReplayCommand {
             try {
                 RulesParser.parse(rules);
             } catch (RulesException e) {
-                throw new Main.UsageException(rulesFile + ": " + e.getMessage());
+                throw new UsageException(rulesFile + ": " + e.getMessage());
             }
         }
         Path out = Paths.get(a.get("--out"));
@@ -252,7 +253,7 @@ final class ReplayCommand {
         try {
             return Files.readString(p, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new Main.UsageException("cannot read " + p + ": " + e.getMessage());
+            throw new UsageException("cannot read " + p + ": " + e.getMessage());
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.receipts.MetricRow;
 import java.nio.charset.StandardCharsets;
@@ -38,11 +39,11 @@ final class ReportCommand {
                 options.add(args[i]);
                 options.add(args[++i]);
             } else {
-                throw new Main.UsageException(USAGE);
+                throw new UsageException(USAGE);
             }
         }
         if (msgId == null) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         Configuration o = ReceiptsCli.options(options, USAGE);
         CampaignReport r =

@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
@@ -23,7 +24,7 @@ final class RunCommand {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0 || !(args[0].equals("dispatch") || args[0].equals("receipts"))) {
-            throw new Main.UsageException(
+            throw new UsageException(
                     "usage: ./pushline run dispatch|receipts [--key value ...] (see ./pushline help"
                             + " options)");
         }

@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.UsageException;
 import io.pushline.schema.Json;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
@@ -48,19 +49,18 @@ final class SendTimeCommand {
             String k = args[i];
             if (!List.of("--activity", "--date", "--rules", "--out", "--predictor").contains(k)
                     || i + 1 >= args.length) {
-                throw new Main.UsageException(USAGE);
+                throw new UsageException(USAGE);
             }
             a.put(k, args[++i]);
         }
         if (!a.containsKey("--activity") || !a.containsKey("--date") || !a.containsKey("--out")) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         LocalDate date;
         try {
             date = LocalDate.parse(a.get("--date"));
         } catch (DateTimeParseException e) {
-            throw new Main.UsageException(
-                    "--date: expected YYYY-MM-DD, got '" + a.get("--date") + "'");
+            throw new UsageException("--date: expected YYYY-MM-DD, got '" + a.get("--date") + "'");
         }
         SendTimeRules rules = SendTimeRules.defaults();
         if (a.containsKey("--rules")) {
@@ -68,7 +68,7 @@ final class SendTimeCommand {
             try {
                 rules = SendTimeRules.parse(read(file));
             } catch (RulesException e) {
-                throw new Main.UsageException(file + ": " + e.getMessage());
+                throw new UsageException(file + ": " + e.getMessage());
             }
         }
         SendTimeJob.Predictor predictor = SendTimeJob.Predictor.RULES;
@@ -78,7 +78,7 @@ final class SendTimeCommand {
                         SendTimeJob.Predictor.valueOf(
                                 a.get("--predictor").toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new Main.UsageException(
+                throw new UsageException(
                         "--predictor: rules or histogram, got '" + a.get("--predictor") + "'");
             }
         }
@@ -88,7 +88,7 @@ final class SendTimeCommand {
         List<String> rejected = new ArrayList<>();
         Path activity = Paths.get(a.get("--activity"));
         if (!Files.isRegularFile(activity)) {
-            throw new Main.UsageException("--activity: no such file " + activity);
+            throw new UsageException("--activity: no such file " + activity);
         }
         try (BufferedReader r = Files.newBufferedReader(activity, StandardCharsets.UTF_8)) {
             String line;
@@ -150,7 +150,7 @@ final class SendTimeCommand {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new Main.UsageException("--rules: no such file " + file);
+            throw new UsageException("--rules: no such file " + file);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.receipts.sql.ReceiptCatalog;
 import io.pushline.receipts.sql.ReceiptSql;
 import java.io.BufferedReader;
@@ -33,7 +34,7 @@ final class SqlCommand {
                 options.add(args[i]);
                 options.add(args[++i]);
             } else {
-                throw new Main.UsageException(USAGE);
+                throw new UsageException(USAGE);
             }
         }
         Configuration o = ReceiptsCli.options(options, USAGE);

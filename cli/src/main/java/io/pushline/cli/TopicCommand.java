@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommittedRecords;
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -31,7 +32,7 @@ final class TopicCommand {
 
     static int produce(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new Main.UsageException(
+            throw new UsageException(
                     "usage: ./pushline produce TOPIC [FILE] [--bootstrap host:port]");
         }
         String topic = args[0];
@@ -61,7 +62,7 @@ final class TopicCommand {
 
     static int consume(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new Main.UsageException(
+            throw new UsageException(
                     "usage: ./pushline consume TOPIC [--follow] [--bootstrap host:port]");
         }
         String topic = args[0];
@@ -97,7 +98,7 @@ final class TopicCommand {
                 return a;
             }
         }
-        throw new Main.UsageException(
+        throw new UsageException(
                 "no Kafka to talk to: start ./pushline local up, or pass --bootstrap host:port");
     }
 }

@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import java.time.Instant;
@@ -39,7 +40,7 @@ final class TraceCommand {
             }
         }
         if (positional.size() != 2) {
-            throw new Main.UsageException(USAGE);
+            throw new UsageException(USAGE);
         }
         Configuration o = ReceiptsCli.options(options, USAGE);
         String msgId = positional.get(0);

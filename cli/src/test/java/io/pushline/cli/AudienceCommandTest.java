@@ -3,6 +3,7 @@ package io.pushline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pushline.common.UsageException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -135,7 +136,7 @@ class AudienceCommandTest {
     void aMissingSegmentsFolderIsAUsageErrorNotACrash() {
         assertThatThrownBy(
                         () -> command("count", "a", "--segments", dir.resolve("nope").toString()))
-                .isInstanceOf(Main.UsageException.class)
+                .isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("--segments: no folder ");
     }
 }

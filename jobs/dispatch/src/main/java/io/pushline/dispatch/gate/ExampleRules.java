@@ -20,5 +20,11 @@ public final class ExampleRules {
                     "  devices:  [d-000042]",
                     "");
 
+    /**
+     * The same rules for the generated devices of the demo and the benchmarks ({@code
+     * dev-0000042}).
+     */
+    public static final String WITH_GENERATED_DEVICES = YAML.replace("d-000042", "dev-0000042");
+
     private ExampleRules() {}
 }

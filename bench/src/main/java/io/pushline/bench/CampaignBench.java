@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import io.pushline.audience.IdDictionary;
 import io.pushline.audience.IdSet;

@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

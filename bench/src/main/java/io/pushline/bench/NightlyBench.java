@@ -1,5 +1,6 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
+import io.pushline.common.UsageException;
 import io.pushline.local.gen.NightlyData;
 import io.pushline.recall.RecallJob;
 import io.pushline.schema.recall.Material;
@@ -47,7 +48,7 @@ final class NightlyBench {
                     && (args[i + 1].equals("sendtime") || args[i + 1].equals("recall"))) {
                 only = args[++i];
             } else {
-                throw new Main.UsageException(
+                throw new UsageException(
                         "usage: ./pushline bench nightly [--users N] [--seed S]"
                                 + " [--only sendtime|recall]");
             }

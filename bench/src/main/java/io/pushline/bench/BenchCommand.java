@@ -1,7 +1,9 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.NoEventTime;
+import io.pushline.common.UsageException;
+import io.pushline.dispatch.gate.ExampleRules;
 import io.pushline.dispatch.gate.GateEngine;
 import io.pushline.dispatch.gate.GateOperator;
 import io.pushline.dispatch.gate.Rules;
@@ -77,7 +79,7 @@ final class BenchCommand {
             return PacingBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
         if (args.length == 0 || !args[0].equals("gate")) {
-            throw new Main.UsageException(
+            throw new UsageException(
                     "usage: ./pushline bench gate [--devices N] [--events M] [--warmup W]"
                             + " [--repeat R]\n"
                             + "       ./pushline bench audience [--universe N] [--runs R]"
@@ -102,13 +104,13 @@ final class BenchCommand {
             } else if (args[i].equals("--repeat") && i + 1 < args.length) {
                 repeat = Integer.parseInt(args[++i]);
                 if (repeat < 1) {
-                    throw new Main.UsageException("--repeat must be at least 1");
+                    throw new UsageException("--repeat must be at least 1");
                 }
             } else {
-                throw new Main.UsageException("unknown argument '" + args[i] + "' for bench gate");
+                throw new UsageException("unknown argument '" + args[i] + "' for bench gate");
             }
         }
-        String rules = DemoCommand.DEMO_RULES;
+        String rules = ExampleRules.WITH_GENERATED_DEVICES;
         System.out.printf(
                 "bench gate: %,d pushes over %,d devices, the contract's example rules,"
                         + " RocksDB, parallelism 2, checkpoints every 10 s; both jobs warmed up on"

@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import io.pushline.dispatch.gate.GateEngine;
 import io.pushline.dispatch.gate.Rules;

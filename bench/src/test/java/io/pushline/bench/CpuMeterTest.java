@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

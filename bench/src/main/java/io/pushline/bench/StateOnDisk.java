@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;

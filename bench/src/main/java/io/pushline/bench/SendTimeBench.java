@@ -1,5 +1,6 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
+import io.pushline.common.UsageException;
 import io.pushline.local.gen.NightlyData;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
@@ -47,8 +48,7 @@ final class SendTimeBench {
             } else if (args[i].equals("--seed") && i + 1 < args.length) {
                 seed = Long.parseLong(args[++i]);
             } else {
-                throw new Main.UsageException(
-                        "usage: ./pushline bench sendtime [--users N] [--seed S]");
+                throw new UsageException("usage: ./pushline bench sendtime [--users N] [--seed S]");
             }
         }
         System.out.printf(

@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.connector.sink2.Sink;

@@ -1,6 +1,7 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptsJob;
@@ -41,7 +42,7 @@ final class ReceiptsBench {
             } else if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
             } else {
-                throw new Main.UsageException(
+                throw new UsageException(
                         "usage: ./pushline bench receipts [--events N] [--devices D]");
             }
         }

@@ -1,9 +1,10 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import io.pushline.audience.AudienceEvaluator;
 import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentStore;
 import io.pushline.common.HBaseTables;
+import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -42,7 +43,7 @@ final class AudienceBench {
             } else if (args[i].equals("--campaign") && v != null) {
                 campaign = Integer.parseInt(v);
             } else {
-                throw new Main.UsageException(
+                throw new UsageException(
                         "usage: ./pushline bench audience [--universe N] [--runs R]"
                                 + " [--campaign DEVICES]");
             }

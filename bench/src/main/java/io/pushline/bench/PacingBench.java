@@ -1,7 +1,8 @@
-package io.pushline.cli;
+package io.pushline.bench;
 
 import io.pushline.common.KafkaIO;
 import io.pushline.common.PushlineOptions;
+import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.PacingSettings;
 import io.pushline.dispatch.pacing.PacingConfig;
@@ -59,7 +60,7 @@ final class PacingBench {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
-                throw new Main.UsageException("option '" + a + "' has no value");
+                throw new UsageException("option '" + a + "' has no value");
             }
             switch (a) {
                 case "--devices":
@@ -75,12 +76,11 @@ final class PacingBench {
                     out = Path.of(args[++i]);
                     break;
                 default:
-                    throw new Main.UsageException("unknown argument '" + a + "' for bench pacing");
+                    throw new UsageException("unknown argument '" + a + "' for bench pacing");
             }
         }
         if (seconds < 30) {
-            throw new Main.UsageException(
-                    "--seconds must be at least 30 (10 s warm-up, 10 s windows)");
+            throw new UsageException("--seconds must be at least 30 (10 s warm-up, 10 s windows)");
         }
         Files.createDirectories(out);
         Path dir = Files.createTempDirectory(out, "run-");

@@ -1,0 +1,15 @@
+package io.pushline.bench;
+
+import io.pushline.common.CommandExit;
+
+/**
+ * Entry point of {@code ./pushline bench ...}: the launcher runs it with the bench module's
+ * classpath.
+ */
+public final class BenchMain {
+    private BenchMain() {}
+
+    public static void main(String[] args) {
+        CommandExit.runAndHalt(() -> BenchCommand.run(args));
+    }
+}
