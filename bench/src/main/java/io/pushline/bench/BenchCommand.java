@@ -63,6 +63,9 @@ final class BenchCommand {
     private BenchCommand() {}
 
     static int run(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("jmh")) {
+            return JmhCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && args[0].equals("audience")) {
             return AudienceBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -88,7 +91,8 @@ final class BenchCommand {
                             + " [--realtime-per-second R] [--out DIR]\n"
                             + "       ./pushline bench sendtime [--users N] [--seed S]\n"
                             + "       ./pushline bench nightly [--users N] [--seed S]\n"
-                            + "       ./pushline bench receipts [--events N] [--devices D]");
+                            + "       ./pushline bench receipts [--events N] [--devices D]\n"
+                            + "       ./pushline bench jmh [REGEX] [JMH options]");
         }
         int devices = 1_000_000;
         long events = 5_000_000;

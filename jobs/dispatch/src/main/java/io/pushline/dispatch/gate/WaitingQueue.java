@@ -16,7 +16,7 @@ import java.util.PriorityQueue;
  * runs keep their keys in arrays of their own: finding the smallest head reads those, in order, and
  * not the elements, which have waited long enough to leave the CPU's caches.
  */
-final class WaitingQueue<T> implements Iterable<T> {
+public final class WaitingQueue<T> implements Iterable<T> {
     private static final int RUNS = 4;
 
     @SuppressWarnings("unchecked")
@@ -25,13 +25,13 @@ final class WaitingQueue<T> implements Iterable<T> {
     private final PriorityQueue<Entry<T>> rest = new PriorityQueue<>();
     private int size;
 
-    WaitingQueue() {
+    public WaitingQueue() {
         for (int i = 0; i < RUNS; i++) {
             runs[i] = new Run<>();
         }
     }
 
-    void add(T e, long ts, long seq, long ref) {
+    public void add(T e, long ts, long seq, long ref) {
         size++;
         for (Run<T> run : runs) {
             if (run.size == 0 || run.lastNotAfter(ts, seq, ref)) {
@@ -42,22 +42,22 @@ final class WaitingQueue<T> implements Iterable<T> {
         rest.add(new Entry<>(e, ts, seq, ref));
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** The smallest element, or null when empty. */
-    T peek() {
+    public T peek() {
         int r = smallest();
         return r < 0 ? null : r == RUNS ? rest.peek().item : runs[r].headItem();
     }
 
     /** Removes and returns the smallest element, or null when empty. */
-    T poll() {
+    public T poll() {
         return pollUpTo(Long.MAX_VALUE);
     }
 

@@ -1,0 +1,53 @@
+package io.pushline.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code ./pushline bench jmh [REGEX] [JMH options]}: the micro benchmarks of {@code
+ * io.pushline.bench.jmh} with JMH's own runner. Without options: one fork, 3 warm-up and 5 measured
+ * iterations of 2 s each; results as JSON in {@code .pushline/bench/jmh.json}.
+ */
+final class JmhCommand {
+    private JmhCommand() {}
+
+    static int run(String[] args) throws Exception {
+        List<String> jmh = new ArrayList<>(Arrays.asList(args));
+        boolean hasOptions = jmh.stream().anyMatch(a -> a.startsWith("-"));
+        if (!hasOptions) {
+            Path out = home().resolve("bench").resolve("jmh.json");
+            Files.createDirectories(out.getParent());
+            jmh.addAll(
+                    List.of(
+                            "-f",
+                            "1",
+                            "-wi",
+                            "3",
+                            "-i",
+                            "5",
+                            "-w",
+                            "2s",
+                            "-r",
+                            "2s",
+                            "-rf",
+                            "json",
+                            "-rff",
+                            out.toString()));
+            System.out.println("bench jmh: results also in " + out);
+        }
+        if (jmh.isEmpty() || jmh.get(0).startsWith("-")) {
+            jmh.add(0, "io\\.pushline\\.bench\\.jmh\\..*");
+        }
+        org.openjdk.jmh.Main.main(jmh.toArray(new String[0]));
+        return 0;
+    }
+
+    static Path home() {
+        String home = System.getenv("PUSHLINE_HOME");
+        return Paths.get(home != null ? home : ".pushline");
+    }
+}
