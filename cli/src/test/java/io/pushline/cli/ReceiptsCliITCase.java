@@ -7,6 +7,7 @@ import io.pushline.local.LocalStackExtension;
 import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricRow;
+import io.pushline.testkit.Clusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -40,13 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReceiptsCliITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final String NS = "itreceiptscli";
     static final long T = 1_767_225_600_000L; // 2026-01-01T00:00Z

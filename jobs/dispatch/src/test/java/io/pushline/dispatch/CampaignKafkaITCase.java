@@ -9,6 +9,8 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CampaignKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final Campaigns POPULATION = new Campaigns(600, "itcampaign");
     static String kafka;

@@ -6,6 +6,8 @@ import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +46,7 @@ class CampaignRestoreITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =
-            TwoSlotCluster.extension(METRICS.addToConfiguration(new Configuration()));
+            Clusters.twoSlots(METRICS.addToConfiguration(new Configuration()));
 
     static final Duration WAIT = Duration.ofMinutes(2);
 

@@ -7,6 +7,7 @@ import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.segments.SegmentsJob;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,6 +13,9 @@ import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.HBaseRows;
+import io.pushline.testkit.KafkaTopics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +27,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DispatchKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final long T = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
@@ -317,21 +318,7 @@ class DispatchKafkaITCase {
     }
 
     static List<Map<String, String>> scanDevices(LocalStack stack) throws Exception {
-        List<Map<String, String>> rows = new ArrayList<>();
-        try (Table t = stack.hbase().connection().getTable(HBaseTables.devices("pushline"));
-                ResultScanner s = t.getScanner(new Scan())) {
-            for (Result r : s) {
-                Map<String, String> m = new TreeMap<>();
-                m.put("row", Bytes.toString(r.getRow()));
-                for (Cell c : r.listCells()) {
-                    m.put(
-                            Bytes.toString(CellUtil.cloneQualifier(c)),
-                            Bytes.toString(CellUtil.cloneValue(c)));
-                }
-                rows.add(m);
-            }
-        }
-        return rows;
+        return HBaseRows.scan(stack.hbase().connection(), HBaseTables.devices("pushline"));
     }
 
     static List<String> scanUidIndex(LocalStack stack) throws Exception {

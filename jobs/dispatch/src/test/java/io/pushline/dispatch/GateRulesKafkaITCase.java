@@ -9,6 +9,8 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GateRulesKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final Duration PATIENCE = Duration.ofSeconds(90);
 

@@ -14,6 +14,8 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.pacing.PacingStatus;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PacingKafkaITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final long T = 1_767_225_600_000L;
     static final int BULK = 400;

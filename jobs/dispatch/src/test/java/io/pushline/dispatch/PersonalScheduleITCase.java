@@ -22,6 +22,8 @@ import io.pushline.schema.Vendor;
 import io.pushline.schema.recall.RecalledItem;
 import io.pushline.schema.recall.UserRecall;
 import io.pushline.schema.sendtime.SendTime;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +68,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PersonalScheduleITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension static final MiniClusterExtension FLINK = TwoSlotCluster.extension();
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     // far ahead, so no deadline passes by the wall clock while the test runs
     static final LocalDate D = LocalDate.of(2030, 1, 15);

@@ -15,6 +15,7 @@ import io.pushline.schema.Topics;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
 import io.pushline.schema.recall.RecalledItem;
+import io.pushline.testkit.Clusters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.client.Connection;
@@ -50,13 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RecallHBaseITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final LocalDate D = LocalDate.of(2026, 11, 22);
 

@@ -7,6 +7,7 @@ import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
 import io.pushline.schema.recall.RecalledItem;
 import io.pushline.schema.recall.UserRecall;
+import io.pushline.testkit.Clusters;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
@@ -30,13 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * items, and the same lists as scoring each user in memory against the per-tag candidates.
  */
 class RecallJobITCase {
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final LocalDate D = LocalDate.of(2026, 11, 22);
     static final int USERS = 3_000;

@@ -18,13 +18,14 @@ import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricRow;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -32,7 +33,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -45,11 +45,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,13 +64,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ReceiptsITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final String NS = "itreceipts";
     static final long T = 1_767_225_600_000L; // 2026-01-01T00:00Z, a minute boundary
@@ -103,7 +93,7 @@ class ReceiptsITCase {
         for (int i = 0; i < 40; i++) {
             String vendor = i < 20 ? "huawei" : "fcm";
             binds.add(
-                    kv(
+                    KafkaTopics.kv(
                             "d" + i,
                             "{\"ts\":"
                                     + (T - 3_600_000)
@@ -117,8 +107,11 @@ class ReceiptsITCase {
                                     + i
                                     + "\"}"));
         }
-        produce(kafka, Topics.DEVICE_EVENTS, binds);
-        produce(kafka, Topics.PUSH_REQUESTS, List.<String[]>of(kv("camp", push("camp", T, 0, 41))));
+        KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, binds);
+        KafkaTopics.produce(
+                kafka,
+                Topics.PUSH_REQUESTS,
+                List.<String[]>of(KafkaTopics.kv("camp", push("camp", T, 0, 41))));
         dispatch(stack, "it-receipts-1");
 
         JobClient receipts = startReceipts(stack);
@@ -140,13 +133,13 @@ class ReceiptsITCase {
             for (int i = 0; i < 10; i++) {
                 r.add(receipt("clicked", i, T + 65_000 + i * 1_000L, null));
             }
-            r.add(kv("bad", BAD));
+            r.add(KafkaTopics.kv("bad", BAD));
             r.add(receipt("clicked", 10, T + 10 * MIN, null));
-            produce(kafka, Topics.RECEIPTS, r);
+            KafkaTopics.produce(kafka, Topics.RECEIPTS, r);
             await(() -> minuteRows(stack).size() >= 4, "rows of minutes 0 and 1");
 
             // phase 2: a late delivery for minute 0 (already written) ...
-            produce(
+            KafkaTopics.produce(
                     kafka,
                     Topics.RECEIPTS,
                     List.<String[]>of(receipt("delivered", 35, T + 5_000, null)));
@@ -159,11 +152,11 @@ class ReceiptsITCase {
                             "the late delivery in minute 0's row; rows "
                                     + minuteRows(stack)
                                     + ", dead letters "
-                                    + read(kafka, Topics.DLQ)
+                                    + KafkaTopics.readAll(kafka, Topics.DLQ)
                                     + ", lifecycle d35 "
                                     + lifecycleOf(stack, "d35"));
             // ... then one at minute 40, which closes minute 10
-            produce(
+            KafkaTopics.produce(
                     kafka,
                     Topics.RECEIPTS,
                     List.<String[]>of(receipt("delivered", 36, T + 40 * MIN, null)));
@@ -172,19 +165,23 @@ class ReceiptsITCase {
                     "the row of minute 10");
 
             // phase 3: later than the allowed lateness for minute 0 (but not for the day)
-            produce(
+            KafkaTopics.produce(
                     kafka,
                     Topics.RECEIPTS,
                     List.<String[]>of(receipt("delivered", 37, T + 7_000, null)));
-            await(() -> read(kafka, Topics.DLQ).size() >= 2, "the too-late dead letter");
+            await(
+                    () -> KafkaTopics.readAll(kafka, Topics.DLQ).size() >= 2,
+                    "the too-late dead letter");
 
             // phase 4: a click the next day closes day 1
-            produce(
+            KafkaTopics.produce(
                     kafka,
                     Topics.RECEIPTS,
                     List.<String[]>of(receipt("clicked", 11, T + 24 * 60 * MIN + MIN, null)));
             await(() -> dayRows(stack).size() >= 3, "the rows of day 1");
-            await(() -> read(kafka, Topics.DEVICE_EVENTS).size() >= 42, "the unbinds");
+            await(
+                    () -> KafkaTopics.readAll(kafka, Topics.DEVICE_EVENTS).size() >= 42,
+                    "the unbinds");
         } finally {
             receipts.cancel().get(1, TimeUnit.MINUTES);
         }
@@ -192,22 +189,22 @@ class ReceiptsITCase {
         dayRows = dayRows(stack);
         lifecycles = lifecycles(stack);
         deadLetters =
-                read(kafka, Topics.DLQ).stream()
+                KafkaTopics.readAll(kafka, Topics.DLQ).stream()
                         .map(s -> Json.read(s, DeadLetter.class))
                         .collect(Collectors.toList());
         unbinds =
-                read(kafka, Topics.DEVICE_EVENTS).stream()
+                KafkaTopics.readAll(kafka, Topics.DEVICE_EVENTS).stream()
                         .filter(s -> s.contains("\"unbind\""))
                         .collect(Collectors.toList());
 
         // the registry takes the unbinds: a push after them finds no device for u33 and u34
-        produce(
+        KafkaTopics.produce(
                 kafka,
                 Topics.PUSH_REQUESTS,
-                List.<String[]>of(kv("after", push("after", T + 60 * MIN, 33, 36))));
+                List.<String[]>of(KafkaTopics.kv("after", push("after", T + 60 * MIN, 33, 36))));
         dispatch(stack, "it-receipts-2");
         afterDecisions =
-                read(kafka, Topics.DECISIONS).stream()
+                KafkaTopics.readAll(kafka, Topics.DECISIONS).stream()
                         .map(s -> Json.read(s, Decision.class))
                         .filter(d -> d.msgId.equals("after"))
                         .collect(Collectors.toList());
@@ -547,7 +544,7 @@ class ReceiptsITCase {
 
     static String[] receipt(String type, int device, long ts, String code) {
         String vendor = device < 20 ? "huawei" : "fcm";
-        return kv(
+        return KafkaTopics.kv(
                 "d" + device,
                 "{\"type\":\""
                         + type
@@ -559,30 +556,6 @@ class ReceiptsITCase {
                         + ts
                         + (code == null ? "" : ",\"code\":\"" + code + "\"")
                         + "}");
-    }
-
-    static String[] kv(String k, String v) {
-        return new String[] {k, v};
-    }
-
-    static void produce(String bootstrap, String topic, List<String[]> records) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
-            for (String[] kv : records) {
-                producer.send(new ProducerRecord<>(topic, kv[0], kv[1])).get();
-            }
-        }
-    }
-
-    static List<String> read(String bootstrap, String topic) {
-        List<String> out = new ArrayList<>();
-        CommittedRecords.readAll(
-                bootstrap, topic, r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
-        return out;
     }
 
     static void await(BooleanSupplier condition, String what) {

@@ -2,18 +2,18 @@ package io.pushline.sendtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.CommittedRecords;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.local.gen.NightlyData;
 import io.pushline.schema.DeadLetter;
-import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
-import java.nio.charset.StandardCharsets;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.HBaseRows;
+import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -26,7 +26,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.client.Connection;
@@ -54,13 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SendTimeHBaseITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final LocalDate D = LocalDate.of(2026, 11, 22);
 
@@ -94,7 +87,7 @@ class SendTimeHBaseITCase {
         assertThat(expected).hasSizeGreaterThan(400);
         assertThat(rows(stack, "itsendtime")).isEqualTo(expected);
 
-        List<DeadLetter> dead = deadLetters(stack);
+        List<DeadLetter> dead = KafkaTopics.deadLetters(stack.kafkaBootstrap());
         String file = activity.resolve("part-1.jsonl").toString();
         assertThat(dead).hasSize(2);
         dead.sort(java.util.Comparator.comparing(d -> d.position.length()));
@@ -138,7 +131,7 @@ class SendTimeHBaseITCase {
         Set<SendTime> expected = SendTimeJobITCase.model(events, SendTimeRules.defaults(), D);
         assertThat(expected).hasSizeGreaterThan(250);
         assertThat(rows(stack, "itsendtimekafka")).isEqualTo(expected);
-        List<DeadLetter> dead = deadLetters(stack);
+        List<DeadLetter> dead = KafkaTopics.deadLetters(stack.kafkaBootstrap());
         assertThat(dead).hasSize(1);
         assertThat(dead.get(0).source).isEqualTo("activity");
         assertThat(dead.get(0).position).startsWith(topic + "-");
@@ -151,29 +144,15 @@ class SendTimeHBaseITCase {
                 Table t = c.getTable(HBaseTables.userSendTime(namespace));
                 ResultScanner scan = t.getScanner(new Scan())) {
             for (Result r : scan) {
-                assertThat(cell(r, "date")).isEqualTo(D.toString());
-                assertThat(cell(r, "predictor")).isEqualTo("rules");
+                assertThat(HBaseRows.cell(r, "date")).isEqualTo(D.toString());
+                assertThat(HBaseRows.cell(r, "predictor")).isEqualTo("rules");
                 rows.add(
-                        SendTime.of(Bytes.toString(r.getRow()), cell(r, "first"), cell(r, "last")));
+                        SendTime.of(
+                                Bytes.toString(r.getRow()),
+                                HBaseRows.cell(r, "first"),
+                                HBaseRows.cell(r, "last")));
             }
         }
         return rows;
-    }
-
-    private static List<DeadLetter> deadLetters(LocalStack stack) {
-        List<DeadLetter> dead = new ArrayList<>();
-        CommittedRecords.readAll(
-                stack.kafkaBootstrap(),
-                Topics.DLQ,
-                r ->
-                        dead.add(
-                                Json.read(
-                                        new String(r.value(), StandardCharsets.UTF_8),
-                                        DeadLetter.class)));
-        return dead;
-    }
-
-    private static String cell(Result r, String column) {
-        return Bytes.toString(r.getValue(HBaseTables.FAMILY, Bytes.toBytes(column)));
     }
 }

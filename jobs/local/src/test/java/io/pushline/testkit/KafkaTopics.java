@@ -1,7 +1,10 @@
-package io.pushline.dispatch;
+package io.pushline.testkit;
 
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.KafkaIO;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,11 +17,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Plain Kafka clients for tests: write lines, read a whole topic as committed so far. */
-final class KafkaTopics {
+/** Plain Kafka clients for ITCases: write keyed lines, read a topic as committed so far. */
+public final class KafkaTopics {
     private KafkaTopics() {}
 
-    static void produce(String bootstrap, String topic, List<String[]> keyedValues)
+    public static void produce(String bootstrap, String topic, List<String[]> keyedValues)
             throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -33,7 +36,7 @@ final class KafkaTopics {
     }
 
     /** Blocks up to {@code wait} for a committed record past the current end of {@code topic}. */
-    static void waitForMore(String bootstrap, String topic, Duration wait) {
+    public static void waitForMore(String bootstrap, String topic, Duration wait) {
         Properties p = KafkaIO.committedReader(bootstrap);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
@@ -44,12 +47,11 @@ final class KafkaTopics {
         }
     }
 
-    /** Every committed value of {@code topic}, as text, in partition then offset order. */
     /**
      * Every committed record of a topic whose writers have ended: first waits (up to 30 s) for
      * their commits to be completed on every partition. Not for a topic a running job writes to.
      */
-    static List<String> readAllAfterJobs(String bootstrap, String topic) {
+    public static List<String> readAllAfterJobs(String bootstrap, String topic) {
         try {
             CommittedRecords.awaitSettled(bootstrap, topic, Duration.ofSeconds(30));
         } catch (InterruptedException e) {
@@ -59,10 +61,24 @@ final class KafkaTopics {
         return readAll(bootstrap, topic);
     }
 
-    static List<String> readAll(String bootstrap, String topic) {
+    /** Every committed value of {@code topic}, as text, in partition then offset order. */
+    public static List<String> readAll(String bootstrap, String topic) {
         List<String> out = new ArrayList<>();
         CommittedRecords.readAll(
                 bootstrap, topic, r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
         return out;
+    }
+
+    /** The committed dead letters of {@code push.dlq}. */
+    public static List<DeadLetter> deadLetters(String bootstrap) {
+        List<DeadLetter> out = new ArrayList<>();
+        for (String line : readAll(bootstrap, Topics.DLQ)) {
+            out.add(Json.read(line, DeadLetter.class));
+        }
+        return out;
+    }
+
+    public static String[] kv(String key, String value) {
+        return new String[] {key, value};
     }
 }
