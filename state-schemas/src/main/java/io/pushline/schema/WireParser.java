@@ -34,14 +34,14 @@ public final class WireParser {
 
     private ParsedRecord parseRecord(String text, String source, String position, long seq) {
         try {
-            Object parsed = parseOrReason(text, seq);
-            if (parsed instanceof DeviceEvent) {
-                return ParsedRecord.of((DeviceEvent) parsed);
+            Parsed parsed = parse(text, seq);
+            if (parsed instanceof Event e) {
+                return ParsedRecord.of(e.event());
             }
-            if (parsed instanceof PushRequest) {
-                return ParsedRecord.of((PushRequest) parsed);
+            if (parsed instanceof Request r) {
+                return ParsedRecord.of(r.request());
             }
-            return ParsedRecord.of(DeadLetter.of(source, position, (String) parsed, text));
+            return ParsedRecord.of(DeadLetter.of(source, position, ((Bad) parsed).reason(), text));
         } catch (RuntimeException e) {
             // A parser bug must not stop the job either; the record is kept with the cause.
             return ParsedRecord.of(
@@ -49,30 +49,38 @@ public final class WireParser {
         }
     }
 
-    /** The event or request, or a String with the reason it is bad. */
-    private Object parseOrReason(String text, long seq) {
+    /** What one line is: a device event, a push request, or bad, with the reason. */
+    sealed interface Parsed permits Event, Request, Bad {}
+
+    record Event(DeviceEvent event) implements Parsed {}
+
+    record Request(PushRequest request) implements Parsed {}
+
+    record Bad(String reason) implements Parsed {}
+
+    private Parsed parse(String text, long seq) {
         if (text == null || text.isBlank()) {
-            return "empty record";
+            return new Bad("empty record");
         }
         JsonNode node;
         try {
             node = Json.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            return "not valid JSON: " + e.getOriginalMessage();
+            return new Bad("not valid JSON: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject()) {
-            return "not a JSON object";
+            return new Bad("not a JSON object");
         }
         String type = textOf(node, "type");
         if (type == null) {
-            return missingOrWrong(node, "type", "a string");
+            return new Bad(missingOrWrong(node, "type", "a string"));
         }
         JsonNode ts = node.get("ts");
         if (ts == null || ts.isNull()) {
-            return "missing field 'ts'";
+            return new Bad("missing field 'ts'");
         }
         if (!ts.canConvertToExactIntegral() || !ts.canConvertToLong()) {
-            return "field 'ts' must be an integer (epoch milliseconds)";
+            return new Bad("field 'ts' must be an integer (epoch milliseconds)");
         }
         switch (type) {
             case DeviceEvent.BIND:
@@ -82,119 +90,119 @@ public final class WireParser {
             case PushRequest.TYPE:
                 return push(node, ts.asLong(), seq);
             default:
-                return "unknown type '" + type + "'";
+                return new Bad("unknown type '" + type + "'");
         }
     }
 
-    private Object deviceEvent(JsonNode node, String type, long ts, long seq) {
+    private Parsed deviceEvent(JsonNode node, String type, long ts, long seq) {
         DeviceEvent e = new DeviceEvent();
         e.ts = ts;
         e.type = type;
         e.seq = seq;
         e.deviceId = id(node, "deviceId");
         if (e.deviceId == null) {
-            return missingOrWrong(node, "deviceId", "a non-empty string");
+            return new Bad(missingOrWrong(node, "deviceId", "a non-empty string"));
         }
         if (DeviceEvent.BIND.equals(type)) {
             e.uid = id(node, "uid");
             if (e.uid == null) {
-                return missingOrWrong(node, "uid", "a non-empty string");
+                return new Bad(missingOrWrong(node, "uid", "a non-empty string"));
             }
             e.vendor = id(node, "vendor");
             if (e.vendor == null) {
-                return missingOrWrong(node, "vendor", "a non-empty string");
+                return new Bad(missingOrWrong(node, "vendor", "a non-empty string"));
             }
             if (knownVendorsOnly && Vendor.fromWire(e.vendor) == null) {
-                return "unknown vendor '" + e.vendor + "' (one of " + vendorNames() + ")";
+                return new Bad("unknown vendor '" + e.vendor + "' (one of " + vendorNames() + ")");
             }
             e.token = textOf(node, "token");
             if (e.token == null) {
-                return missingOrWrong(node, "token", "a string");
+                return new Bad(missingOrWrong(node, "token", "a string"));
             }
             if (present(node, "tz")) {
                 e.tz = textOf(node, "tz");
                 if (e.tz == null) {
-                    return "field 'tz' must be a string (an IANA zone)";
+                    return new Bad("field 'tz' must be a string (an IANA zone)");
                 }
                 try {
                     ZoneId.of(e.tz);
                 } catch (DateTimeException ex) {
-                    return "field 'tz': unknown zone '" + e.tz + "'";
+                    return new Bad("field 'tz': unknown zone '" + e.tz + "'");
                 }
             }
             if (present(node, "pushEnabled")) {
                 if (!node.get("pushEnabled").isBoolean()) {
-                    return "field 'pushEnabled' must be true or false";
+                    return new Bad("field 'pushEnabled' must be true or false");
                 }
                 e.pushEnabled = node.get("pushEnabled").booleanValue();
             }
         } else if (DeviceEvent.SWITCH.equals(type)) {
             JsonNode enabled = node.get("enabled");
             if (enabled == null || enabled.isNull()) {
-                return "missing field 'enabled'";
+                return new Bad("missing field 'enabled'");
             }
             if (!enabled.isBoolean()) {
-                return "field 'enabled' must be true or false";
+                return new Bad("field 'enabled' must be true or false");
             }
             e.enabled = enabled.booleanValue();
         }
-        return e;
+        return new Event(e);
     }
 
-    private Object push(JsonNode node, long ts, long seq) {
+    private Parsed push(JsonNode node, long ts, long seq) {
         PushRequest p = new PushRequest();
         p.ts = ts;
         p.seq = seq;
         p.msgId = id(node, "msgId");
         if (p.msgId == null) {
-            return missingOrWrong(node, "msgId", "a non-empty string");
+            return new Bad(missingOrWrong(node, "msgId", "a non-empty string"));
         }
         p.msgType = id(node, "msgType");
         if (p.msgType == null) {
-            return missingOrWrong(node, "msgType", "a non-empty string");
+            return new Bad(missingOrWrong(node, "msgType", "a non-empty string"));
         }
         p.title = textOf(node, "title");
         if (p.title == null) {
-            return missingOrWrong(node, "title", "a string");
+            return new Bad(missingOrWrong(node, "title", "a string"));
         }
         p.body = textOf(node, "body");
         if (p.body == null) {
-            return missingOrWrong(node, "body", "a string");
+            return new Bad(missingOrWrong(node, "body", "a string"));
         }
         if (present(node, "level")) {
             JsonNode level = node.get("level");
             if (!level.canConvertToExactIntegral() || !level.canConvertToInt()) {
-                return "field 'level' must be an integer";
+                return new Bad("field 'level' must be an integer");
             }
             p.level = level.asInt();
         }
         if (present(node, "deadline")) {
             JsonNode deadline = node.get("deadline");
             if (!deadline.canConvertToExactIntegral() || !deadline.canConvertToLong()) {
-                return "field 'deadline' must be an integer (epoch milliseconds)";
+                return new Bad("field 'deadline' must be an integer (epoch milliseconds)");
             }
             p.deadline = deadline.asLong();
         }
         if (present(node, "at")) {
             JsonNode at = node.get("at");
             if (!at.canConvertToExactIntegral() || !at.canConvertToLong()) {
-                return "field 'at' must be an integer (epoch milliseconds)";
+                return new Bad("field 'at' must be an integer (epoch milliseconds)");
             }
             p.at = at.asLong();
         }
         if (present(node, "maxRate")) {
             JsonNode rate = node.get("maxRate");
             if (!rate.canConvertToExactIntegral() || !rate.canConvertToInt() || rate.asInt() < 1) {
-                return "field 'maxRate' must be a positive integer (sends per second)";
+                return new Bad("field 'maxRate' must be a positive integer (sends per second)");
             }
             p.maxRate = rate.asInt();
         }
         JsonNode target = node.get("target");
         if (target == null || target.isNull()) {
-            return "missing field 'target'";
+            return new Bad("missing field 'target'");
         }
         if (!target.isObject()) {
-            return "field 'target' must be an object with one of uids, devices, audience";
+            return new Bad("field 'target' must be an object with one of uids, devices, audience");
         }
         int kinds = 0;
         p.target = new Target();
@@ -202,29 +210,29 @@ public final class WireParser {
             kinds++;
             p.target.uids = idList(target.get("uids"));
             if (p.target.uids == null) {
-                return "field 'target.uids' must be an array of non-empty strings";
+                return new Bad("field 'target.uids' must be an array of non-empty strings");
             }
         }
         if (present(target, "devices")) {
             kinds++;
             p.target.devices = idList(target.get("devices"));
             if (p.target.devices == null) {
-                return "field 'target.devices' must be an array of non-empty strings";
+                return new Bad("field 'target.devices' must be an array of non-empty strings");
             }
         }
         if (present(target, "audience")) {
             kinds++;
             p.target.audience = textOf(target, "audience");
             if (p.target.audience == null) {
-                return "field 'target.audience' must be a string (an audience expression)";
+                return new Bad("field 'target.audience' must be a string (an audience expression)");
             }
         }
         if (kinds != 1) {
-            return "field 'target' must have exactly one of uids, devices, audience (has "
+            return new Bad("field 'target' must have exactly one of uids, devices, audience (has "
                     + kinds
-                    + ")";
+                    + ")");
         }
-        return p;
+        return new Request(p);
     }
 
     private static boolean present(JsonNode node, String field) {
