@@ -281,7 +281,7 @@ final class BenchCommand {
         wiring.wire(env);
         long t0 = System.nanoTime();
         org.apache.flink.api.common.JobExecutionResult result;
-        RunMarks.reset();
+        TaskWallClock.reset();
         CpuMeter cpu = CpuMeter.start(operator);
         try {
             result = env.execute("bench-" + name.replace(' ', '-'));
@@ -289,10 +289,10 @@ final class BenchCommand {
             cpu.close();
         }
         double wall = (System.nanoTime() - t0) / 1e9;
-        // From the tasks' start to the last record handled (RunMarks): the job's own run time
+        // From the tasks' start to the last record handled (TaskWallClock): the job's own run time
         // also holds the wait for a final checkpoint, and the client learns of the end by polling.
         double ran = result.getNetRuntime() / 1e3;
-        double secs = RunMarks.seconds();
+        double secs = TaskWallClock.seconds();
         if (Double.isNaN(secs)) {
             secs = ran;
         }
@@ -362,7 +362,7 @@ final class BenchCommand {
                 .process(new Count<Delivery>())
                 .returns(Types.LONG)
                 .name("Count")
-                .sinkTo(new RunMarks.EndSink<>());
+                .sinkTo(new TaskWallClock.EndSink<>());
     }
 
     private static void gateJob(
@@ -381,7 +381,7 @@ final class BenchCommand {
                         "Gate",
                         TypeInformation.of(Decision.class),
                         new GateOperator(rules, Duration.ofDays(8)))
-                .sinkTo(new RunMarks.EndSink<>());
+                .sinkTo(new TaskWallClock.EndSink<>());
     }
 
     /**
@@ -550,7 +550,7 @@ final class BenchCommand {
 
         @Override
         public void open(OpenContext ctx) {
-            RunMarks.started();
+            TaskWallClock.started();
         }
 
         @Override

@@ -32,7 +32,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
  * {@code ./pushline audience ...}: audience expressions over a folder of segments (folder mode of
- * audience-expressions.md) or over the HBase segment store (the default without {@code
+ * docs/audience-expressions.md) or over the HBase segment store (the default without {@code
  * --segments}), and the segment build.
  */
 final class AudienceCommand {

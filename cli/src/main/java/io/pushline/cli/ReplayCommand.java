@@ -46,7 +46,7 @@ import org.roaringbitmap.IntIterator;
 /**
  * {@code ./pushline replay --rules R --trace T [--segments DIR] --out O}: the dispatch job's
  * registry, uid index and gate on a local Flink environment with RocksDB, in event time, over a
- * trace file (dispatch-filters.md, last section). Output lines are sorted by the push's time and
+ * trace file (docs/dispatch-gate.md, last section). Output lines are sorted by the push's time and
  * position, then device and uid, so a run is reproducible byte for byte.
  */
 final class ReplayCommand {

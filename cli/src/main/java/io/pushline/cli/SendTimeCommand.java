@@ -32,9 +32,9 @@ import org.apache.flink.util.CloseableIterator;
 
 /**
  * {@code ./pushline sendtime --activity FILE --date YYYY-MM-DD [--rules FILE] --out FILE}: the
- * send-time job (send-time.md) on a local Flink environment in BATCH mode. Output lines are sorted
- * by uid, so a run is reproducible byte for byte; bad activity lines go to standard error and to
- * {@code OUT.rejected} (line number, reason, the raw text) and the run goes on.
+ * send-time job (docs/send-time.md) on a local Flink environment in BATCH mode. Output lines are
+ * sorted by uid, so a run is reproducible byte for byte; bad activity lines go to standard error
+ * and to {@code OUT.rejected} (line number, reason, the raw text) and the run goes on.
  */
 final class SendTimeCommand {
     private static final String USAGE =

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code ./pushline audience eval} in folder mode, as audience-expressions.md specifies it. */
+/**
+ * {@code ./pushline audience eval} in folder mode, as docs/audience-expressions.md specifies it.
+ */
 class AudienceCommandTest {
     @TempDir Path dir;
     @TempDir Path elsewhere;

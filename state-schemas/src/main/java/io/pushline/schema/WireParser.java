@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Reads one record of {@code push.requests} or {@code device.events} (equally, one line of a
- * dispatch trace) and checks it against the contract in dispatch-filters.md. Never throws: a bad
+ * dispatch trace) and checks it against the contract in docs/dispatch-gate.md. Never throws: a bad
  * record comes back as a dead letter whose reason names the field.
  */
 public final class WireParser {
@@ -228,9 +228,10 @@ public final class WireParser {
             }
         }
         if (kinds != 1) {
-            return new Bad("field 'target' must have exactly one of uids, devices, audience (has "
-                    + kinds
-                    + ")");
+            return new Bad(
+                    "field 'target' must have exactly one of uids, devices, audience (has "
+                            + kinds
+                            + ")");
         }
         return new Request(p);
     }

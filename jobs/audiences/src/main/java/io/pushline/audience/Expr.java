@@ -2,7 +2,7 @@ package io.pushline.audience;
 
 import java.util.List;
 
-/** A parsed audience expression (audience-expressions.md). */
+/** A parsed audience expression (docs/audience-expressions.md). */
 public abstract class Expr {
     private Expr() {}
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
-/** Audiences from a segments folder (folder mode of audience-expressions.md). */
+/** Audiences from a segments folder (folder mode of docs/audience-expressions.md). */
 public final class FolderAudiences implements Audiences {
     private final SegmentFolder folder;
     private final AudienceEvaluator evaluator;

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Segments from a folder (audience-expressions.md, folder mode): one file {@code NAME.txt} per
+ * Segments from a folder (docs/audience-expressions.md, folder mode): one file {@code NAME.txt} per
  * segment (in subfolders for names with '/'), one uid per line, surrounding whitespace and blank
  * lines ignored. Uids get dense ids in sorted order; the universe is every uid of the folder plus
  * those of the optional universe file.

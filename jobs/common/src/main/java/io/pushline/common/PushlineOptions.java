@@ -172,7 +172,7 @@ public final class PushlineOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Path of the gate's rules file (YAML or JSON, as in"
-                                    + " dispatch-filters.md) in force at start; later versions"
+                                    + " docs/dispatch-gate.md) in force at start; later versions"
                                     + " arrive on push.rules. Without it every filter is off"
                                     + " until push.rules brings rules.");
 
@@ -326,7 +326,7 @@ public final class PushlineOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Activity for the send-time job (send-time.md's JSON lines): a file, or"
+                            "Activity for the send-time job (docs/send-time.md's JSON lines): a file, or"
                                     + " a folder whose files are all read; local or any Flink file"
                                     + " system (s3://, hdfs://).");
 
@@ -352,14 +352,15 @@ public final class PushlineOptions {
             ConfigOptions.key("sendtime.rules")
                     .stringType()
                     .noDefaultValue()
-                    .withDescription("Rules file replacing send-time.md's default rules (YAML).");
+                    .withDescription(
+                            "Rules file replacing docs/send-time.md's default rules (YAML).");
 
     public static final ConfigOption<String> SENDTIME_PREDICTOR =
             ConfigOptions.key("sendtime.predictor")
                     .stringType()
                     .defaultValue("rules")
                     .withDescription(
-                            "rules (send-time.md's window rules) or histogram (decay-weighted"
+                            "rules (docs/send-time.md's window rules) or histogram (decay-weighted"
                                     + " median of each day's first and last activity).");
 
     public static final ConfigOption<String> RECALL_DATA =

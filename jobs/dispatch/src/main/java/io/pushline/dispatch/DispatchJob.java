@@ -54,7 +54,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * </pre>
  *
  * Every keyed stage decides in event-time order (see EventTimeBuffer), so the job's decisions are
- * those of the input sorted by time, as the contract in dispatch-filters.md requires.
+ * those of the input sorted by time, as the contract in docs/dispatch-gate.md requires.
  */
 public final class DispatchJob {
     public static final String NAME = "pushline-dispatch";

@@ -94,7 +94,9 @@ public final class ReceiptsJob {
     public static void build(DataStream<ReceiptEvent> input, Settings s, ReceiptsSinks sinks) {
         input.getExecutionEnvironment().getConfig().enableObjectReuse();
         SingleOutputStreamOperator<ReceiptEvent> valid =
-                input.process(new DropDead()).uid("split-dead-letters").name("Split bad records");
+                input.process(new RouteDeadLetters())
+                        .uid("split-dead-letters")
+                        .name("Split bad records");
         SingleOutputStreamOperator<MetricDelta> counts =
                 valid.keyBy(ReceiptEvent::lifecycleKey)
                         .process(new LifecycleFunction(s.stateTtl, s.decisionWait))
@@ -183,7 +185,7 @@ public final class ReceiptsJob {
     }
 
     /** Bad records to the dead-letter output, the rest on. */
-    static final class DropDead extends ProcessFunction<ReceiptEvent, ReceiptEvent> {
+    static final class RouteDeadLetters extends ProcessFunction<ReceiptEvent, ReceiptEvent> {
         private static final long serialVersionUID = 1L;
 
         @Override

@@ -7,7 +7,7 @@ import io.pushline.schema.sendtime.ActivityEvent;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 
-/** Reads one line of activity (send-time.md); a bad one is refused with the reason. */
+/** Reads one line of activity (docs/send-time.md); a bad one is refused with the reason. */
 public final class ActivityParser {
     private ActivityParser() {}
 

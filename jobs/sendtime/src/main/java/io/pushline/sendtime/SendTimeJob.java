@@ -43,8 +43,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
- * The nightly send-time job (BATCH, send-time.md): activity events in, each user's predicted first
- * and last push time of the run's date out.
+ * The nightly send-time job (BATCH, docs/send-time.md): activity events in, each user's predicted
+ * first and last push time of the run's date out.
  *
  * <pre>
  * activity ─ place on local day and minute ─ merge per uid (earliest, latest per day) ─ predict
@@ -59,7 +59,7 @@ public final class SendTimeJob {
 
     /** Which predictor turns a user's days into times. */
     public enum Predictor {
-        /** send-time.md's window rules (the contract; the default). */
+        /** docs/send-time.md's window rules (the contract; the default). */
         RULES,
         /** {@link HistogramPredictor}: decay-weighted median of the daily first and last minute. */
         HISTOGRAM
@@ -75,14 +75,14 @@ public final class SendTimeJob {
             SendTimeRules rules,
             LocalDate date,
             Predictor predictor) {
-        return activity.flatMap(new Place(rules, date))
+        return activity.flatMap(new PlaceOnLookedAtDay(rules, date))
                 .uid("place-activity")
                 .name("Place on local day and minute")
                 .keyBy(u -> u.uid)
                 .reduce(UserDays::merge)
                 .uid("merge-days")
                 .name("Merge per uid")
-                .map(new Predict(rules, predictor))
+                .map(new PredictSendTime(rules, predictor))
                 .uid("predict-send-time")
                 .name("Predict first and last");
     }
@@ -270,12 +270,12 @@ public final class SendTimeJob {
     }
 
     /** An event on its looked-at day, or nothing when its local date is not one of them. */
-    static final class Place implements FlatMapFunction<ActivityEvent, UserDays> {
+    static final class PlaceOnLookedAtDay implements FlatMapFunction<ActivityEvent, UserDays> {
         private static final long serialVersionUID = 1L;
         private final SendTimeRules rules;
         private final LocalDate date;
 
-        Place(SendTimeRules rules, LocalDate date) {
+        PlaceOnLookedAtDay(SendTimeRules rules, LocalDate date) {
             this.rules = rules;
             this.date = date;
         }
@@ -289,12 +289,12 @@ public final class SendTimeJob {
         }
     }
 
-    static final class Predict implements MapFunction<UserDays, SendTime> {
+    static final class PredictSendTime implements MapFunction<UserDays, SendTime> {
         private static final long serialVersionUID = 1L;
         private final SendTimeRules rules;
         private final Predictor predictor;
 
-        Predict(SendTimeRules rules, Predictor predictor) {
+        PredictSendTime(SendTimeRules rules, Predictor predictor) {
             this.rules = rules;
             this.predictor = predictor;
         }

@@ -9,7 +9,9 @@ import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 
-/** The rule-based predictor of send-time.md: where an event falls, and a user's first and last. */
+/**
+ * The rule-based predictor of docs/send-time.md: where an event falls, and a user's first and last.
+ */
 public final class SendTimePredictor {
     private SendTimePredictor() {}
 

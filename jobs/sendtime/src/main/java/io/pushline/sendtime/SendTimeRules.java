@@ -17,7 +17,7 @@ import java.util.Map;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
- * The send-time rules of send-time.md, parsed and checked; every error names the key ({@code
+ * The send-time rules of docs/send-time.md, parsed and checked; every error names the key ({@code
  * first.rules[1].window: bad time '25:00' (expected HH:MM)}). A rules file replaces the defaults; a
  * section it leaves out keeps the default's, except {@code timezone}, which is UTC when absent (the
  * contract: "else the rules' timezone, else UTC").

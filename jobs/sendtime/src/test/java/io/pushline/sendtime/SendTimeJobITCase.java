@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The send-time job in BATCH mode on a MiniCluster (parallelism 2) against a small model of
- * send-time.md written from the text alone, over thousands of generated users whose activity sits
- * around the rules' windows and day boundaries, in several zones.
+ * docs/send-time.md written from the text alone, over thousands of generated users whose activity
+ * sits around the rules' windows and day boundaries, in several zones.
  */
 class SendTimeJobITCase {
     @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
@@ -85,7 +85,7 @@ class SendTimeJobITCase {
                         "last " + SendTimeRules.format(rules.last.defaultMinute));
     }
 
-    /** send-time.md, read literally. */
+    /** docs/send-time.md, read literally. */
     static Set<SendTime> model(List<ActivityEvent> events, SendTimeRules rules, LocalDate date) {
         Map<String, Map<LocalDate, int[]>> byUser = new HashMap<>();
         for (ActivityEvent e : events) {

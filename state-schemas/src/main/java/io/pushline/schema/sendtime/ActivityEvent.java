@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
- * One activity event of a user (send-time.md): {@code {"uid":"u1","ts":...,"tz":"Asia/Shanghai"}}.
+ * One activity event of a user (docs/send-time.md): {@code
+ * {"uid":"u1","ts":...,"tz":"Asia/Shanghai"}}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"uid", "ts", "tz"})

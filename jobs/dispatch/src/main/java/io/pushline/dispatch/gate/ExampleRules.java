@@ -1,6 +1,6 @@
 package io.pushline.dispatch.gate;
 
-/** The example rules.yaml of dispatch-filters.md: what the demo and the benchmark run with. */
+/** The example rules.yaml of docs/dispatch-gate.md: what the demo and the benchmark run with. */
 public final class ExampleRules {
     public static final String YAML =
             String.join(

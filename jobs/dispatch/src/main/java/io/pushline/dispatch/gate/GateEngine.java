@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The gate of dispatch-filters.md, steps 2 to 9, for one (push, bound device) at event time t.
+ * The gate of docs/dispatch-gate.md, steps 2 to 9, for one (push, bound device) at event time t.
  * Pure: the caller loads and stores the device's {@link GateState}; pushes of one device must come
  * in event-time order.
  */

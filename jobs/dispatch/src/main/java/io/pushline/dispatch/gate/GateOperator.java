@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The per-device gate (input 1 keyed by deviceId; input 2 the rules, broadcast): holds each push
  * until the watermark passes its time, then decides the pushes in (ts, seq) order by the rules of
- * dispatch-filters.md ({@link GateEngine}) and emits the decision; a PASS also becomes a send
+ * docs/dispatch-gate.md ({@link GateEngine}) and emits the decision; a PASS also becomes a send
  * ({@link DispatchTags#SENDS}). New rules apply from the next decision on.
  *
  * <p>Waiting pushes sit in one queue for the whole subtask, drained when the watermark moves: no

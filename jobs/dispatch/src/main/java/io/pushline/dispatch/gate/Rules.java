@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The gate's rules (rules.yaml of dispatch-filters.md), parsed and checked. A missing section is
+ * The gate's rules (rules.yaml of docs/dispatch-gate.md), parsed and checked. A missing section is
  * null and disables its filter. Immutable; build one with {@link RulesParser}.
  */
 public final class Rules implements Serializable {

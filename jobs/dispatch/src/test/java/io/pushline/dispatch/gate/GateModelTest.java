@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The operator against a plain model of dispatch-filters.md over thousands of random pushes. The
+ * The operator against a plain model of docs/dispatch-gate.md over thousands of random pushes. The
  * model keeps every pass and answers each rule by scanning that history, as the contract words it,
  * so it shares no code or data structure with the gate.
  */
@@ -78,7 +78,7 @@ public class GateModelTest {
                 .contains("PASS", "push_disabled", "duplicate", "daily_cap", "type_cap");
     }
 
-    /** dispatch-filters.md, read literally. */
+    /** docs/dispatch-gate.md, read literally. */
     public static final class Model {
         record Pass(
                 long t,

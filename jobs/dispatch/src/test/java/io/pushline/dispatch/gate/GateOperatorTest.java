@@ -17,7 +17,7 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.Test;
 
-/** Every rule and edge of dispatch-filters.md, through the operator. */
+/** Every rule and edge of docs/dispatch-gate.md, through the operator. */
 public class GateOperatorTest {
     static final String SH = "Asia/Shanghai";
     static final long MIN = 60_000L;

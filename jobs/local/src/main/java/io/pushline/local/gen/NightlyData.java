@@ -158,8 +158,8 @@ public final class NightlyData {
 
     /**
      * Writes users.jsonl (zone, interests), devices.jsonl (bind events of device.events),
-     * activity.jsonl (send-time.md's input), truth.jsonl (wake and sleep), materials.jsonl (the
-     * catalogue) and history.jsonl (consumed and pushed items) into {@code dir}.
+     * activity.jsonl (docs/send-time.md's input), truth.jsonl (wake and sleep), materials.jsonl
+     * (the catalogue) and history.jsonl (consumed and pushed items) into {@code dir}.
      */
     public void write(Path dir, int users) throws IOException {
         Files.createDirectories(dir);

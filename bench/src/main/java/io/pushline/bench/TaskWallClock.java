@@ -14,11 +14,11 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * same run took 16 s or 33 s depending on whether its last record came just before or just after a
  * checkpoint. A streaming job never ends; the wait is not part of the work measured.
  */
-final class RunMarks {
+final class TaskWallClock {
     private static final AtomicLong FIRST_START = new AtomicLong(Long.MAX_VALUE);
     private static final AtomicLong LAST_END = new AtomicLong(Long.MIN_VALUE);
 
-    private RunMarks() {}
+    private TaskWallClock() {}
 
     static void reset() {
         FIRST_START.set(Long.MAX_VALUE);
