@@ -3,10 +3,11 @@ package io.pushline.bench;
 import io.pushline.audience.IdDictionary;
 import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentStore;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
-import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
@@ -89,12 +90,12 @@ final class CampaignBench {
         }
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), namespace);
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), namespace);
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         // Event time moves only with the input (ticks), never with the wall clock: under
         // backpressure a busy partition looks idle and its binds would arrive late.
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "bench-campaign");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-campaign");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

@@ -1,7 +1,7 @@
 package io.pushline.bench;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.KafkaIO;
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.PacingSettings;
@@ -173,12 +173,12 @@ final class PacingBench {
         DataStream<PacingControl> controls =
                 env.fromData(configs, TypeInformation.of(PacingControl.class)).setParallelism(1);
         Map<String, String> opts = new HashMap<>();
-        opts.put(PushlineOptions.KAFKA_BOOTSTRAP.key(), kafka.bootstrapServers());
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "bench-pacing");
+        opts.put(CommonOptions.KAFKA_BOOTSTRAP.key(), kafka.bootstrapServers());
         DispatchJob.pace(bulkSends.union(realtimeSends), controls, pacing, 128)
                 .sinkTo(
                         KafkaIO.jsonSink(
                                 Configuration.fromMap(opts),
+                                "bench-pacing",
                                 "sends",
                                 s -> Topics.vendorTopic(s.vendor),
                                 s -> s.deviceId))

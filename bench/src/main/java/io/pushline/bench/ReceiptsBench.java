@@ -1,10 +1,10 @@
 package io.pushline.bench;
 
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptsJob;
+import io.pushline.receipts.ReceiptsOptions;
 import io.pushline.receipts.ReceiptsSinks;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.receipts.ReceiptEvent;
@@ -103,9 +103,7 @@ final class ReceiptsBench {
                     input,
                     ReceiptsJob.Settings.from(
                             Configuration.fromMap(
-                                    Map.of(
-                                            PushlineOptions.RECEIPTS_ALLOWED_LATENESS.key(),
-                                            "1 h"))),
+                                    Map.of(ReceiptsOptions.ALLOWED_LATENESS.key(), "1 h"))),
                     new ReceiptsSinks(
                             new DiscardingSink<>(),
                             new DiscardingSink<>(),

@@ -8,14 +8,15 @@ import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentFolder;
 import io.pushline.audience.SegmentStore;
 import io.pushline.audience.StoreAudiences;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.segments.BuiltSegment;
 import io.pushline.segments.SegmentsJob;
+import io.pushline.segments.SegmentsOptions;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
@@ -185,9 +186,9 @@ final class AudienceCommand {
         try (Connection c =
                         ConnectionFactory.createConnection(
                                 HBaseTables.clientConf(
-                                        options.get(PushlineOptions.HBASE_ZK_QUORUM)));
+                                        options.get(CommonOptions.HBASE_ZK_QUORUM)));
                 SegmentStore store =
-                        new SegmentStore(c, options.get(PushlineOptions.HBASE_NAMESPACE))) {
+                        new SegmentStore(c, options.get(CommonOptions.HBASE_NAMESPACE))) {
             List<SegmentStore.Info> all = store.list();
             int width = all.stream().mapToInt(i -> i.name.length()).max().orElse(7);
             String row = "%-" + Math.max(7, width) + "s  %15s  %7s  %10s  %s%n";
@@ -210,12 +211,12 @@ final class AudienceCommand {
     private static int build(Args a) throws Exception {
         List<String> opts = new ArrayList<>(a.options);
         if (a.files != null) {
-            opts.add("--" + PushlineOptions.SEGMENTS_FILES.key());
+            opts.add("--" + SegmentsOptions.FILES.key());
             opts.add(a.files.toString());
         }
         Configuration options = jobOptions(opts);
-        OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-        OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
+        OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
         Path home = LocalStack.defaultDir();
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
@@ -251,12 +252,12 @@ final class AudienceCommand {
     private static Configuration jobOptions(List<String> given) throws Exception {
         List<String> all = new ArrayList<>(RunCommand.localEnvDefaults(LocalStack.defaultDir()));
         all.addAll(given);
-        return OptionsParser.parse(all.toArray(new String[0]), PushlineOptions.all());
+        return OptionsParser.parse(all.toArray(new String[0]), SegmentsOptions.accepted());
     }
 
     private static Configuration storeOptions(Args a) throws Exception {
         Configuration options = jobOptions(a.options);
-        if (options.get(PushlineOptions.HBASE_ZK_QUORUM) == null) {
+        if (options.get(CommonOptions.HBASE_ZK_QUORUM) == null) {
             throw new UsageException(
                     "no segment store: start one with ./pushline local up, give"
                             + " --hbase.zookeeper.quorum, or use --segments DIR");
@@ -321,8 +322,8 @@ final class AudienceCommand {
                     new StoreAudiences(
                             ConnectionFactory.createConnection(
                                     HBaseTables.clientConf(
-                                            options.get(PushlineOptions.HBASE_ZK_QUORUM))),
-                            options.get(PushlineOptions.HBASE_NAMESPACE),
+                                            options.get(CommonOptions.HBASE_ZK_QUORUM))),
+                            options.get(CommonOptions.HBASE_NAMESPACE),
                             100_000);
         }
 

@@ -1,11 +1,12 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommittedRecords;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
 import io.pushline.dispatch.gate.ExampleRules;
 import io.pushline.dispatch.pacing.PacingConfig;
 import io.pushline.local.LocalStack;
@@ -15,6 +16,7 @@ import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.segments.BuiltSegment;
 import io.pushline.segments.SegmentsJob;
+import io.pushline.segments.SegmentsOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,7 +111,7 @@ final class DemoCommand {
                 Files.write(file, e.getValue(), StandardCharsets.UTF_8);
             }
             Map<String, String> segmentOpts = new HashMap<>(stack.jobOptions());
-            segmentOpts.put(PushlineOptions.SEGMENTS_FILES.key(), packages.toString());
+            segmentOpts.put(SegmentsOptions.FILES.key(), packages.toString());
             StreamExecutionEnvironment batch =
                     StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
             batch.setParallelism(2);
@@ -154,12 +156,12 @@ final class DemoCommand {
             Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
             System.out.println("      gate rules: " + rules + " (the contract's example)");
             Map<String, String> opts = new HashMap<>(stack.jobOptions());
-            opts.put(PushlineOptions.GATE_RULES.key(), rules.toString());
-            opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-            opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-            opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
+            opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
+            opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+            opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+            opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
             // A day in a minute: each vendor paced at ten times its default rate.
-            opts.put(PushlineOptions.PACING_RATES.key(), demoRates());
+            opts.put(DispatchOptions.PACING_RATES.key(), demoRates());
             System.out.println("      pacing: " + demoRates() + " sends/s");
             // A demo reports a failure instead of restarting for ever.
             Configuration flink = stack.flinkConfiguration();

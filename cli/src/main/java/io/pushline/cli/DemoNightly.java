@@ -1,13 +1,15 @@
 package io.pushline.cli;
 
 import io.pushline.common.HBaseTables;
-import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.gen.NightlyData;
+import io.pushline.recall.RecallOptions;
 import io.pushline.schedule.NightlyJob;
 import io.pushline.schedule.ScheduleFeedJob;
+import io.pushline.schedule.ScheduleOptions;
 import io.pushline.schedule.ScheduleTable;
 import io.pushline.schema.Json;
+import io.pushline.sendtime.SendTimeOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,13 +66,13 @@ final class DemoNightly {
     /** The nightly job into HBase, then the counts and the predictor's accuracy read back. */
     void runNightly(LocalStack stack) throws Exception {
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.SENDTIME_ACTIVITY.key(), dir.resolve("activity.jsonl").toString());
-        opts.put(PushlineOptions.SENDTIME_PREDICTOR.key(), "histogram");
-        opts.put(PushlineOptions.RECALL_DATA.key(), dir.toString());
-        opts.put(PushlineOptions.SCHEDULE_DATE.key(), date.toString());
+        opts.put(SendTimeOptions.ACTIVITY.key(), dir.resolve("activity.jsonl").toString());
+        opts.put(SendTimeOptions.PREDICTOR.key(), "histogram");
+        opts.put(RecallOptions.DATA.key(), dir.toString());
+        opts.put(ScheduleOptions.DATE.key(), date.toString());
         // the demo decides tomorrow now, by event time: a wall-clock deadline would expire
         // early slots of zones east of UTC when it runs late in the UTC day
-        opts.put(PushlineOptions.SCHEDULE_DEADLINE.key(), "0 s");
+        opts.put(ScheduleOptions.DEADLINE.key(), "0 s");
         NightlyJob.run(Configuration.fromMap(opts), env(stack));
 
         Map<String, int[]> truth = new HashMap<>();
@@ -102,10 +104,10 @@ final class DemoNightly {
     /** Tomorrow's slots (and the days around it, for zones east and west of UTC), all at once. */
     void feed(LocalStack stack) throws Exception {
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.SCHEDULE_FEED_FROM.key(), date.minusDays(1).toString());
-        opts.put(PushlineOptions.SCHEDULE_FEED_UNTIL.key(), date.plusDays(2).toString());
-        opts.put(PushlineOptions.SCHEDULE_FEED_FOLLOW_CLOCK.key(), "false");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "demo-feed");
+        opts.put(ScheduleOptions.FEED_FROM.key(), date.minusDays(1).toString());
+        opts.put(ScheduleOptions.FEED_UNTIL.key(), date.plusDays(2).toString());
+        opts.put(ScheduleOptions.FEED_FOLLOW_CLOCK.key(), "false");
+        opts.put(ScheduleOptions.FEED_TRANSACTIONAL_ID_PREFIX.key(), "demo-feed");
         StreamExecutionEnvironment env = env(stack);
         ScheduleFeedJob.wire(env, Configuration.fromMap(opts));
         env.execute(ScheduleFeedJob.NAME);

@@ -1,10 +1,11 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommittedRecords;
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptTables;
 import io.pushline.receipts.ReceiptsJob;
+import io.pushline.receipts.ReceiptsOptions;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
@@ -54,10 +55,10 @@ final class DemoReceipts {
         long unbindsBefore = unbinds(kafka);
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         // the demo's day and its personal slots tomorrow are one replay: nothing is too late
-        opts.put(PushlineOptions.RECEIPTS_ALLOWED_LATENESS.key(), "2 d");
+        opts.put(ReceiptsOptions.ALLOWED_LATENESS.key(), "2 d");
         Configuration flink = stack.flinkConfiguration();
         flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
@@ -145,11 +146,11 @@ final class DemoReceipts {
                         biggest,
                         "--out",
                         html.toString(),
-                        "--" + PushlineOptions.HBASE_ZK_QUORUM.key(),
+                        "--" + CommonOptions.HBASE_ZK_QUORUM.key(),
                         stack.hbaseZkQuorum()
                     });
             String device = firstDevice.get(biggest);
-            String[] hbase = {"--" + PushlineOptions.HBASE_ZK_QUORUM.key(), stack.hbaseZkQuorum()};
+            String[] hbase = {"--" + CommonOptions.HBASE_ZK_QUORUM.key(), stack.hbaseZkQuorum()};
             System.out.println("$ ./pushline trace " + biggest + " " + device);
             TraceCommand.run(new String[] {biggest, device, hbase[0], hbase[1]});
             String query =

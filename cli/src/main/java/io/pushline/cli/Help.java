@@ -1,7 +1,16 @@
 package io.pushline.cli;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
+import io.pushline.dispatch.DispatchOptions;
+import io.pushline.recall.RecallOptions;
+import io.pushline.receipts.ReceiptsOptions;
+import io.pushline.schedule.ScheduleOptions;
+import io.pushline.segments.SegmentsOptions;
+import io.pushline.sendtime.SendTimeOptions;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.FallbackKey;
 import org.apache.flink.configuration.description.HtmlFormatter;
 
 /** {@code ./pushline help [options]}. */
@@ -60,7 +69,7 @@ final class Help {
                     "  produce TOPIC [FILE] send JSON lines (stdin or FILE) to a topic of the local stack",
                     "  consume TOPIC [--follow]",
                     "                       print a topic's committed records (and wait for more)",
-                    "  help options         list every job option with its default",
+                    "  help options         every job's options with their defaults, job by job",
                     "  help                 this text",
                     "",
                     "Environment: PUSHLINE_HOME (default .pushline) holds all local data;",
@@ -78,19 +87,66 @@ final class Help {
         return 0;
     }
 
+    /**
+     * Every job's options, generated from the options classes: the common ones once, then each
+     * job's own (what its command line accepts besides the common ones).
+     */
     static String options() {
-        StringBuilder b = new StringBuilder("| option | default | description |\n|---|---|---|\n");
+        StringBuilder b = new StringBuilder();
+        section(b, "Common (every job)", CommonOptions.all());
+        section(b, "Dispatch job (`dispatch`)", DispatchOptions.own());
+        section(b, "Receipts job (`receipts`)", ReceiptsOptions.own());
+        section(b, "Segment build (`audience build`, SegmentsJob)", SegmentsOptions.own());
+        section(b, "Send-time job (SendTimeJob)", SendTimeOptions.own());
+        section(b, "Recall job (RecallJob)", RecallOptions.own());
+        section(
+                b,
+                "Nightly job (NightlyJob; also the send-time and recall options above except their"
+                        + " dates)",
+                own(ScheduleOptions.nightly()));
+        section(b, "Schedule feed (ScheduleFeedJob)", own(ScheduleOptions.feed()));
+        return b.toString();
+    }
+
+    private static List<ConfigOption<?>> own(List<ConfigOption<?>> accepted) {
+        List<ConfigOption<?>> out = new ArrayList<>();
+        for (ConfigOption<?> o : accepted) {
+            if (!CommonOptions.all().contains(o)
+                    && !SendTimeOptions.own().contains(o)
+                    && !RecallOptions.own().contains(o)) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    private static void section(StringBuilder b, String title, List<ConfigOption<?>> options) {
+        if (b.length() > 0) {
+            b.append('\n');
+        }
+        b.append("### ").append(title).append("\n\n");
+        b.append("| option | default | description |\n|---|---|---|\n");
         HtmlFormatter f = new HtmlFormatter();
-        for (ConfigOption<?> o : PushlineOptions.all()) {
+        for (ConfigOption<?> o : options) {
             b.append("| `")
                     .append(o.key())
                     .append("` | ")
                     .append(o.hasDefaultValue() ? "`" + format(o.defaultValue()) + "`" : "(none)")
                     .append(" | ")
                     .append(f.format(o.description()))
+                    .append(deprecated(o))
                     .append(" |\n");
         }
-        return b.toString();
+    }
+
+    private static String deprecated(ConfigOption<?> o) {
+        List<String> old = new ArrayList<>();
+        for (FallbackKey k : o.fallbackKeys()) {
+            if (k.isDeprecated()) {
+                old.add("`" + k.getKey() + "`");
+            }
+        }
+        return old.isEmpty() ? "" : " (Was " + String.join(", ", old) + ", still accepted.)";
     }
 
     private static String format(Object v) {

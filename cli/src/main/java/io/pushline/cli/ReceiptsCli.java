@@ -1,7 +1,7 @@
 package io.pushline.cli;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.util.ArrayList;
@@ -17,8 +17,8 @@ final class ReceiptsCli {
         List<String> all = new ArrayList<>(RunCommand.localEnvDefaults(LocalStack.defaultDir()));
         all.addAll(given);
         Configuration options =
-                OptionsParser.parse(all.toArray(new String[0]), PushlineOptions.all());
-        if (options.get(PushlineOptions.HBASE_ZK_QUORUM) == null) {
+                OptionsParser.parse(all.toArray(new String[0]), CommonOptions.all());
+        if (options.get(CommonOptions.HBASE_ZK_QUORUM) == null) {
             throw new UsageException(
                     "no receipts tables: start the stack with ./pushline local up (or run ./pushline"
                             + " demo), or give --hbase.zookeeper.quorum\n"

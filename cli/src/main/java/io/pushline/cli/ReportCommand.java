@@ -1,6 +1,6 @@
 package io.pushline.cli;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.receipts.MetricRow;
@@ -48,8 +48,8 @@ final class ReportCommand {
         Configuration o = ReceiptsCli.options(options, USAGE);
         CampaignReport r =
                 CampaignReport.load(
-                        o.get(PushlineOptions.HBASE_ZK_QUORUM),
-                        o.get(PushlineOptions.HBASE_NAMESPACE),
+                        o.get(CommonOptions.HBASE_ZK_QUORUM),
+                        o.get(CommonOptions.HBASE_NAMESPACE),
                         msgId);
         if (r.isEmpty()) {
             System.out.println(

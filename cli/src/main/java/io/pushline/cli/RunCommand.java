@@ -1,12 +1,14 @@
 package io.pushline.cli;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptsJob;
+import io.pushline.receipts.ReceiptsOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,8 +35,12 @@ final class RunCommand {
         List<String> all = new ArrayList<>(localEnvDefaults(home));
         all.addAll(Arrays.asList(args).subList(1, args.length));
         Configuration options =
-                OptionsParser.parse(all.toArray(new String[0]), PushlineOptions.all());
-        OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
+                OptionsParser.parse(
+                        all.toArray(new String[0]),
+                        name.equals("dispatch")
+                                ? DispatchOptions.accepted()
+                                : ReceiptsOptions.accepted());
+        OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
 
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
@@ -48,10 +54,10 @@ final class RunCommand {
                 "%s job %s running against Kafka %s%s. Ctrl-C stops it.%n",
                 name,
                 job.getJobID(),
-                options.get(PushlineOptions.KAFKA_BOOTSTRAP),
-                options.get(PushlineOptions.HBASE_ZK_QUORUM) == null
+                options.get(CommonOptions.KAFKA_BOOTSTRAP),
+                options.get(CommonOptions.HBASE_ZK_QUORUM) == null
                         ? ""
-                        : " and HBase " + options.get(PushlineOptions.HBASE_ZK_QUORUM));
+                        : " and HBase " + options.get(CommonOptions.HBASE_ZK_QUORUM));
         Runtime.getRuntime()
                 .addShutdownHook(
                         new Thread(
@@ -79,8 +85,8 @@ final class RunCommand {
             return out;
         }
         Map<String, String> keys = new HashMap<>();
-        keys.put("KAFKA_BOOTSTRAP", PushlineOptions.KAFKA_BOOTSTRAP.key());
-        keys.put("HBASE_ZK_QUORUM", PushlineOptions.HBASE_ZK_QUORUM.key());
+        keys.put("KAFKA_BOOTSTRAP", CommonOptions.KAFKA_BOOTSTRAP.key());
+        keys.put("HBASE_ZK_QUORUM", CommonOptions.HBASE_ZK_QUORUM.key());
         for (String line : Files.readAllLines(env)) {
             int eq = line.indexOf('=');
             if (eq > 0 && keys.containsKey(line.substring(0, eq))) {

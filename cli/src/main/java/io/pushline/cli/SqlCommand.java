@@ -1,6 +1,6 @@
 package io.pushline.cli;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.UsageException;
 import io.pushline.receipts.sql.ReceiptCatalog;
 import io.pushline.receipts.sql.ReceiptSql;
@@ -40,8 +40,8 @@ final class SqlCommand {
         Configuration o = ReceiptsCli.options(options, USAGE);
         TableEnvironment sql =
                 ReceiptCatalog.open(
-                        o.get(PushlineOptions.HBASE_ZK_QUORUM),
-                        o.get(PushlineOptions.HBASE_NAMESPACE),
+                        o.get(CommonOptions.HBASE_ZK_QUORUM),
+                        o.get(CommonOptions.HBASE_NAMESPACE),
                         new Configuration());
         if (query != null) {
             return execute(sql, strip(query)) ? 0 : 1;

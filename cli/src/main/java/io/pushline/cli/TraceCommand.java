@@ -1,7 +1,7 @@
 package io.pushline.cli;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.PushlineOptions;
 import io.pushline.common.UsageException;
 import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
@@ -48,11 +48,11 @@ final class TraceCommand {
         Result res;
         try (Connection c =
                         ConnectionFactory.createConnection(
-                                HBaseTables.clientConf(o.get(PushlineOptions.HBASE_ZK_QUORUM)));
+                                HBaseTables.clientConf(o.get(CommonOptions.HBASE_ZK_QUORUM)));
                 Table t =
                         c.getTable(
                                 TableName.valueOf(
-                                        o.get(PushlineOptions.HBASE_NAMESPACE),
+                                        o.get(CommonOptions.HBASE_NAMESPACE),
                                         ReceiptTables.LIFECYCLE))) {
             res = t.get(new Get(ReceiptTables.lifecycleRow(msgId, deviceId)));
         }

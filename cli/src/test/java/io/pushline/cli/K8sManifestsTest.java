@@ -8,6 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.pushline.common.OptionsParser;
+import io.pushline.dispatch.DispatchOptions;
+import io.pushline.recall.RecallOptions;
+import io.pushline.receipts.ReceiptsOptions;
+import io.pushline.schedule.ScheduleOptions;
+import io.pushline.segments.SegmentsOptions;
+import io.pushline.sendtime.SendTimeOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 import org.apache.flink.kubernetes.operator.api.FlinkSessionJob;
 import org.apache.flink.kubernetes.operator.api.spec.UpgradeMode;
@@ -93,6 +101,44 @@ class K8sManifestsTest {
         assertThat(d.getSpec().getFlinkConfiguration())
                 .containsEntry("state.backend.type", "rocksdb")
                 .containsEntry("pipeline.max-parallelism", "720");
+    }
+
+    /** What each job's main() accepts, by entry class. */
+    private static final Map<String, List<ConfigOption<?>>> ACCEPTED =
+            Map.of(
+                    "io.pushline.dispatch.DispatchJob", DispatchOptions.accepted(),
+                    "io.pushline.receipts.ReceiptsJob", ReceiptsOptions.accepted(),
+                    "io.pushline.segments.SegmentsJob", SegmentsOptions.accepted(),
+                    "io.pushline.sendtime.SendTimeJob", SendTimeOptions.accepted(),
+                    "io.pushline.recall.RecallJob", RecallOptions.accepted(),
+                    "io.pushline.schedule.NightlyJob", ScheduleOptions.nightly(),
+                    "io.pushline.schedule.ScheduleFeedJob", ScheduleOptions.feed());
+
+    @ParameterizedTest
+    @MethodSource("manifests")
+    void everyJobsArgumentsAreItsOwnCurrentOptions(Path file) throws IOException {
+        for (JsonNode doc : documents(file)) {
+            JsonNode job = doc.path("spec").path("job");
+            if (job.isMissingNode()) {
+                continue;
+            }
+            String entry = job.path("entryClass").asText();
+            List<ConfigOption<?>> accepted = ACCEPTED.get(entry);
+            assertThat(accepted).as("%s: unknown entry class %s", file, entry).isNotNull();
+            List<String> args = new ArrayList<>();
+            job.path("args").forEach(a -> args.add(a.asText()));
+            List<String> current = new ArrayList<>();
+            accepted.forEach(o -> current.add(o.key()));
+            for (String a : args) {
+                if (a.startsWith("--")) {
+                    assertThat(current)
+                            .as("%s: %s is not a current option of %s", file, a, entry)
+                            .contains(a.substring(2));
+                }
+            }
+            // values too: a bad duration or enum fails here, not at submission
+            OptionsParser.parse(args.toArray(new String[0]), accepted);
+        }
     }
 
     private static List<JsonNode> documents(Path file) throws IOException {

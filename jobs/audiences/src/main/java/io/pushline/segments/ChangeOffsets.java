@@ -1,7 +1,7 @@
 package io.pushline.segments;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,12 +42,12 @@ final class ChangeOffsets {
     }
 
     static ChangeOffsets of(Configuration options) throws Exception {
-        String topic = options.get(PushlineOptions.SEGMENTS_CHANGES_TOPIC);
-        String group = options.get(PushlineOptions.SEGMENTS_GROUP_ID);
+        String topic = options.get(SegmentsOptions.CHANGES_TOPIC);
+        String group = options.get(SegmentsOptions.GROUP_ID);
         Properties p = new Properties();
         p.put(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP));
+                OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP));
         Map<TopicPartition, Long> start = new HashMap<>();
         Map<TopicPartition, Long> end = new HashMap<>();
         if (topic == null || topic.isBlank()) {

@@ -1,6 +1,5 @@
 package io.pushline.segments;
 
-import io.pushline.common.PushlineOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -32,7 +31,7 @@ final class PackageFiles {
      * @throws IllegalArgumentException naming the option when the folder cannot be listed
      */
     static Map<String, String> list(Configuration options) {
-        String dir = options.get(PushlineOptions.SEGMENTS_FILES);
+        String dir = options.get(SegmentsOptions.FILES);
         Map<String, String> out = new TreeMap<>();
         if (dir == null || dir.isBlank()) {
             return out;
@@ -50,12 +49,7 @@ final class PackageFiles {
             }
         } catch (IOException e) {
             throw new IllegalArgumentException(
-                    "option '"
-                            + PushlineOptions.SEGMENTS_FILES.key()
-                            + "': cannot list "
-                            + dir
-                            + ": "
-                            + e);
+                    "option '" + SegmentsOptions.FILES.key() + "': cannot list " + dir + ": " + e);
         }
         return out;
     }
@@ -120,6 +114,6 @@ final class PackageFiles {
 
     private static IllegalArgumentException noFolder(String dir) {
         return new IllegalArgumentException(
-                "option '" + PushlineOptions.SEGMENTS_FILES.key() + "': no folder " + dir);
+                "option '" + SegmentsOptions.FILES.key() + "': no folder " + dir);
     }
 }

@@ -1,9 +1,9 @@
 package io.pushline.segments;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Topics;
 import io.pushline.schema.segments.BuiltSegment;
@@ -114,12 +114,12 @@ public final class SegmentsJob {
      */
     public static Report run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-        OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
-        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
+        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         Map<String, String> files = PackageFiles.list(options);
         ChangeOffsets offsets = ChangeOffsets.of(options);
-        if (options.get(PushlineOptions.HBASE_CREATE_TABLES)) {
+        if (options.get(CommonOptions.HBASE_CREATE_TABLES)) {
             try (Connection c =
                     ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
                 HBaseTables.ensure(c, namespace);
@@ -146,7 +146,7 @@ public final class SegmentsJob {
             return new Report(List.of(), 0, Map.of());
         }
         Streams s =
-                build(rows, quorum, namespace, options.get(PushlineOptions.HBASE_DICTIONARY_CACHE));
+                build(rows, quorum, namespace, options.get(CommonOptions.HBASE_DICTIONARY_CACHE));
         s.deadLetters
                 .sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
                 .uid("sink-dead-letters")
@@ -176,9 +176,10 @@ public final class SegmentsJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        SegmentsOptions.accepted(),
                         o -> {
-                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
-                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
+                            OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP);
                             PackageFiles.list(o);
                         });
         Report r = run(options, StreamExecutionEnvironment.getExecutionEnvironment());

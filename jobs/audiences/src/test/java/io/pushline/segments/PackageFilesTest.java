@@ -3,7 +3,6 @@ package io.pushline.segments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pushline.common.PushlineOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,7 +28,7 @@ class PackageFilesTest {
         Files.writeString(dir.resolve("region/beijing.txt"), "u2\n");
         Files.writeString(dir.resolve("notes.md"), "not a package\n");
         Configuration c = new Configuration();
-        c.set(PushlineOptions.SEGMENTS_FILES, dir.toUri().toString());
+        c.set(SegmentsOptions.FILES, dir.toUri().toString());
         Map<String, String> files = PackageFiles.list(c);
         assertThat(files).containsOnlyKeys("fans:host42", "region/beijing");
         try (var in = PackageFiles.open(files.get("fans:host42"))) {
@@ -40,7 +39,7 @@ class PackageFilesTest {
     @Test
     void aMissingFolderNamesTheOption() {
         Configuration c = new Configuration();
-        c.set(PushlineOptions.SEGMENTS_FILES, dir.resolve("nope").toString());
+        c.set(SegmentsOptions.FILES, dir.resolve("nope").toString());
         assertThatThrownBy(() -> PackageFiles.list(c))
                 .hasMessageStartingWith("option 'segments.files': no folder ");
     }

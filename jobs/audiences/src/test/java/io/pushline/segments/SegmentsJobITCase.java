@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.audience.IdSet;
 import io.pushline.audience.StoreAudiences;
 import io.pushline.common.CommittedRecords;
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
@@ -77,8 +77,8 @@ class SegmentsJobITCase {
                 "{\"segment\":\"churned\",\"uid\":\"u009\",\"op\":\"toggle\",\"ts\":1}");
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itsegments");
-        opts.put(PushlineOptions.SEGMENTS_FILES.key(), files.toString());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itsegments");
+        opts.put(SegmentsOptions.FILES.key(), files.toString());
         SegmentsJob.Report first = build(stack, opts);
 
         assertThat(first.segments)
@@ -130,7 +130,7 @@ class SegmentsJobITCase {
                 kafka,
                 change("churned", "u002", "remove", T + 5),
                 change("churned", "u003", "add", T + 6));
-        opts.remove(PushlineOptions.SEGMENTS_FILES.key());
+        opts.remove(SegmentsOptions.FILES.key());
         SegmentsJob.Report second = build(stack, opts);
         assertThat(second.segments)
                 .extracting(BuiltSegment::toString)

@@ -27,23 +27,23 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
-/** Kafka sources and sinks of the jobs, built from {@link PushlineOptions}. */
+/** Kafka sources and sinks of the jobs, built from {@link CommonOptions} and a job's own ids. */
 public final class KafkaIO {
     private KafkaIO() {}
 
     /** {@code device.events} and {@code push.requests}, parsed; reads committed data only. */
-    public static KafkaSource<ParsedRecord> dispatchInput(Configuration conf) {
+    public static KafkaSource<ParsedRecord> dispatchInput(Configuration conf, String groupId) {
         KafkaSourceBuilder<ParsedRecord> b =
                 KafkaSource.<ParsedRecord>builder()
                         .setBootstrapServers(
-                                OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                                OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                         .setTopics(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS)
-                        .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID))
+                        .setGroupId(groupId)
                         .setStartingOffsets(startingOffsets(conf))
                         .setDeserializer(new ParsedRecordDeserializer())
                         .setProperty("isolation.level", "read_committed")
                         .setProperty("commit.offsets.on.checkpoint", "true");
-        if (conf.get(PushlineOptions.KAFKA_BOUNDED)) {
+        if (conf.get(CommonOptions.KAFKA_BOUNDED)) {
             b.setBounded(OffsetsInitializer.latest());
         }
         return b.build();
@@ -51,19 +51,19 @@ public final class KafkaIO {
 
     /**
      * A topic's records as text (rules documents, vendor feedback), read committed from what the
-     * group ({@code kafka.group-id} + {@code suffix}) has not seen.
+     * group {@code groupId} has not seen.
      */
-    public static KafkaSource<String> textInput(Configuration conf, String topic, String suffix) {
+    public static KafkaSource<String> textInput(Configuration conf, String topic, String groupId) {
         KafkaSourceBuilder<String> b =
                 KafkaSource.<String>builder()
                         .setBootstrapServers(
-                                OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                                OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                         .setTopics(topic)
-                        .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + suffix)
+                        .setGroupId(groupId)
                         .setStartingOffsets(startingOffsets(conf))
                         .setDeserializer(new ValueRecords<>(Types.STRING, (value, r) -> value))
                         .setProperty("isolation.level", "read_committed");
-        if (conf.get(PushlineOptions.KAFKA_BOUNDED)) {
+        if (conf.get(CommonOptions.KAFKA_BOUNDED)) {
             b.setBounded(OffsetsInitializer.latest());
         }
         return b.build();
@@ -75,11 +75,11 @@ public final class KafkaIO {
      * starts, read committed, as (position, text) with position {@code topic-partition@offset}.
      */
     public static KafkaSource<Tuple2<String, String>> linesSince(
-            Configuration conf, String topic, long fromMs) {
+            Configuration conf, String topic, String groupId, long fromMs) {
         return KafkaSource.<Tuple2<String, String>>builder()
-                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setTopics(topic)
-                .setGroupId(conf.get(PushlineOptions.KAFKA_GROUP_ID) + "-" + topic)
+                .setGroupId(groupId)
                 .setStartingOffsets(OffsetsInitializer.timestamp(fromMs))
                 .setBounded(OffsetsInitializer.latest())
                 .setDeserializer(
@@ -104,21 +104,13 @@ public final class KafkaIO {
     }
 
     public static OffsetsInitializer startingOffsets(Configuration conf) {
-        String v = conf.get(PushlineOptions.KAFKA_STARTING_OFFSETS);
-        switch (v) {
-            case "earliest":
+        switch (conf.get(CommonOptions.KAFKA_STARTING_OFFSETS)) {
+            case EARLIEST:
                 return OffsetsInitializer.earliest();
-            case "latest":
+            case LATEST:
                 return OffsetsInitializer.latest();
-            case "committed":
-                return OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
             default:
-                throw new OptionsParser.InvalidOptionException(
-                        "option '"
-                                + PushlineOptions.KAFKA_STARTING_OFFSETS.key()
-                                + "' must be earliest, latest or committed, not '"
-                                + v
-                                + "'");
+                return OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
         }
     }
 
@@ -126,25 +118,26 @@ public final class KafkaIO {
      * An exactly-once sink writing each record as JSON to the topic {@code topicOf} names, keyed by
      * {@code keyOf} (null for no key).
      *
+     * @param transactionalIdPrefix the job's prefix, unique per job on one Kafka cluster
      * @param name distinguishes the sink's transactional ids from the job's other sinks
      */
     public static <T> KafkaSink<T> jsonSink(
             Configuration conf,
+            String transactionalIdPrefix,
             String name,
             SerializableFunction<T, String> topicOf,
             SerializableFunction<T, String> keyOf) {
         Properties producer = new Properties();
         producer.setProperty(
                 "transaction.timeout.ms",
-                String.valueOf(conf.get(PushlineOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
+                String.valueOf(conf.get(CommonOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
         producer.setProperty("compression.type", "lz4");
         producer.setProperty("linger.ms", "20");
         return KafkaSink.<T>builder()
-                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setKafkaProducerConfig(producer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .setTransactionalIdPrefix(
-                        conf.get(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX) + "-" + name)
+                .setTransactionalIdPrefix(transactionalIdPrefix + "-" + name)
                 .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
                 .build();
     }
@@ -155,7 +148,7 @@ public final class KafkaIO {
             SerializableFunction<T, String> topicOf,
             SerializableFunction<T, String> keyOf) {
         return KafkaSink.<T>builder()
-                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
                 .build();
@@ -168,7 +161,7 @@ public final class KafkaIO {
     public static KafkaSource<MemberRow> segmentChanges(
             Configuration conf, String topic, String groupId, Map<TopicPartition, Long> stop) {
         return KafkaSource.<MemberRow>builder()
-                .setBootstrapServers(OptionsParser.require(conf, PushlineOptions.KAFKA_BOOTSTRAP))
+                .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setTopics(topic)
                 .setGroupId(groupId)
                 .setStartingOffsets(

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.FallbackKey;
 
 /**
  * Turns {@code --key value} arguments into a checked {@link Configuration}: an unknown key, a
@@ -16,8 +17,14 @@ public final class OptionsParser {
 
     public static Configuration parse(String[] args, List<ConfigOption<?>> known) {
         Map<String, ConfigOption<?>> byKey = new TreeMap<>();
+        Map<String, String> renamed = new TreeMap<>();
         for (ConfigOption<?> o : known) {
             byKey.put(o.key(), o);
+            for (FallbackKey old : o.fallbackKeys()) {
+                if (old.isDeprecated()) {
+                    renamed.put(old.getKey(), o.key());
+                }
+            }
         }
         Map<String, String> raw = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -36,6 +43,13 @@ public final class OptionsParser {
                 value = args[++i];
             } else {
                 throw new InvalidOptionException("option '" + key + "' has no value");
+            }
+            String now = renamed.get(key);
+            if (now != null) {
+                // old command lines and manifests keep working for one release, loudly
+                System.err.println(
+                        "warning: option '" + key + "' is deprecated; use '" + now + "'");
+                key = now;
             }
             if (!byKey.containsKey(key)) {
                 throw new InvalidOptionException(
@@ -61,8 +75,22 @@ public final class OptionsParser {
                             + "' has a bad value '"
                             + conf.toMap().get(option.key())
                             + "': "
-                            + e.getMessage());
+                            + e.getMessage()
+                            + allowed(option));
         }
+    }
+
+    private static String allowed(ConfigOption<?> option) {
+        // Flink's message leaves the choices out; every enum option here has a default to ask
+        if (!option.hasDefaultValue() || !(option.defaultValue() instanceof Enum)) {
+            return "";
+        }
+        Object[] values = ((Enum<?>) option.defaultValue()).getDeclaringClass().getEnumConstants();
+        StringBuilder b = new StringBuilder(" Expected one of: ");
+        for (int i = 0; i < values.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(values[i]);
+        }
+        return b.append('.').toString();
     }
 
     public static <T> T require(Configuration conf, ConfigOption<T> option) {
@@ -73,19 +101,20 @@ public final class OptionsParser {
         return value;
     }
 
-    /** A configuration error, reported to the user without a stack trace. */
     /** A job's own start-up checks on its options: throws naming the option that is wrong. */
     public interface Check {
         void check(Configuration options);
     }
 
     /**
-     * A job's {@code main()} options: parsed, then {@code check}ed; a bad option prints {@code job:
-     * reason} to standard error and exits 2 before anything starts.
+     * A job's {@code main()} options: parsed against the keys the job accepts ({@code known}), then
+     * {@code check}ed; a bad option prints {@code job: reason} to standard error and exits 2 before
+     * anything starts.
      */
-    public static Configuration forMain(String job, String[] args, Check check) {
+    public static Configuration forMain(
+            String job, String[] args, List<ConfigOption<?>> known, Check check) {
         try {
-            Configuration options = parse(args, PushlineOptions.all());
+            Configuration options = parse(args, known);
             check.check(options);
             return options;
         } catch (IllegalArgumentException e) {
@@ -95,6 +124,7 @@ public final class OptionsParser {
         }
     }
 
+    /** A configuration error, reported to the user without a stack trace. */
     public static final class InvalidOptionException extends IllegalArgumentException {
         public InvalidOptionException(String message) {
             super(message);

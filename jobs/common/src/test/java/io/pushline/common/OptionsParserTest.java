@@ -4,21 +4,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 
 class OptionsParserTest {
+    static final ConfigOption<Duration> IDLE =
+            ConfigOptions.key("job.idle-advance")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription("test")
+                    .withDeprecatedKeys("idle-advance");
+    static final ConfigOption<Duration> LATE =
+            ConfigOptions.key("job.max-out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription("test");
+    static final List<ConfigOption<?>> KNOWN = CommonOptions.with(List.of(IDLE, LATE));
+
     @Test
     void readsTypedOptionsWithDefaults() {
         Configuration c =
                 OptionsParser.parse(
                         new String[] {
-                            "--kafka.bootstrap-servers", "k:9092", "--dispatch.idle-advance=0 s"
+                            "--kafka.bootstrap-servers", "k:9092", "--job.idle-advance=0 s"
                         },
-                        PushlineOptions.all());
-        assertThat(c.get(PushlineOptions.KAFKA_BOOTSTRAP)).isEqualTo("k:9092");
-        assertThat(c.get(PushlineOptions.IDLE_ADVANCE)).isEqualTo(Duration.ZERO);
-        assertThat(c.get(PushlineOptions.MAX_OUT_OF_ORDERNESS)).isEqualTo(Duration.ofSeconds(2));
+                        KNOWN);
+        assertThat(c.get(CommonOptions.KAFKA_BOOTSTRAP)).isEqualTo("k:9092");
+        assertThat(c.get(IDLE)).isEqualTo(Duration.ZERO);
+        assertThat(c.get(LATE)).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
@@ -26,8 +42,7 @@ class OptionsParserTest {
         assertThatThrownBy(
                         () ->
                                 OptionsParser.parse(
-                                        new String[] {"--kafka.bootstrap", "k:9092"},
-                                        PushlineOptions.all()))
+                                        new String[] {"--kafka.bootstrap", "k:9092"}, KNOWN))
                 .isInstanceOf(OptionsParser.InvalidOptionException.class)
                 .hasMessageContaining("unknown option 'kafka.bootstrap'");
     }
@@ -37,33 +52,49 @@ class OptionsParserTest {
         assertThatThrownBy(
                         () ->
                                 OptionsParser.parse(
-                                        new String[] {"--dispatch.max-out-of-orderness", "soon"},
-                                        PushlineOptions.all()))
-                .hasMessageContaining(
-                        "option 'dispatch.max-out-of-orderness' has a bad value 'soon'");
-        assertThatThrownBy(
-                        () ->
-                                OptionsParser.parse(
-                                        new String[] {"--kafka.bounded"}, PushlineOptions.all()))
+                                        new String[] {"--job.max-out-of-orderness", "soon"}, KNOWN))
+                .hasMessageContaining("option 'job.max-out-of-orderness' has a bad value 'soon'");
+        assertThatThrownBy(() -> OptionsParser.parse(new String[] {"--kafka.bounded"}, KNOWN))
                 .hasMessageContaining("option 'kafka.bounded' has no value");
     }
 
     @Test
     void aMissingRequiredOptionIsNamed() {
-        Configuration c = OptionsParser.parse(new String[0], PushlineOptions.all());
-        assertThatThrownBy(() -> OptionsParser.require(c, PushlineOptions.KAFKA_BOOTSTRAP))
+        Configuration c = OptionsParser.parse(new String[0], KNOWN);
+        assertThatThrownBy(() -> OptionsParser.require(c, CommonOptions.KAFKA_BOOTSTRAP))
                 .hasMessage("option 'kafka.bootstrap-servers' is required");
     }
 
     @Test
     void startingOffsetsMustBeKnown() {
+        assertThatThrownBy(
+                        () ->
+                                OptionsParser.parse(
+                                        new String[] {"--kafka.starting-offsets", "yesterday"},
+                                        KNOWN))
+                .hasMessageContaining("option 'kafka.starting-offsets' has a bad value 'yesterday'")
+                .hasMessageContaining("earliest, latest, committed");
         Configuration c =
-                OptionsParser.parse(
-                        new String[] {"--kafka.starting-offsets", "yesterday"},
-                        PushlineOptions.all());
-        assertThatThrownBy(() -> KafkaIO.startingOffsets(c))
-                .hasMessageContaining(
-                        "'kafka.starting-offsets' must be earliest, latest or committed");
+                OptionsParser.parse(new String[] {"--kafka.starting-offsets", "Latest"}, KNOWN);
+        assertThat(c.get(CommonOptions.KAFKA_STARTING_OFFSETS))
+                .isEqualTo(CommonOptions.StartingOffsets.LATEST);
+    }
+
+    @Test
+    void aDeprecatedKeyIsReadUnderItsNewName() {
+        Configuration c = OptionsParser.parse(new String[] {"--idle-advance", "7 s"}, KNOWN);
+        assertThat(c.get(IDLE)).isEqualTo(Duration.ofSeconds(7));
+        assertThat(c.toMap()).containsKey("job.idle-advance").doesNotContainKey("idle-advance");
+    }
+
+    @Test
+    void anotherJobsKeyIsUnknown() {
+        assertThatThrownBy(
+                        () ->
+                                OptionsParser.parse(
+                                        new String[] {"--other.max-out-of-orderness", "1 s"},
+                                        KNOWN))
+                .hasMessageContaining("unknown option 'other.max-out-of-orderness'");
     }
 
     @Test

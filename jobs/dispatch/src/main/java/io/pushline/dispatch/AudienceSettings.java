@@ -2,7 +2,7 @@ package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
 import io.pushline.audience.StoreAudiences;
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import java.io.Serializable;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -35,7 +35,7 @@ public final class AudienceSettings implements Serializable {
 
     /** Without a segment store. */
     public static AudienceSettings none() {
-        return new AudienceSettings(null, PushlineOptions.AUDIENCE_CHUNK_SIZE.defaultValue(), 0);
+        return new AudienceSettings(null, DispatchOptions.AUDIENCE_CHUNK_SIZE.defaultValue(), 0);
     }
 
     /**
@@ -44,17 +44,17 @@ public final class AudienceSettings implements Serializable {
      * @throws IllegalArgumentException naming the option when a value is out of range
      */
     public static AudienceSettings from(Configuration options) {
-        int chunk = atLeast(options, PushlineOptions.AUDIENCE_CHUNK_SIZE, 1).intValue();
-        long rate = atLeast(options, PushlineOptions.AUDIENCE_MAX_IDS_PER_SECOND, 0).longValue();
-        int cache = atLeast(options, PushlineOptions.HBASE_DICTIONARY_CACHE, 0).intValue();
-        String quorum = options.get(PushlineOptions.HBASE_ZK_QUORUM);
+        int chunk = atLeast(options, DispatchOptions.AUDIENCE_CHUNK_SIZE, 1).intValue();
+        long rate = atLeast(options, DispatchOptions.AUDIENCE_MAX_IDS_PER_SECOND, 0).longValue();
+        int cache = atLeast(options, CommonOptions.HBASE_DICTIONARY_CACHE, 0).intValue();
+        String quorum = options.get(CommonOptions.HBASE_ZK_QUORUM);
         Audiences.Factory store =
                 quorum == null || quorum.isBlank()
                         ? null
                         : StoreAudiences.factory(
-                                quorum, options.get(PushlineOptions.HBASE_NAMESPACE), cache);
+                                quorum, options.get(CommonOptions.HBASE_NAMESPACE), cache);
         return new AudienceSettings(
-                store, chunk, rate, options.get(PushlineOptions.AUDIENCE_HOLD_WATERMARK));
+                store, chunk, rate, options.get(DispatchOptions.AUDIENCE_HOLD_WATERMARK));
     }
 
     private static <T extends Number> T atLeast(

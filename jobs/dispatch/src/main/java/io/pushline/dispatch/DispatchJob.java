@@ -1,11 +1,11 @@
 package io.pushline.dispatch;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.gate.GateOperator;
 import io.pushline.dispatch.gate.RulesUpdates;
 import io.pushline.dispatch.pacing.FeedbackControls;
@@ -242,20 +242,21 @@ public final class DispatchJob {
         pipeline.set(PipelineOptions.GENERIC_TYPES, false);
         pipeline.set(PipelineOptions.NAME, NAME);
         env.configure(pipeline);
-        int maxParallelism = options.get(PushlineOptions.MAX_PARALLELISM);
+        int maxParallelism = options.get(DispatchOptions.MAX_PARALLELISM);
         env.setMaxParallelism(maxParallelism);
+        String groupId = options.get(DispatchOptions.GROUP_ID);
 
         WatermarkStrategy<ParsedRecord> watermarks =
                 IdleAdvancingWatermarks.strategy(
-                        options.get(PushlineOptions.MAX_OUT_OF_ORDERNESS),
-                        options.get(PushlineOptions.IDLE_ADVANCE));
+                        options.get(DispatchOptions.MAX_OUT_OF_ORDERNESS),
+                        options.get(DispatchOptions.IDLE_ADVANCE));
         DataStream<ParsedRecord> input =
-                env.fromSource(KafkaIO.dispatchInput(options), watermarks, "Kafka input")
+                env.fromSource(KafkaIO.dispatchInput(options, groupId), watermarks, "Kafka input")
                         .uid("source-kafka")
                         .setMaxParallelism(maxParallelism);
         DataStream<String> rules =
                 env.fromSource(
-                                KafkaIO.textInput(options, Topics.RULES, "-rules"),
+                                KafkaIO.textInput(options, Topics.RULES, groupId + "-rules"),
                                 NoEventTime.strategy(),
                                 "Kafka rules")
                         .uid("source-kafka-rules")
@@ -268,7 +269,8 @@ public final class DispatchJob {
         if (pacing != null && audience.audiences != null) {
             reports =
                     env.fromSource(
-                                    KafkaIO.textInput(options, Topics.PACING_STATUS, "-pacing"),
+                                    KafkaIO.textInput(
+                                            options, Topics.PACING_STATUS, groupId + "-pacing"),
                                     NoEventTime.strategy(),
                                     "Kafka pacing reports")
                             .uid("source-kafka-pacing")
@@ -279,8 +281,8 @@ public final class DispatchJob {
                     env.fromSource(
                                     KafkaIO.textInput(
                                             options,
-                                            options.get(PushlineOptions.PACING_FEEDBACK_TOPIC),
-                                            "-feedback"),
+                                            options.get(DispatchOptions.PACING_FEEDBACK_TOPIC),
+                                            groupId + "-feedback"),
                                     NoEventTime.strategy(),
                                     "Kafka vendor feedback")
                             .uid("source-kafka-feedback")
@@ -292,16 +294,23 @@ public final class DispatchJob {
     }
 
     static DispatchSinks kafkaSinks(Configuration options) throws Exception {
+        String idPrefix = options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX);
         Sink<SendRecord> sends =
                 KafkaIO.jsonSink(
-                        options, "sends", s -> Topics.vendorTopic(s.vendor), s -> s.deviceId);
+                        options,
+                        idPrefix,
+                        "sends",
+                        s -> Topics.vendorTopic(s.vendor),
+                        s -> s.deviceId);
         Sink<Decision> decisions =
                 KafkaIO.jsonSink(
                         options,
+                        idPrefix,
                         "decisions",
                         d -> Topics.DECISIONS,
                         d -> d.deviceId != null ? d.deviceId : d.uid);
-        Sink<DeadLetter> dead = KafkaIO.jsonSink(options, "dlq", d -> Topics.DLQ, d -> null);
+        Sink<DeadLetter> dead =
+                KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
         // reports are current state, not data: at least once, seen at once (no transaction)
         Sink<PacingStatus> reports =
                 KafkaIO.jsonBatchSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
@@ -309,12 +318,12 @@ public final class DispatchJob {
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {
-        String quorum = options.get(PushlineOptions.HBASE_ZK_QUORUM);
+        String quorum = options.get(CommonOptions.HBASE_ZK_QUORUM);
         if (quorum == null || quorum.isBlank()) {
             return null;
         }
-        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
-        if (options.get(PushlineOptions.HBASE_CREATE_TABLES)) {
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
+        if (options.get(CommonOptions.HBASE_CREATE_TABLES)) {
             try (Connection c =
                     ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
                 HBaseTables.ensure(c, namespace);
@@ -335,8 +344,9 @@ public final class DispatchJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        DispatchOptions.accepted(),
                         o -> {
-                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
+                            OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP);
                             PacingSettings.from(o, GateSettings.from(o));
                             AudienceSettings.from(o);
                         });

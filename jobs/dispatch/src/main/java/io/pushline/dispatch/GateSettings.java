@@ -1,6 +1,5 @@
 package io.pushline.dispatch;
 
-import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.dispatch.gate.RulesUpdates;
 import io.pushline.udf.RulesException;
@@ -19,7 +18,7 @@ public final class GateSettings implements Serializable {
 
     final String rules;
     final Duration stateTtl;
-    Duration maxScheduleAhead = PushlineOptions.MAX_SCHEDULE_AHEAD.defaultValue();
+    Duration maxScheduleAhead = DispatchOptions.MAX_SCHEDULE_AHEAD.defaultValue();
 
     public GateSettings(String rules, Duration stateTtl) {
         RulesUpdates.check(RulesParser.parse(rules), stateTtl);
@@ -34,17 +33,17 @@ public final class GateSettings implements Serializable {
      */
     public static GateSettings from(Configuration options) {
         GateSettings s = fromRules(options);
-        s.maxScheduleAhead = options.get(PushlineOptions.MAX_SCHEDULE_AHEAD);
+        s.maxScheduleAhead = options.get(DispatchOptions.MAX_SCHEDULE_AHEAD);
         if (s.maxScheduleAhead.isNegative()) {
             throw new IllegalArgumentException(
-                    "option '" + PushlineOptions.MAX_SCHEDULE_AHEAD.key() + "' must be positive");
+                    "option '" + DispatchOptions.MAX_SCHEDULE_AHEAD.key() + "' must be positive");
         }
         return s;
     }
 
     private static GateSettings fromRules(Configuration options) {
-        String file = options.get(PushlineOptions.GATE_RULES);
-        Duration ttl = options.get(PushlineOptions.GATE_STATE_TTL);
+        String file = options.get(DispatchOptions.GATE_RULES);
+        Duration ttl = options.get(DispatchOptions.GATE_STATE_TTL);
         if (file == null || file.isBlank()) {
             return new GateSettings("{}", ttl);
         }
@@ -55,7 +54,7 @@ public final class GateSettings implements Serializable {
         } catch (IOException e) {
             throw new IllegalArgumentException(
                     "option '"
-                            + PushlineOptions.GATE_RULES.key()
+                            + DispatchOptions.GATE_RULES.key()
                             + "': cannot read "
                             + path
                             + ": "
@@ -66,7 +65,7 @@ public final class GateSettings implements Serializable {
         } catch (RulesException e) {
             throw new IllegalArgumentException(
                     "option '"
-                            + PushlineOptions.GATE_RULES.key()
+                            + DispatchOptions.GATE_RULES.key()
                             + "' ("
                             + path
                             + "): "

@@ -1,6 +1,5 @@
 package io.pushline.dispatch;
 
-import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.gate.Rules;
 import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.dispatch.pacing.Pacer;
@@ -47,7 +46,7 @@ public final class PacingSettings implements Serializable {
     public static PacingSettings of(Map<String, Double> rates) {
         PacingConfig c = new PacingConfig(rates, Map.of(), PacingConfig.DEFAULT_REALTIME_LEVEL);
         return new PacingSettings(
-                c, c, 10, 0.5, 0.05, PushlineOptions.PACING_MAX_BACKLOG.defaultValue());
+                c, c, 10, 0.5, 0.05, DispatchOptions.PACING_MAX_BACKLOG.defaultValue());
     }
 
     Pacer pacer() {
@@ -61,49 +60,49 @@ public final class PacingSettings implements Serializable {
      * @throws IllegalArgumentException naming the option when a value is bad
      */
     public static PacingSettings from(Configuration options, GateSettings gate) {
-        if (!options.get(PushlineOptions.PACING_ENABLED)) {
+        if (!options.get(DispatchOptions.PACING_ENABLED)) {
             return null;
         }
         Map<String, Double> rates = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : options.get(PushlineOptions.PACING_RATES).entrySet()) {
-            rates.put(e.getKey(), number(PushlineOptions.PACING_RATES, e.getKey(), e.getValue()));
+        for (Map.Entry<String, String> e : options.get(DispatchOptions.PACING_RATES).entrySet()) {
+            rates.put(e.getKey(), number(DispatchOptions.PACING_RATES, e.getKey(), e.getValue()));
         }
         Map<Integer, Integer> weights = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : options.get(PushlineOptions.PACING_WEIGHTS).entrySet()) {
-            int level = (int) number(PushlineOptions.PACING_WEIGHTS, e.getKey(), e.getKey());
+        for (Map.Entry<String, String> e : options.get(DispatchOptions.PACING_WEIGHTS).entrySet()) {
+            int level = (int) number(DispatchOptions.PACING_WEIGHTS, e.getKey(), e.getKey());
             weights.put(
-                    level, (int) number(PushlineOptions.PACING_WEIGHTS, e.getKey(), e.getValue()));
+                    level, (int) number(DispatchOptions.PACING_WEIGHTS, e.getKey(), e.getValue()));
         }
         PacingConfig fromOptions;
         try {
             fromOptions =
                     new PacingConfig(
-                            rates, weights, options.get(PushlineOptions.PACING_REALTIME_LEVEL));
+                            rates, weights, options.get(DispatchOptions.PACING_REALTIME_LEVEL));
         } catch (IllegalArgumentException e) {
             String m = e.getMessage();
             String key =
                     m.startsWith("rates.")
-                            ? PushlineOptions.PACING_RATES.key()
+                            ? DispatchOptions.PACING_RATES.key()
                             : m.startsWith("weights.")
-                                    ? PushlineOptions.PACING_WEIGHTS.key()
-                                    : PushlineOptions.PACING_REALTIME_LEVEL.key();
+                                    ? DispatchOptions.PACING_WEIGHTS.key()
+                                    : DispatchOptions.PACING_REALTIME_LEVEL.key();
             throw new IllegalArgumentException("option '" + key + "': " + m);
         }
-        long tick = options.get(PushlineOptions.PACING_TICK).toMillis();
+        long tick = options.get(DispatchOptions.PACING_TICK).toMillis();
         if (tick < 1 || tick > 1000) {
-            throw bad(PushlineOptions.PACING_TICK, "must be 1 ms to 1 s");
+            throw bad(DispatchOptions.PACING_TICK, "must be 1 ms to 1 s");
         }
-        double factor = options.get(PushlineOptions.PACING_THROTTLE_FACTOR);
+        double factor = options.get(DispatchOptions.PACING_THROTTLE_FACTOR);
         if (!(factor > 0 && factor < 1)) {
-            throw bad(PushlineOptions.PACING_THROTTLE_FACTOR, "must be between 0 and 1");
+            throw bad(DispatchOptions.PACING_THROTTLE_FACTOR, "must be between 0 and 1");
         }
-        double recovery = options.get(PushlineOptions.PACING_RECOVERY);
+        double recovery = options.get(DispatchOptions.PACING_RECOVERY);
         if (!(recovery > 0 && recovery <= 1)) {
-            throw bad(PushlineOptions.PACING_RECOVERY, "must be above 0 and at most 1");
+            throw bad(DispatchOptions.PACING_RECOVERY, "must be above 0 and at most 1");
         }
-        long maxBacklog = options.get(PushlineOptions.PACING_MAX_BACKLOG);
+        long maxBacklog = options.get(DispatchOptions.PACING_MAX_BACKLOG);
         if (maxBacklog < 0) {
-            throw bad(PushlineOptions.PACING_MAX_BACKLOG, "must be 0 (never pause) or more");
+            throw bad(DispatchOptions.PACING_MAX_BACKLOG, "must be 0 (never pause) or more");
         }
         Rules rules = RulesParser.parse(gate.rules);
         PacingConfig initial = rules.pacing == null ? fromOptions : fromOptions.with(rules.pacing);

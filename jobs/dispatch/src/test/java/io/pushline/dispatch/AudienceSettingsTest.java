@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 
 class AudienceSettingsTest {
     private static Configuration options(String... args) {
-        return OptionsParser.parse(args, PushlineOptions.all());
+        return OptionsParser.parse(args, DispatchOptions.accepted());
     }
 
     @Test
@@ -28,7 +27,7 @@ class AudienceSettingsTest {
                         options(
                                 "--hbase.zookeeper.quorum",
                                 "zk:2181",
-                                "--audience.chunk-size",
+                                "--dispatch.audience.chunk-size",
                                 "100"));
         assertThat(s.audiences).isNotNull();
         assertThat(s.chunkSize).isEqualTo(100);
@@ -36,10 +35,25 @@ class AudienceSettingsTest {
 
     @Test
     void anOutOfRangeValueStopsStartUpNamingTheOption() {
-        assertThatThrownBy(() -> AudienceSettings.from(options("--audience.chunk-size", "0")))
-                .hasMessage("option 'audience.chunk-size' must be at least 1, got 0");
         assertThatThrownBy(
-                        () -> AudienceSettings.from(options("--audience.max-ids-per-second", "-5")))
-                .hasMessageContaining("'audience.max-ids-per-second'");
+                        () -> AudienceSettings.from(options("--dispatch.audience.chunk-size", "0")))
+                .hasMessage("option 'dispatch.audience.chunk-size' must be at least 1, got 0");
+        assertThatThrownBy(
+                        () ->
+                                AudienceSettings.from(
+                                        options("--dispatch.audience.max-ids-per-second", "-5")))
+                .hasMessageContaining("'dispatch.audience.max-ids-per-second'");
+    }
+
+    @Test
+    void theKeysFromBeforeThePrefixStillWork() {
+        AudienceSettings s = AudienceSettings.from(options("--audience.chunk-size", "64"));
+        assertThat(s.chunkSize).isEqualTo(64);
+    }
+
+    @Test
+    void theDispatchJobRefusesOtherJobsKeys() {
+        assertThatThrownBy(() -> options("--receipts.decision-wait", "1 min"))
+                .hasMessageContaining("unknown option 'receipts.decision-wait'");
     }
 }

@@ -2,7 +2,7 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
@@ -57,12 +57,12 @@ class CampaignKafkaITCase {
         KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), POPULATION.namespace);
-        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-campaign");
-        opts.put(PushlineOptions.AUDIENCE_CHUNK_SIZE.key(), "16");
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), POPULATION.namespace);
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-campaign");
+        opts.put(DispatchOptions.AUDIENCE_CHUNK_SIZE.key(), "16");
 
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());

@@ -2,7 +2,7 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;
@@ -71,13 +71,13 @@ class CampaignRestoreITCase {
                 java.util.stream.IntStream.range(0, 3_000).filter(population::selected).count();
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), population.namespace);
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), population.namespace);
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         // Event time moves with the input only (ticks), as in a catch-up; see the README.
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-restore");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-restore");
         // About four seconds of expansion, so the kill lands in the middle of it.
-        opts.put(PushlineOptions.AUDIENCE_MAX_IDS_PER_SECOND.key(), "150");
+        opts.put(DispatchOptions.AUDIENCE_MAX_IDS_PER_SECOND.key(), "150");
         Configuration flink = stack.flinkConfiguration();
         flink.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
         flink.setString(

@@ -1,12 +1,13 @@
 package io.pushline.dispatch;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.segments.SegmentsJob;
+import io.pushline.segments.SegmentsOptions;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,8 +77,8 @@ final class Campaigns {
         write(files, "region:beijing", i -> i % 2 == 0);
         write(files, "churned", i -> i % 3 == 0);
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), namespace);
-        opts.put(PushlineOptions.SEGMENTS_FILES.key(), files.toString());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), namespace);
+        opts.put(SegmentsOptions.FILES.key(), files.toString());
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

@@ -3,8 +3,8 @@ package io.pushline.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.audience.IdDictionary;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
@@ -105,10 +105,10 @@ class DispatchKafkaITCase {
         KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-dispatch");
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-dispatch");
 
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());

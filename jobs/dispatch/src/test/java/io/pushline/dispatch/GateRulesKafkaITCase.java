@@ -2,7 +2,7 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
@@ -54,12 +54,12 @@ class GateRulesKafkaITCase {
         Files.writeString(rules, "minInterval: {period: 1h}\n");
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(PushlineOptions.KAFKA_GROUP_ID.key(), "it-rules");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-rules");
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "1 s");
-        opts.put(PushlineOptions.MAX_OUT_OF_ORDERNESS.key(), "500 ms");
-        opts.put(PushlineOptions.GATE_RULES.key(), rules.toString());
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.GROUP_ID.key(), "it-rules");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-rules");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "1 s");
+        opts.put(DispatchOptions.MAX_OUT_OF_ORDERNESS.key(), "500 ms");
+        opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

@@ -4,7 +4,7 @@ import static io.pushline.dispatch.DispatchKafkaITCase.bind;
 import static io.pushline.dispatch.DispatchKafkaITCase.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
@@ -83,13 +83,13 @@ class PacingKafkaITCase {
                 kafka, Topics.VENDOR_FEEDBACK, List.<String[]>of(kv("nokia", BAD_FEEDBACK)));
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-pacing");
-        opts.put(PushlineOptions.PACING_RATES.key(), "huawei:20");
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-pacing");
+        opts.put(DispatchOptions.PACING_RATES.key(), "huawei:20");
         // its own registry tables: other ITCases assert the exact rows of theirs
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itpacing");
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itpacing");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

@@ -3,13 +3,15 @@ package io.pushline.dispatch;
 import static io.pushline.dispatch.DispatchKafkaITCase.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.local.gen.NightlyData;
+import io.pushline.recall.RecallOptions;
 import io.pushline.schedule.NightlyJob;
 import io.pushline.schedule.ScheduleFeedJob;
+import io.pushline.schedule.ScheduleOptions;
 import io.pushline.schedule.ScheduleTable;
 import io.pushline.schedule.SlotPlanner;
 import io.pushline.schema.Decision;
@@ -22,6 +24,7 @@ import io.pushline.schema.Vendor;
 import io.pushline.schema.recall.RecalledItem;
 import io.pushline.schema.recall.UserRecall;
 import io.pushline.schema.sendtime.SendTime;
+import io.pushline.sendtime.SendTimeOptions;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Files;
@@ -97,18 +100,18 @@ class PersonalScheduleITCase {
         Files.writeString(rules, "minInterval: {period: 10m, exemptLevel: 3}\n");
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), NS);
-        opts.put(PushlineOptions.SENDTIME_ACTIVITY.key(), dir.resolve("activity.jsonl").toString());
-        opts.put(PushlineOptions.RECALL_DATA.key(), dir.toString());
-        opts.put(PushlineOptions.SCHEDULE_DATE.key(), D.toString());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), NS);
+        opts.put(SendTimeOptions.ACTIVITY.key(), dir.resolve("activity.jsonl").toString());
+        opts.put(RecallOptions.DATA.key(), dir.toString());
+        opts.put(ScheduleOptions.DATE.key(), D.toString());
         NightlyJob.run(Configuration.fromMap(opts), env(stack));
         readNightlyTables(stack);
         addReminders(stack);
 
-        opts.put(PushlineOptions.SCHEDULE_FEED_FROM.key(), D.minusDays(1).toString());
-        opts.put(PushlineOptions.SCHEDULE_FEED_UNTIL.key(), D.plusDays(2).toString());
-        opts.put(PushlineOptions.SCHEDULE_FEED_FOLLOW_CLOCK.key(), "false");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-feed");
+        opts.put(ScheduleOptions.FEED_FROM.key(), D.minusDays(1).toString());
+        opts.put(ScheduleOptions.FEED_UNTIL.key(), D.plusDays(2).toString());
+        opts.put(ScheduleOptions.FEED_FOLLOW_CLOCK.key(), "false");
+        opts.put(ScheduleOptions.FEED_TRANSACTIONAL_ID_PREFIX.key(), "it-feed");
         StreamExecutionEnvironment feed = env(stack);
         ScheduleFeedJob.wire(feed, Configuration.fromMap(opts));
         feed.execute(ScheduleFeedJob.NAME);
@@ -127,11 +130,11 @@ class PersonalScheduleITCase {
         }
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, binds);
 
-        opts.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-        opts.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        opts.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), "it-personal");
-        opts.put(PushlineOptions.GATE_RULES.key(), rules.toString());
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-personal");
+        opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
         DispatchJob.start(env(stack), Configuration.fromMap(opts))
                 .getJobExecutionResult()
                 .get(5, TimeUnit.MINUTES);

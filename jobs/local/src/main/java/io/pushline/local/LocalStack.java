@@ -1,6 +1,6 @@
 package io.pushline.local;
 
-import io.pushline.common.PushlineOptions;
+import io.pushline.common.CommonOptions;
 import io.pushline.schema.Topics;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -138,8 +138,8 @@ public final class LocalStack implements AutoCloseable {
     /** Job options that point a job at this stack. */
     public Map<String, String> jobOptions() {
         Map<String, String> o = new HashMap<>();
-        o.put(PushlineOptions.KAFKA_BOOTSTRAP.key(), kafkaBootstrap());
-        o.put(PushlineOptions.HBASE_ZK_QUORUM.key(), hbaseZkQuorum());
+        o.put(CommonOptions.KAFKA_BOOTSTRAP.key(), kafkaBootstrap());
+        o.put(CommonOptions.HBASE_ZK_QUORUM.key(), hbaseZkQuorum());
         return o;
     }
 

@@ -1,9 +1,9 @@
 package io.pushline.recall;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.FileLines;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.recall.Material;
@@ -59,15 +59,15 @@ public final class RecallJob {
      */
     public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
-        String day = options.get(PushlineOptions.RECALL_DATE);
+        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
+        String day = options.get(RecallOptions.DATE);
         LocalDate date;
         try {
             date = day == null ? LocalDate.now(ZoneOffset.UTC) : LocalDate.parse(day);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(
-                    "option '" + PushlineOptions.RECALL_DATE.key() + "': expected YYYY-MM-DD");
+                    "option '" + RecallOptions.DATE.key() + "': expected YYYY-MM-DD");
         }
         try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
             HBaseTables.ensure(c, namespace);
@@ -89,9 +89,9 @@ public final class RecallJob {
     public static DataStream<UserRecall> build(
             StreamExecutionEnvironment env, Configuration options, LocalDate date)
             throws java.io.IOException {
-        String data = OptionsParser.require(options, PushlineOptions.RECALL_DATA);
-        int k = options.get(PushlineOptions.RECALL_K);
-        int days = options.get(PushlineOptions.RECALL_PUSHED_DAYS);
+        String data = OptionsParser.require(options, RecallOptions.DATA);
+        int k = options.get(RecallOptions.K);
+        int days = options.get(RecallOptions.PUSHED_DAYS);
         if (k < 1 || days < 0) {
             throw new IllegalArgumentException(
                     "options 'recall.k' (at least 1) and 'recall.pushed-days' (0 or more)");
@@ -100,7 +100,7 @@ public final class RecallJob {
             Path p = new Path(data, f);
             if (!p.getFileSystem().exists(p)) {
                 throw new IllegalArgumentException(
-                        "option '" + PushlineOptions.RECALL_DATA.key() + "': no " + p);
+                        "option '" + RecallOptions.DATA.key() + "': no " + p);
             }
         }
         SingleOutputStreamOperator<RecallInput> profiles =
@@ -151,9 +151,10 @@ public final class RecallJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        RecallOptions.accepted(),
                         o -> {
-                            OptionsParser.require(o, PushlineOptions.RECALL_DATA);
-                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, RecallOptions.DATA);
+                            OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                         });
         run(options, StreamExecutionEnvironment.getExecutionEnvironment());
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.CommittedRecords;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.local.gen.NightlyData;
@@ -67,9 +67,9 @@ class RecallHBaseITCase {
         Files.write(history, lines);
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itrecall");
-        opts.put(PushlineOptions.RECALL_DATA.key(), dir.toString());
-        opts.put(PushlineOptions.RECALL_DATE.key(), D.toString());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itrecall");
+        opts.put(RecallOptions.DATA.key(), dir.toString());
+        opts.put(RecallOptions.DATE.key(), D.toString());
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

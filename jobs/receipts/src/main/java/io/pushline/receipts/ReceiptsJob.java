@@ -1,10 +1,10 @@
 package io.pushline.receipts;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
@@ -59,15 +59,15 @@ public final class ReceiptsJob {
         final Duration stateTtl;
 
         Settings(Configuration o) {
-            maxParallelism = o.get(PushlineOptions.MAX_PARALLELISM);
-            allowedLateness = nonNegative(o, PushlineOptions.RECEIPTS_ALLOWED_LATENESS);
-            decisionWait = nonNegative(o, PushlineOptions.RECEIPTS_DECISION_WAIT);
-            stateTtl = nonNegative(o, PushlineOptions.RECEIPTS_STATE_TTL);
-            nonNegative(o, PushlineOptions.RECEIPTS_MAX_OUT_OF_ORDERNESS);
-            nonNegative(o, PushlineOptions.RECEIPTS_IDLE_TIMEOUT);
+            maxParallelism = o.get(ReceiptsOptions.MAX_PARALLELISM);
+            allowedLateness = nonNegative(o, ReceiptsOptions.ALLOWED_LATENESS);
+            decisionWait = nonNegative(o, ReceiptsOptions.DECISION_WAIT);
+            stateTtl = nonNegative(o, ReceiptsOptions.STATE_TTL);
+            nonNegative(o, ReceiptsOptions.MAX_OUT_OF_ORDERNESS);
+            nonNegative(o, ReceiptsOptions.IDLE_TIMEOUT);
             if (stateTtl.isZero()) {
                 throw new OptionsParser.InvalidOptionException(
-                        "option '" + PushlineOptions.RECEIPTS_STATE_TTL.key() + "' must be > 0");
+                        "option '" + ReceiptsOptions.STATE_TTL.key() + "' must be > 0");
             }
         }
 
@@ -203,14 +203,14 @@ public final class ReceiptsJob {
         KafkaSourceBuilder<ReceiptEvent> b =
                 KafkaSource.<ReceiptEvent>builder()
                         .setBootstrapServers(
-                                OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP))
+                                OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP))
                         .setTopics(Topics.DECISIONS, Topics.RECEIPTS)
-                        .setGroupId(o.get(PushlineOptions.RECEIPTS_GROUP_ID))
+                        .setGroupId(o.get(ReceiptsOptions.GROUP_ID))
                         .setStartingOffsets(KafkaIO.startingOffsets(o))
                         .setDeserializer(new ReceiptRecords())
                         .setProperty("isolation.level", "read_committed")
                         .setProperty("commit.offsets.on.checkpoint", "true");
-        if (o.get(PushlineOptions.KAFKA_BOUNDED)) {
+        if (o.get(CommonOptions.KAFKA_BOUNDED)) {
             b.setBounded(OffsetsInitializer.latest());
         }
         return b.build();
@@ -219,16 +219,16 @@ public final class ReceiptsJob {
     public static WatermarkStrategy<ReceiptEvent> watermarks(Configuration o) {
         WatermarkStrategy<ReceiptEvent> w =
                 WatermarkStrategy.<ReceiptEvent>forBoundedOutOfOrderness(
-                                o.get(PushlineOptions.RECEIPTS_MAX_OUT_OF_ORDERNESS))
+                                o.get(ReceiptsOptions.MAX_OUT_OF_ORDERNESS))
                         .withTimestampAssigner((e, t) -> e.timestamp());
-        Duration idle = o.get(PushlineOptions.RECEIPTS_IDLE_TIMEOUT);
+        Duration idle = o.get(ReceiptsOptions.IDLE_TIMEOUT);
         return idle.isZero() ? w : w.withIdleness(idle);
     }
 
     static ReceiptsSinks kafkaAndHBaseSinks(Configuration o) throws Exception {
-        String quorum = OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
-        String namespace = o.get(PushlineOptions.HBASE_NAMESPACE);
-        if (o.get(PushlineOptions.HBASE_CREATE_TABLES)) {
+        String quorum = OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
+        String namespace = o.get(CommonOptions.HBASE_NAMESPACE);
+        if (o.get(CommonOptions.HBASE_CREATE_TABLES)) {
             try (Connection c =
                     ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
                 ReceiptTables.ensure(c, namespace);
@@ -270,9 +270,10 @@ public final class ReceiptsJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        ReceiptsOptions.accepted(),
                         o -> {
-                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
-                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP);
+                            OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                             Settings.from(o);
                         });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -3,10 +3,11 @@ package io.pushline.receipts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.CommittedRecords;
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
-import io.pushline.common.PushlineOptions;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.receipts.sql.LifecycleLookupAccess;
@@ -500,11 +501,11 @@ class ReceiptsITCase {
 
     static JobClient startReceipts(LocalStack stack) throws Exception {
         Map<String, String> o = new HashMap<>(stack.jobOptions());
-        o.put(PushlineOptions.HBASE_NAMESPACE.key(), NS);
-        o.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        o.put(PushlineOptions.RECEIPTS_MAX_OUT_OF_ORDERNESS.key(), "1 s");
-        o.put(PushlineOptions.RECEIPTS_IDLE_TIMEOUT.key(), "1 s");
-        o.put(PushlineOptions.RECEIPTS_ALLOWED_LATENESS.key(), "15 min");
+        o.put(CommonOptions.HBASE_NAMESPACE.key(), NS);
+        o.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        o.put(ReceiptsOptions.MAX_OUT_OF_ORDERNESS.key(), "1 s");
+        o.put(ReceiptsOptions.IDLE_TIMEOUT.key(), "1 s");
+        o.put(ReceiptsOptions.ALLOWED_LATENESS.key(), "15 min");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
@@ -513,12 +514,12 @@ class ReceiptsITCase {
 
     static void dispatch(LocalStack stack, String txPrefix) throws Exception {
         Map<String, String> o = new HashMap<>(stack.jobOptions());
-        o.put(PushlineOptions.HBASE_NAMESPACE.key(), NS);
-        o.put(PushlineOptions.KAFKA_BOUNDED.key(), "true");
-        o.put(PushlineOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        o.put(PushlineOptions.IDLE_ADVANCE.key(), "0 s");
-        o.put(PushlineOptions.PACING_ENABLED.key(), "false");
-        o.put(PushlineOptions.KAFKA_TRANSACTIONAL_ID_PREFIX.key(), txPrefix);
+        o.put(CommonOptions.HBASE_NAMESPACE.key(), NS);
+        o.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        o.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        o.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        o.put(DispatchOptions.PACING_ENABLED.key(), "false");
+        o.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), txPrefix);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

@@ -1,10 +1,11 @@
 package io.pushline.schedule;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.FileLines;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.recall.RecallJob;
+import io.pushline.recall.RecallOptions;
 import io.pushline.recall.RecallTable;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -12,6 +13,7 @@ import io.pushline.schema.recall.UserRecall;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
 import io.pushline.sendtime.SendTimeJob;
+import io.pushline.sendtime.SendTimeOptions;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -60,11 +62,11 @@ public final class NightlyJob {
     /** The production run: files in, HBase tables out; returns when the job has finished. */
     public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
+        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         // the send-time settings first: their rules' zone gives the default day
         SendTimeJob.Settings probe = SendTimeJob.Settings.from(options, "2000-01-01");
-        String day = options.get(PushlineOptions.SCHEDULE_DATE);
+        String day = options.get(ScheduleOptions.DATE);
         LocalDate date;
         try {
             date =
@@ -74,13 +76,13 @@ public final class NightlyJob {
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(
                     "option '"
-                            + PushlineOptions.SCHEDULE_DATE.key()
+                            + ScheduleOptions.DATE.key()
                             + "': expected YYYY-MM-DD, got '"
                             + day
                             + "'");
         }
-        Duration lead = options.get(PushlineOptions.SCHEDULE_LEAD);
-        Duration deadline = options.get(PushlineOptions.SCHEDULE_DEADLINE);
+        Duration lead = options.get(ScheduleOptions.LEAD);
+        Duration deadline = options.get(ScheduleOptions.DEADLINE);
         if (lead.isNegative() || deadline.isNegative()) {
             throw new IllegalArgumentException(
                     "options 'schedule.lead' and 'schedule.deadline' must not be negative");
@@ -118,12 +120,13 @@ public final class NightlyJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        ScheduleOptions.nightly(),
                         o -> {
-                            if (o.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC) == null) {
-                                OptionsParser.require(o, PushlineOptions.SENDTIME_ACTIVITY);
+                            if (o.get(SendTimeOptions.ACTIVITY_TOPIC) == null) {
+                                OptionsParser.require(o, SendTimeOptions.ACTIVITY);
                             }
-                            OptionsParser.require(o, PushlineOptions.RECALL_DATA);
-                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, RecallOptions.DATA);
+                            OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                         });
         run(options, StreamExecutionEnvironment.getExecutionEnvironment());
     }

@@ -1,8 +1,8 @@
 package io.pushline.schedule;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Topics;
 import java.time.Duration;
@@ -51,19 +51,19 @@ public final class ScheduleFeedJob {
 
     /** The clock from {@code schedule.feed-*} and {@code schedule.lead}. */
     public static MinuteClock clock(Configuration options) {
-        Duration lead = options.get(PushlineOptions.SCHEDULE_LEAD);
+        Duration lead = options.get(ScheduleOptions.LEAD);
         if (lead.isNegative()) {
             throw new IllegalArgumentException("option 'schedule.lead' must not be negative");
         }
-        String from = options.get(PushlineOptions.SCHEDULE_FEED_FROM);
+        String from = options.get(ScheduleOptions.FEED_FROM);
         long fromMinute =
                 from == null
                         ? (System.currentTimeMillis() + lead.toMillis()) / 60_000L
-                        : minute(PushlineOptions.SCHEDULE_FEED_FROM, from);
-        String until = options.get(PushlineOptions.SCHEDULE_FEED_UNTIL);
+                        : minute(ScheduleOptions.FEED_FROM, from);
+        String until = options.get(ScheduleOptions.FEED_UNTIL);
         long untilMinute =
-                until == null ? Long.MAX_VALUE : minute(PushlineOptions.SCHEDULE_FEED_UNTIL, until);
-        boolean follow = options.get(PushlineOptions.SCHEDULE_FEED_FOLLOW_CLOCK);
+                until == null ? Long.MAX_VALUE : minute(ScheduleOptions.FEED_UNTIL, until);
+        boolean follow = options.get(ScheduleOptions.FEED_FOLLOW_CLOCK);
         if (!follow && untilMinute == Long.MAX_VALUE) {
             throw new IllegalArgumentException(
                     "option 'schedule.feed-until' is needed when schedule.feed-follow-clock is"
@@ -96,18 +96,22 @@ public final class ScheduleFeedJob {
         pipeline.set(PipelineOptions.GENERIC_TYPES, false);
         pipeline.set(PipelineOptions.NAME, NAME);
         env.configure(pipeline);
-        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
+        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
         MinuteClock clock = clock(options);
         build(
                 env,
                 clock,
                 new LoadMinute(
                         quorum,
-                        options.get(PushlineOptions.HBASE_NAMESPACE),
+                        options.get(CommonOptions.HBASE_NAMESPACE),
                         clock.step(),
                         clock.until()),
                 KafkaIO.jsonSink(
-                        options, "schedule", p -> Topics.PUSH_REQUESTS, p -> p.target.uids.get(0)));
+                        options,
+                        options.get(ScheduleOptions.FEED_TRANSACTIONAL_ID_PREFIX),
+                        "schedule",
+                        p -> Topics.PUSH_REQUESTS,
+                        p -> p.target.uids.get(0)));
     }
 
     public static void main(String[] args) throws Exception {
@@ -115,9 +119,10 @@ public final class ScheduleFeedJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        ScheduleOptions.feed(),
                         o -> {
-                            OptionsParser.require(o, PushlineOptions.KAFKA_BOOTSTRAP);
-                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP);
+                            OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                             clock(o);
                         });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

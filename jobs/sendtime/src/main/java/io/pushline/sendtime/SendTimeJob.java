@@ -1,12 +1,12 @@
 package io.pushline.sendtime;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.FileLines;
 import io.pushline.common.HBasePutSink;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.KafkaLines;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.PushlineOptions;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
@@ -62,7 +62,12 @@ public final class SendTimeJob {
         /** docs/send-time.md's window rules (the contract; the default). */
         RULES,
         /** {@link HistogramPredictor}: decay-weighted median of the daily first and last minute. */
-        HISTOGRAM
+        HISTOGRAM;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     public static DataStream<SendTime> build(
@@ -94,9 +99,9 @@ public final class SendTimeJob {
      */
     public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, PushlineOptions.HBASE_ZK_QUORUM);
-        String namespace = options.get(PushlineOptions.HBASE_NAMESPACE);
-        Settings settings = Settings.from(options, options.get(PushlineOptions.SENDTIME_DATE));
+        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
+        Settings settings = Settings.from(options, options.get(SendTimeOptions.DATE));
         try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
             HBaseTables.ensure(c, namespace);
         }
@@ -127,7 +132,8 @@ public final class SendTimeJob {
                         .toInstant()
                         .toEpochMilli();
         return env.fromSource(
-                        KafkaIO.linesSince(options, settings.topic, from),
+                        KafkaIO.linesSince(
+                                options, settings.topic, NAME + "-" + settings.topic, from),
                         WatermarkStrategy.noWatermarks(),
                         "Kafka activity")
                 .uid("source-kafka-activity")
@@ -181,52 +187,41 @@ public final class SendTimeJob {
          */
         public static Settings from(Configuration options, String day) throws IOException {
             SendTimeRules rules = SendTimeRules.defaults();
-            String rulesFile = options.get(PushlineOptions.SENDTIME_RULES);
+            String rulesFile = options.get(SendTimeOptions.RULES);
             if (rulesFile != null && !rulesFile.isBlank()) {
                 String text;
                 try {
                     text = Files.readString(Paths.get(rulesFile), StandardCharsets.UTF_8);
                 } catch (IOException e) {
-                    throw bad(
-                            PushlineOptions.SENDTIME_RULES, "cannot read " + rulesFile + ": " + e);
+                    throw bad(SendTimeOptions.RULES, "cannot read " + rulesFile + ": " + e);
                 }
                 try {
                     rules = SendTimeRules.parse(text);
                 } catch (RulesException e) {
-                    throw bad(PushlineOptions.SENDTIME_RULES, e.getMessage());
+                    throw bad(SendTimeOptions.RULES, e.getMessage());
                 }
             }
             LocalDate date;
             try {
                 date = day == null ? LocalDate.now(rules.timezone) : LocalDate.parse(day);
             } catch (DateTimeParseException e) {
-                throw bad(PushlineOptions.SENDTIME_DATE, "expected YYYY-MM-DD, got '" + day + "'");
+                throw bad(SendTimeOptions.DATE, "expected YYYY-MM-DD, got '" + day + "'");
             }
-            Predictor predictor;
-            try {
-                predictor =
-                        Predictor.valueOf(
-                                options.get(PushlineOptions.SENDTIME_PREDICTOR)
-                                        .toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw bad(PushlineOptions.SENDTIME_PREDICTOR, "rules or histogram");
-            }
-            String topic = options.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC);
+            Predictor predictor = options.get(SendTimeOptions.PREDICTOR);
+            String topic = options.get(SendTimeOptions.ACTIVITY_TOPIC);
             if (topic != null && !topic.isBlank()) {
-                OptionsParser.require(options, PushlineOptions.KAFKA_BOOTSTRAP);
+                OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
                 return new Settings(rules, date, predictor, List.of(), topic);
             }
-            List<String> files =
-                    files(OptionsParser.require(options, PushlineOptions.SENDTIME_ACTIVITY));
+            List<String> files = files(OptionsParser.require(options, SendTimeOptions.ACTIVITY));
             if (files.isEmpty()) {
-                throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no files to read");
+                throw bad(SendTimeOptions.ACTIVITY, "no files to read");
             }
             return new Settings(rules, date, predictor, files, null);
         }
 
         public HBasePutSink<SendTime> sink(String quorum, String namespace) {
-            return SendTimeTable.sink(
-                    quorum, namespace, date.toString(), predictor.name().toLowerCase(Locale.ROOT));
+            return SendTimeTable.sink(quorum, namespace, date.toString(), predictor.toString());
         }
     }
 
@@ -235,7 +230,7 @@ public final class SendTimeJob {
         Path path = new Path(location);
         FileSystem fs = path.getFileSystem();
         if (!fs.exists(path)) {
-            throw bad(PushlineOptions.SENDTIME_ACTIVITY, "no such file or folder " + location);
+            throw bad(SendTimeOptions.ACTIVITY, "no such file or folder " + location);
         }
         List<String> out = new ArrayList<>();
         if (fs.getFileStatus(path).isDir()) {
@@ -260,11 +255,12 @@ public final class SendTimeJob {
                 OptionsParser.forMain(
                         NAME,
                         args,
+                        SendTimeOptions.accepted(),
                         o -> {
-                            if (o.get(PushlineOptions.SENDTIME_ACTIVITY_TOPIC) == null) {
-                                OptionsParser.require(o, PushlineOptions.SENDTIME_ACTIVITY);
+                            if (o.get(SendTimeOptions.ACTIVITY_TOPIC) == null) {
+                                OptionsParser.require(o, SendTimeOptions.ACTIVITY);
                             }
-                            OptionsParser.require(o, PushlineOptions.HBASE_ZK_QUORUM);
+                            OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                         });
         run(options, StreamExecutionEnvironment.getExecutionEnvironment());
     }

@@ -2,8 +2,8 @@ package io.pushline.sendtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.PushlineOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.local.gen.NightlyData;
@@ -73,9 +73,9 @@ class SendTimeHBaseITCase {
         Files.write(activity.resolve("part-1.jsonl"), second);
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itsendtime");
-        opts.put(PushlineOptions.SENDTIME_ACTIVITY.key(), activity.toString());
-        opts.put(PushlineOptions.SENDTIME_DATE.key(), D.toString());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itsendtime");
+        opts.put(SendTimeOptions.ACTIVITY.key(), activity.toString());
+        opts.put(SendTimeOptions.DATE.key(), D.toString());
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
@@ -118,9 +118,9 @@ class SendTimeHBaseITCase {
         }
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(PushlineOptions.HBASE_NAMESPACE.key(), "itsendtimekafka");
-        opts.put(PushlineOptions.SENDTIME_ACTIVITY_TOPIC.key(), topic);
-        opts.put(PushlineOptions.SENDTIME_DATE.key(), D.toString());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itsendtimekafka");
+        opts.put(SendTimeOptions.ACTIVITY_TOPIC.key(), topic);
+        opts.put(SendTimeOptions.DATE.key(), D.toString());
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);

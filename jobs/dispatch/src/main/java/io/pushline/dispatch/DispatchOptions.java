@@ -1,0 +1,237 @@
+package io.pushline.dispatch;
+
+import io.pushline.common.CommonOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The dispatch job's options, all under {@code dispatch.}: event time, the gate ({@code
+ * dispatch.gate.}), campaign expansion ({@code dispatch.audience.}) and pacing ({@code
+ * dispatch.pacing.}). The keys these had before they moved under the prefix still work, with a
+ * warning.
+ */
+public final class DispatchOptions {
+    private DispatchOptions() {}
+
+    public static final ConfigOption<String> GROUP_ID =
+            ConfigOptions.key("dispatch.group-id")
+                    .stringType()
+                    .defaultValue("pushline-dispatch")
+                    .withDescription(
+                            "Consumer group id of the dispatch job's sources; they commit offsets under it (its rules, pacing-report and feedback sources under it plus -rules, -pacing, -feedback).")
+                    .withDeprecatedKeys("kafka.group-id");
+
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("dispatch.transactional-id-prefix")
+                    .stringType()
+                    .defaultValue("pushline-dispatch")
+                    .withDescription(
+                            "Prefix of the exactly-once sinks' transactional ids; unique per job"
+                                    + " on one Kafka cluster.")
+                    .withDeprecatedKeys("kafka.transactional-id-prefix");
+
+    public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS =
+            ConfigOptions.key("dispatch.max-out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How far behind the newest event time an input record may arrive"
+                                    + " and still be decided in time order; also the least"
+                                    + " latency the dispatch job adds.");
+
+    public static final ConfigOption<Duration> MAX_SCHEDULE_AHEAD =
+            ConfigOptions.key("dispatch.max-schedule-ahead")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(2))
+                    .withDescription(
+                            "A request's 'at' may be at most this long after its 'ts'; the"
+                                    + " request waits in the scheduler's state until then."
+                                    + " Further ahead is a dead letter.");
+
+    public static final ConfigOption<Duration> IDLE_ADVANCE =
+            ConfigOptions.key("dispatch.idle-advance")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "After this long without input on a partition (time under"
+                                    + " backpressure does not count), its watermark follows the"
+                                    + " wall clock, so the last requests do not wait for newer"
+                                    + " ones. 0 turns it off (replays of old data).");
+
+    public static final ConfigOption<Integer> MAX_PARALLELISM =
+            ConfigOptions.key("dispatch.max-parallelism")
+                    .intType()
+                    .defaultValue(720)
+                    .withDescription(
+                            "Maximum parallelism (key groups) of every keyed operator; fixed for"
+                                    + " the life of the job's state.");
+
+    public static final ConfigOption<String> GATE_RULES =
+            ConfigOptions.key("dispatch.gate.rules")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Path of the gate's rules file (YAML or JSON, as in"
+                                    + " docs/dispatch-gate.md) in force at start; later versions"
+                                    + " arrive on push.rules. Without it every filter is off"
+                                    + " until push.rules brings rules.")
+                    .withDeprecatedKeys("gate.rules");
+
+    public static final ConfigOption<Duration> GATE_STATE_TTL =
+            ConfigOptions.key("dispatch.gate.state-ttl")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(8))
+                    .withDescription(
+                            "How long the gate keeps the memory of a device nobody pushed to"
+                                    + " (processing time). Rules that look back further are"
+                                    + " refused, so expiry never changes a decision.")
+                    .withDeprecatedKeys("gate.state-ttl");
+
+    public static final ConfigOption<Integer> AUDIENCE_CHUNK_SIZE =
+            ConfigOptions.key("dispatch.audience.chunk-size")
+                    .intType()
+                    .defaultValue(5_000)
+                    .withDescription(
+                            "Ids per chunk when a campaign's audience is expanded; chunks are"
+                                    + " spread over the parallel subtasks and are the unit of"
+                                    + " checkpointed progress.")
+                    .withDeprecatedKeys("audience.chunk-size");
+
+    public static final ConfigOption<Long> AUDIENCE_MAX_IDS_PER_SECOND =
+            ConfigOptions.key("dispatch.audience.max-ids-per-second")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "Upper bound on how fast campaigns are expanded, in ids per second;"
+                                    + " 0 for none (backpressure alone paces the expansion).")
+                    .withDeprecatedKeys("audience.max-ids-per-second");
+
+    public static final ConfigOption<Boolean> AUDIENCE_HOLD_WATERMARK =
+            ConfigOptions.key("dispatch.audience.hold-watermark")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "true: a campaign is decided at its request's time and event time"
+                                    + " waits for its last chunk (replay's exact order; pushes"
+                                    + " after it wait too). false: each chunk is decided when it"
+                                    + " is expanded (request time or the watermark, the later),"
+                                    + " so realtime pushes never wait for a campaign.")
+                    .withDeprecatedKeys("audience.hold-watermark");
+
+    public static final ConfigOption<Boolean> PACING_ENABLED =
+            ConfigOptions.key("dispatch.pacing.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Pace sends per vendor (rate over all subtasks, weighted levels);"
+                                    + " false sends each PASS at once, for tests and replays.")
+                    .withDeprecatedKeys("pacing.enabled");
+
+    public static final ConfigOption<Map<String, String>> PACING_RATES =
+            ConfigOptions.key("dispatch.pacing.rates")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription(
+                            "Messages per second per vendor, e.g. fcm:8000,xiaomi:1500; unlisted"
+                                    + " vendors keep their defaults (apns 10000, fcm 10000, huawei"
+                                    + " 3000, honor 3000, xiaomi 500, oppo 5000, vivo 3000,"
+                                    + " longconn 20000). A rules document's pacing section"
+                                    + " overrides this while the job runs.")
+                    .withDeprecatedKeys("pacing.rates");
+
+    public static final ConfigOption<Map<String, String>> PACING_WEIGHTS =
+            ConfigOptions.key("dispatch.pacing.weights")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription(
+                            "Weight per level (0-15), e.g. 0:1,1:3; unlisted levels weigh"
+                                    + " 2^level. Levels that wait share a vendor's rate by weight.")
+                    .withDeprecatedKeys("pacing.weights");
+
+    public static final ConfigOption<Integer> PACING_REALTIME_LEVEL =
+            ConfigOptions.key("dispatch.pacing.realtime-level")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "Levels at or above this go out at the next token, ahead of any bulk"
+                                    + " backlog (16: none).")
+                    .withDeprecatedKeys("pacing.realtime-level");
+
+    public static final ConfigOption<Duration> PACING_TICK =
+            ConfigOptions.key("dispatch.pacing.tick")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription(
+                            "How often a vendor's backlog is served; a vendor may send at most two"
+                                    + " ticks' worth at once after being idle.")
+                    .withDeprecatedKeys("pacing.tick");
+
+    public static final ConfigOption<Double> PACING_THROTTLE_FACTOR =
+            ConfigOptions.key("dispatch.pacing.throttle-factor")
+                    .doubleType()
+                    .defaultValue(0.5)
+                    .withDescription(
+                            "A throttling report on vendor.feedback multiplies the vendor's rate"
+                                    + " by this (at most once a second).")
+                    .withDeprecatedKeys("pacing.throttle-factor");
+
+    public static final ConfigOption<Double> PACING_RECOVERY =
+            ConfigOptions.key("dispatch.pacing.recovery-per-second")
+                    .doubleType()
+                    .defaultValue(0.05)
+                    .withDescription(
+                            "After a cut, the rate grows back by this fraction of the configured"
+                                    + " rate per second, from a second after the last report (or"
+                                    + " at once on a recovery report).")
+                    .withDeprecatedKeys("pacing.recovery-per-second");
+
+    public static final ConfigOption<Long> PACING_MAX_BACKLOG =
+            ConfigOptions.key("dispatch.pacing.max-backlog")
+                    .longType()
+                    .defaultValue(1_000_000L)
+                    .withDescription(
+                            "Campaign expansion pauses while any vendor has more sends than this"
+                                    + " waiting in the pacer (reported on push.pacing every"
+                                    + " second); 0 never pauses.")
+                    .withDeprecatedKeys("pacing.max-backlog");
+
+    public static final ConfigOption<String> PACING_FEEDBACK_TOPIC =
+            ConfigOptions.key("dispatch.pacing.feedback-topic")
+                    .stringType()
+                    .defaultValue("vendor.feedback")
+                    .withDescription("Topic of the vendor gateways' throttling reports.")
+                    .withDeprecatedKeys("pacing.feedback-topic");
+
+    /** This job's own options. */
+    public static List<ConfigOption<?>> own() {
+        return List.of(
+                GROUP_ID,
+                TRANSACTIONAL_ID_PREFIX,
+                MAX_OUT_OF_ORDERNESS,
+                MAX_SCHEDULE_AHEAD,
+                IDLE_ADVANCE,
+                MAX_PARALLELISM,
+                GATE_RULES,
+                GATE_STATE_TTL,
+                AUDIENCE_CHUNK_SIZE,
+                AUDIENCE_MAX_IDS_PER_SECOND,
+                AUDIENCE_HOLD_WATERMARK,
+                PACING_ENABLED,
+                PACING_RATES,
+                PACING_WEIGHTS,
+                PACING_REALTIME_LEVEL,
+                PACING_TICK,
+                PACING_THROTTLE_FACTOR,
+                PACING_RECOVERY,
+                PACING_MAX_BACKLOG,
+                PACING_FEEDBACK_TOPIC);
+    }
+
+    /** What this job's command line accepts: the common options and its own. */
+    public static List<ConfigOption<?>> accepted() {
+        return CommonOptions.with(own());
+    }
+}
