@@ -1,6 +1,6 @@
 package io.pushline.bench.jmh;
 
-import io.pushline.dispatch.gate.WaitingQueue;
+import io.pushline.udf.WaitingQueue;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

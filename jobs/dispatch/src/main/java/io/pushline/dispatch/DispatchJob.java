@@ -12,8 +12,8 @@ import io.pushline.dispatch.pacing.FeedbackControls;
 import io.pushline.dispatch.pacing.RulesPacing;
 import io.pushline.dispatch.pacing.StatusReports;
 import io.pushline.dispatch.registry.HBaseRegistrySink;
-import io.pushline.dispatch.registry.RegistryFunction;
-import io.pushline.dispatch.registry.UidIndexFunction;
+import io.pushline.dispatch.registry.RegistryOperator;
+import io.pushline.dispatch.registry.UidIndexOperator;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
@@ -53,7 +53,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * sends ─ pace (vendor) ─ vendor topics      rules, vendor.feedback ─ controls (vendor) ─┘
  * </pre>
  *
- * Every keyed stage decides in event-time order (see EventTimeBuffer), so the job's decisions are
+ * Every keyed stage decides in event-time order (see EventTimeQueue), so the job's decisions are
  * those of the input sorted by time, as the contract in docs/dispatch-gate.md requires.
  */
 public final class DispatchJob {
@@ -90,9 +90,11 @@ public final class DispatchJob {
         SingleOutputStreamOperator<Delivery> registry =
                 split.union(released)
                         .keyBy(k -> k.deviceId)
-                        .process(new RegistryFunction())
+                        .transform(
+                                "Device registry",
+                                TypeInformation.of(Delivery.class),
+                                new RegistryOperator())
                         .uid("device-registry")
-                        .name("Device registry")
                         .setMaxParallelism(maxParallelism);
 
         DataStream<UidKeyed> byUid =
@@ -141,9 +143,11 @@ public final class DispatchJob {
         }
         SingleOutputStreamOperator<Delivery> uidIndex =
                 byUid.keyBy(k -> k.uid)
-                        .process(new UidIndexFunction())
+                        .transform(
+                                "Uid index",
+                                TypeInformation.of(Delivery.class),
+                                new UidIndexOperator())
                         .uid("uid-index")
-                        .name("Uid index")
                         .setMaxParallelism(maxParallelism);
 
         SingleOutputStreamOperator<String> rules =

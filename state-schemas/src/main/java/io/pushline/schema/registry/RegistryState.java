@@ -1,6 +1,8 @@
 package io.pushline.schema.registry;
 
+import io.pushline.schema.gate.SpilledPush;
 import java.util.List;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -26,8 +28,37 @@ public final class RegistryState {
                 "registry-uid-devices", Types.STRING, TypeInformation.of(DeviceInfo.class));
     }
 
-    /** Event-time buffer of any ordered stage: timestamp to the records waiting for it. */
+    /**
+     * Operator state of an ordered stage ({@code name}: registry-buffer, uid-buffer): the records
+     * waiting on the heap at a checkpoint. The name and type are those of the earlier per-key
+     * buffer, so its savepoints restore into the queue.
+     */
+    public static <T> ListStateDescriptor<T> waitingOnHeap(String name, Class<T> type) {
+        return new ListStateDescriptor<>(name + "-heap", TypeInformation.of(type));
+    }
+
+    /** Operator state of an ordered stage: the places of the records spilled to RocksDB. */
+    public static ListStateDescriptor<SpilledPush> waitingSpilled(String name) {
+        return new ListStateDescriptor<>(
+                name + "-queue-spilled", TypeInformation.of(SpilledPush.class));
+    }
+
+    /** Keyed state of an ordered stage: spilled records by their place in the queue. */
+    public static <T> MapStateDescriptor<Long, T> spill(String name, Class<T> type) {
+        return new MapStateDescriptor<>(
+                name + "-queue-spill", Types.LONG, TypeInformation.of(type));
+    }
+
+    /**
+     * The earlier per-key buffer's spill (read once on restore, then cleared): timestamp to the
+     * records waiting for it.
+     */
     public static <T> MapStateDescriptor<Long, List<T>> buffer(String name, Class<T> type) {
         return new MapStateDescriptor<>(name, Types.LONG, Types.LIST(TypeInformation.of(type)));
+    }
+
+    /** The earlier per-key buffer's operator state: the keys that had spilled records. */
+    public static ListStateDescriptor<String> bufferSpilledKeys(String name) {
+        return new ListStateDescriptor<>(name + "-spilled-keys", Types.STRING);
     }
 }

@@ -10,21 +10,17 @@ import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.gate.SpilledPush;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryState;
+import io.pushline.udf.EventTimeQueue;
+import io.pushline.udf.LegacyTimers;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.TaskInfo;
+import java.util.function.Predicate;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -52,7 +48,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private static final Logger LOG = LoggerFactory.getLogger(GateOperator.class);
 
     /** Records a subtask keeps on the heap before spilling to RocksDB. */
-    public static final int DEFAULT_MAX_ON_HEAP = 200_000;
+    public static final int DEFAULT_MAX_ON_HEAP = EventTimeQueue.DEFAULT_MAX_ON_HEAP;
 
     /** Records decided per batch of {@link #warm}ed reads. */
     private static final int CHUNK = 32;
@@ -62,18 +58,15 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private final int maxOnHeap;
 
     private transient ValueState<GateState> device;
-    private transient MapState<Long, Delivery> spill;
     private transient ListState<Delivery> onHeapSnapshot;
     private transient ListState<SpilledPush> spilledSnapshot;
     private transient BroadcastState<String, String> rulesState;
-    private transient WaitingQueue<Waiting> queue;
-    private transient int onHeap;
-    private transient long nextRef;
+    private transient EventTimeQueue<Delivery> queue;
     private transient Rules current;
     private transient MetricGroup metrics;
     private transient StreamRecord<Decision> decisionOut;
     private transient Names names;
-    private transient Waiting[] chunk;
+    private transient EventTimeQueue.Waiting<Delivery>[] chunk;
 
     /** Keeps {@link #warm}'s reads from being optimized away. */
     private transient long warmed;
@@ -97,28 +90,21 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         RulesUpdates.check(RulesParser.parse(initialRules), stateTtl);
     }
 
-    /** A push in the queue; {@code record} is null when it waits in {@link #spill}. */
-    private static final class Waiting {
-        final long ts;
-        final long seq;
-        final long ref;
-        final String deviceId;
-        Delivery record;
-        // Worked out on arrival, while the record is still in the CPU's cache.
-        long idHash;
-        long copyHash;
-
-        Waiting(long ts, long seq, long ref, String deviceId, Delivery record) {
-            this.ts = ts;
-            this.seq = seq;
-            this.ref = ref;
-            this.deviceId = deviceId;
-            this.record = record;
+    /** A push's place in time: the order the gate decides in. */
+    private static final class ByTime implements EventTimeQueue.Order<Delivery> {
+        @Override
+        public String key(Delivery d) {
+            return d.device.deviceId;
         }
 
-        void hash(PushRequest p) {
-            idHash = GateEngine.hash(p.msgId);
-            copyHash = GateEngine.copyHash(p.title, p.body);
+        @Override
+        public long ts(Delivery d) {
+            return d.request.ts;
+        }
+
+        @Override
+        public long seq(Delivery d) {
+            return d.request.seq;
         }
     }
 
@@ -126,14 +112,18 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     public void initializeState(StateInitializationContext ctx) throws Exception {
         super.initializeState(ctx);
         device = getKeyedStateStore().getState(GateStateDescriptors.device(stateTtl));
-        spill = getKeyedStateStore().getMapState(GateStateDescriptors.spill());
+        queue =
+                new EventTimeQueue<>(
+                        new ByTime(),
+                        this,
+                        getKeyedStateStore().getMapState(GateStateDescriptors.spill()),
+                        maxOnHeap);
         onHeapSnapshot =
                 ctx.getOperatorStateStore().getUnionListState(GateStateDescriptors.waitingOnHeap());
         spilledSnapshot =
                 ctx.getOperatorStateStore()
                         .getUnionListState(GateStateDescriptors.waitingSpilled());
         rulesState = ctx.getOperatorStateStore().getBroadcastState(GateStateDescriptors.rules());
-        queue = new WaitingQueue<>();
         names = new Names();
         String restored = rulesState.get(GateStateDescriptors.CURRENT_RULES);
         current = RulesParser.parse(restored != null ? restored : initialRules);
@@ -141,63 +131,28 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         if (!ctx.isRestored()) {
             return;
         }
-        // Union state gives every subtask everything: keep what this subtask's key groups own.
-        // Spilled ones first: their references are keys in the spill map, and records that spill
-        // again below must get references after them.
-        for (SpilledPush s : spilledSnapshot.get()) {
-            if (owned(s.deviceId)) {
-                queue.add(new Waiting(s.ts, s.seq, s.ref, s.deviceId, null), s.ts, s.seq, s.ref);
-                nextRef = Math.max(nextRef, s.ref + 1);
-            }
-        }
-        for (Delivery d : onHeapSnapshot.get()) {
-            if (owned(d.device.deviceId)) {
-                enqueue(d);
-            }
-        }
-        restoreLegacySpill(ctx);
-    }
-
-    /** Records the earlier per-device buffer had spilled to RocksDB join the queue. */
-    private void restoreLegacySpill(StateInitializationContext ctx) throws Exception {
-        ListState<String> keys =
+        Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
+        queue.restore(onHeapSnapshot.get(), spilledSnapshot.get(), owned);
+        // the first gate kept a buffer and timers per device
+        ListState<String> legacyKeys =
                 ctx.getOperatorStateStore()
-                        .getUnionListState(
-                                new ListStateDescriptor<>(
-                                        "gate-buffer-spilled-keys", Types.STRING));
-        MapState<Long, List<Delivery>> legacy =
+                        .getUnionListState(RegistryState.bufferSpilledKeys("gate-buffer"));
+        queue.restoreLegacy(
+                legacyKeys.get(),
                 getKeyedStateStore()
-                        .getMapState(RegistryState.buffer("gate-buffer", Delivery.class));
-        for (String key : keys.get()) {
-            if (owned(key)) {
-                setCurrentKey(key);
-                for (List<Delivery> records : legacy.values()) {
-                    for (Delivery d : records) {
-                        enqueue(d);
-                    }
-                }
-                legacy.clear();
-            }
-        }
-        keys.clear();
-    }
-
-    private boolean owned(String deviceId) {
-        TaskInfo task = getRuntimeContext().getTaskInfo();
-        return KeyGroupRangeAssignment.assignKeyToParallelOperator(
-                        deviceId,
-                        task.getMaxNumberOfParallelSubtasks(),
-                        task.getNumberOfParallelSubtasks())
-                == task.getIndexOfThisSubtask();
+                        .getMapState(RegistryState.buffer("gate-buffer", Delivery.class)),
+                owned);
+        legacyKeys.clear();
     }
 
     @Override
     public void open() throws Exception {
         super.open();
+        LegacyTimers.claim((name, ns, target) -> getInternalTimerService(name, ns, target));
         metrics = getRuntimeContext().getMetricGroup().addGroup("gate");
         counters = new HashMap<>();
         decisionOut = new StreamRecord<>(null);
-        chunk = new Waiting[CHUNK];
+        chunk = new EventTimeQueue.Waiting[CHUNK];
     }
 
     @Override
@@ -216,26 +171,15 @@ public class GateOperator extends AbstractStreamOperator<Decision>
 
     /** Queues {@code d}. */
     private void enqueue(Delivery d) throws Exception {
-        long ref = nextRef++;
+        // Records wait long enough to leave the CPU's caches: share one copy of the few distinct
+        // msgType, vendor and zone names now, whose lookups then stay cheap.
         PushRequest p = d.request;
-        Waiting w;
-        if (onHeap < maxOnHeap) {
-            // Records wait long enough to leave the CPU's caches: hash now, and share one copy of
-            // the few distinct msgType, vendor and zone names, whose lookups then stay cheap.
-            p.msgType = names.canonical(p.msgType);
-            d.device.vendor = names.canonical(d.device.vendor);
-            d.device.tz = names.canonical(d.device.tz);
-            w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, d);
-            w.hash(p);
-            // The String keeps its hash: the key group is then found without reading it again.
-            d.device.deviceId.hashCode();
-            onHeap++;
-        } else {
-            setCurrentKey(d.device.deviceId);
-            spill.put(ref, d);
-            w = new Waiting(p.ts, p.seq, ref, d.device.deviceId, null);
-        }
-        queue.add(w, w.ts, w.seq, w.ref);
+        p.msgType = names.canonical(p.msgType);
+        d.device.vendor = names.canonical(d.device.vendor);
+        d.device.tz = names.canonical(d.device.tz);
+        // The String keeps its hash: the key group is then found without reading it again.
+        d.device.deviceId.hashCode();
+        queue.add(d);
     }
 
     @Override
@@ -255,28 +199,14 @@ public class GateOperator extends AbstractStreamOperator<Decision>
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
-        long w = mark.getTimestamp();
         int n;
         do {
-            n = 0;
-            Waiting next;
-            while (n < CHUNK && (next = queue.pollUpTo(w)) != null) {
-                chunk[n++] = next;
-            }
+            n = queue.pollUpTo(mark.getTimestamp(), chunk);
             warm(n);
             for (int i = 0; i < n; i++) {
-                next = chunk[i];
+                EventTimeQueue.Waiting<Delivery> next = chunk[i];
                 chunk[i] = null;
-                setCurrentKey(next.deviceId);
-                Delivery d = next.record;
-                if (d == null) {
-                    d = spill.get(next.ref);
-                    spill.remove(next.ref);
-                    next.hash(d.request);
-                } else {
-                    onHeap--;
-                }
-                decide(d, next);
+                decide(queue.take(next));
             }
         } while (n == CHUNK);
         super.processWatermark(mark);
@@ -290,24 +220,32 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private void warm(int n) {
         long touched = 0;
         for (int i = 0; i < n; i++) {
-            Waiting w = chunk[i];
-            touched += w.deviceId.length();
-            Delivery d = w.record;
+            EventTimeQueue.Waiting<Delivery> w = chunk[i];
+            touched += w.key.length();
+            Delivery d = w.onHeap();
             if (d != null) {
-                touched += d.request.ts + (d.device.pushEnabled ? 1 : 0);
+                touched += d.request.ts + (d.device.pushEnabled ? 1 : 0) + d.request.msgId.length();
             }
         }
         warmed = touched;
     }
 
-    private void decide(Delivery d, Waiting w) throws Exception {
+    private void decide(Delivery d) throws Exception {
         GateState s = device.value();
         if (s == null) {
             s = new GateState();
         }
         DeviceInfo dev = d.device;
         PushRequest p = d.request;
-        GateEngine.Outcome o = GateEngine.decide(current, s, p, dev, p.ts, w.idHash, w.copyHash);
+        GateEngine.Outcome o =
+                GateEngine.decide(
+                        current,
+                        s,
+                        p,
+                        dev,
+                        p.ts,
+                        GateEngine.hash(p.msgId),
+                        GateEngine.copyHash(p.title, p.body));
         Decision decision =
                 o.pass()
                         ? Decision.pass(p, dev.uid, dev.deviceId, dev.vendor)
@@ -323,17 +261,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
-        List<Delivery> records = new ArrayList<>(onHeap);
-        List<SpilledPush> spilled = new ArrayList<>();
-        for (Waiting w : queue) {
-            if (w.record != null) {
-                records.add(w.record);
-            } else {
-                spilled.add(new SpilledPush(w.deviceId, w.ts, w.seq, w.ref));
-            }
-        }
-        onHeapSnapshot.update(records);
-        spilledSnapshot.update(spilled);
+        queue.snapshot(onHeapSnapshot, spilledSnapshot);
     }
 
     static SendRecord send(PushRequest p, DeviceInfo device, int level) {

@@ -1,4 +1,4 @@
-package io.pushline.dispatch.gate;
+package io.pushline.udf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -16,20 +16,20 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class RegistryFunctionTest {
+class RegistryOperatorTest {
     private KeyedOneInputStreamOperatorTestHarness<String, DeviceKeyed, Delivery> h;
 
     @BeforeEach
     void setUp() throws Exception {
         h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        new RegistryFunction(), k -> k.deviceId, Types.STRING);
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new RegistryOperator(), k -> k.deviceId, Types.STRING);
+        h.open();
     }
 
     @AfterEach
@@ -43,7 +43,7 @@ class RegistryFunctionTest {
         h.processElement(DeviceKeyed.of("d1", push(20, 2, "m1")), 20);
         h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
         assertThat(h.extractOutputValues()).isEmpty();
-        assertThat(h.numEventTimeTimers()).isEqualTo(2);
+        assertThat(((RegistryOperator) h.getOperator()).waiting()).isEqualTo(2);
 
         h.processWatermark(25);
 
@@ -52,7 +52,7 @@ class RegistryFunctionTest {
         assertThat(out.get(0).device.uid).isEqualTo("u1");
         assertThat(out.get(0).request.msgId).isEqualTo("m1");
         assertThat(side(DispatchTags.DECISIONS)).isEmpty();
-        assertThat(h.numEventTimeTimers()).isZero();
+        assertThat(((RegistryOperator) h.getOperator()).waiting()).isZero();
     }
 
     @Test

@@ -11,34 +11,37 @@ import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.registry.RegistryState;
-import io.pushline.udf.EventTimeBuffer;
-import java.util.Comparator;
+import io.pushline.udf.EventTimeOrderedOperator;
+import io.pushline.udf.EventTimeQueue;
 import java.util.Objects;
-import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.state.FunctionInitializationContext;
-import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.util.Collector;
 
 /**
  * The device registry, keyed by deviceId. Applies bind, unbind and switch in event-time order;
  * resolves requests that target the device by id. Every change of a binding also goes to the uid
  * index ({@link DispatchTags#UID_KEYED}) and to HBase ({@link DispatchTags#REGISTRY_CHANGES}).
  */
-public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, Delivery>
-        implements CheckpointedFunction {
+public class RegistryOperator extends EventTimeOrderedOperator<DeviceKeyed, Delivery> {
+    private static final long serialVersionUID = 1L;
+
     private transient ValueState<DeviceInfo> device;
-    private transient EventTimeBuffer<DeviceKeyed> buffer;
     private transient Counter binds;
     private transient Counter unbinds;
     private transient Counter switches;
     private transient Counter ignoredSwitches;
 
+    public RegistryOperator() {
+        this(EventTimeQueue.DEFAULT_MAX_ON_HEAP);
+    }
+
+    public RegistryOperator(int maxOnHeap) {
+        super("registry-buffer", DeviceKeyed.class, maxOnHeap);
+    }
+
     @Override
-    public void open(OpenContext openContext) {
+    public void open() throws Exception {
+        super.open();
         device = getRuntimeContext().getState(RegistryState.device());
         var metrics = getRuntimeContext().getMetricGroup().addGroup("registry");
         binds = metrics.addGroup("event", "bind").counter("deviceEvents");
@@ -48,54 +51,42 @@ public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, 
     }
 
     @Override
-    public void initializeState(FunctionInitializationContext ctx) throws Exception {
-        buffer =
-                new EventTimeBuffer<>(
-                        "registry-buffer",
-                        DeviceKeyed.class,
-                        k -> k.deviceId,
-                        DeviceKeyed::ts,
-                        Comparator.comparingLong(DeviceKeyed::seq),
-                        EventTimeBuffer.DEFAULT_MAX_ON_HEAP);
-        buffer.initialize(ctx, getRuntimeContext().getTaskInfo());
+    protected String keyOf(DeviceKeyed k) {
+        return k.deviceId;
     }
 
     @Override
-    public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
-        buffer.snapshot();
+    protected long tsOf(DeviceKeyed k) {
+        return k.ts();
     }
 
     @Override
-    public void processElement(DeviceKeyed in, Context ctx, Collector<Delivery> out)
-            throws Exception {
-        buffer.add(ctx.getCurrentKey(), in, in.ts(), ctx.timerService());
+    protected long seqOf(DeviceKeyed k) {
+        return k.seq();
     }
 
     @Override
-    public void onTimer(long ts, OnTimerContext ctx, Collector<Delivery> out) throws Exception {
-        for (DeviceKeyed in : buffer.release(ctx.getCurrentKey(), ts)) {
-            if (in.event != null) {
-                apply(in.event, ctx);
-            } else {
-                resolve(in.deviceId, in.request, ctx, out);
-            }
+    protected void handle(DeviceKeyed in, long ts) throws Exception {
+        if (in.event != null) {
+            apply(in.event);
+        } else {
+            resolve(in.deviceId, in.request, ts);
         }
     }
 
-    private void resolve(
-            String deviceId, PushRequest request, OnTimerContext ctx, Collector<Delivery> out)
-            throws Exception {
+    private void resolve(String deviceId, PushRequest request, long ts) throws Exception {
         DeviceInfo bound = device.value();
         if (bound == null) {
-            ctx.output(
+            emit(
                     DispatchTags.DECISIONS,
-                    Decision.drop(request, null, deviceId, DropReason.NO_DEVICE));
+                    Decision.drop(request, null, deviceId, DropReason.NO_DEVICE),
+                    ts);
         } else {
-            out.collect(Delivery.of(request, bound));
+            emit(Delivery.of(request, bound), ts);
         }
     }
 
-    private void apply(DeviceEvent e, OnTimerContext ctx) throws Exception {
+    private void apply(DeviceEvent e) throws Exception {
         DeviceInfo before = device.value();
         DeviceInfo after;
         switch (e.type) {
@@ -139,18 +130,22 @@ public class RegistryFunction extends KeyedProcessFunction<String, DeviceKeyed, 
         }
         String oldUid = before == null ? null : before.uid;
         if (oldUid != null && (after == null || !oldUid.equals(after.uid))) {
-            ctx.output(
-                    DispatchTags.UID_KEYED, UidKeyed.change(oldUid, e.deviceId, null, e.ts, e.seq));
+            emit(
+                    DispatchTags.UID_KEYED,
+                    UidKeyed.change(oldUid, e.deviceId, null, e.ts, e.seq),
+                    e.ts);
         }
         if (after != null) {
-            ctx.output(
+            emit(
                     DispatchTags.UID_KEYED,
-                    UidKeyed.change(after.uid, e.deviceId, after, e.ts, e.seq));
+                    UidKeyed.change(after.uid, e.deviceId, after, e.ts, e.seq),
+                    e.ts);
         }
         if (!Objects.equals(before, after)) {
-            ctx.output(
+            emit(
                     DispatchTags.REGISTRY_CHANGES,
-                    RegistryChange.of(e.deviceId, after, oldUid, e.ts));
+                    RegistryChange.of(e.deviceId, after, oldUid, e.ts),
+                    e.ts);
         }
     }
 }

@@ -14,19 +14,19 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class UidIndexFunctionTest {
+class UidIndexOperatorTest {
     private KeyedOneInputStreamOperatorTestHarness<String, UidKeyed, Delivery> h;
 
     @BeforeEach
     void setUp() throws Exception {
         h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        new UidIndexFunction(), k -> k.uid, Types.STRING);
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new UidIndexOperator(), k -> k.uid, Types.STRING);
+        h.open();
     }
 
     @AfterEach

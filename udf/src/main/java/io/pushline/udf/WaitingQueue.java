@@ -1,4 +1,4 @@
-package io.pushline.dispatch.gate;
+package io.pushline.udf;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,7 +62,7 @@ public final class WaitingQueue<T> implements Iterable<T> {
     }
 
     /** Removes and returns the smallest element if its time is at most {@code maxTs}, else null. */
-    T pollUpTo(long maxTs) {
+    public T pollUpTo(long maxTs) {
         int r = smallest();
         if (r < 0) {
             return null;

@@ -1,0 +1,77 @@
+package io.pushline.dispatch.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.schema.dispatch.DispatchTags;
+import java.util.stream.Collectors;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Restores registry and uid-index state written by earlier versions (files under {@code state/},
+ * written by {@link RegistrySnapshots}): the bindings, and the records that were waiting for the
+ * watermark, are handled as if the job had not stopped.
+ */
+class RegistryStateMigrationTest {
+    /** v1: a buffer and an event-time timer per key and time ({@code EventTimeBuffer}). */
+    @ParameterizedTest
+    @CsvSource({"registry-v1, heap", "registry-v1-rocksdb, rocksdb"})
+    void theRegistryGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
+        try (var h = RegistrySnapshots.registry()) {
+            if (backend.equals("rocksdb")) {
+                h.setStateBackend(RegistrySnapshots.rocksdb());
+            }
+            h.setup();
+            h.initializeState(read(file));
+            h.open();
+            h.processWatermark(40);
+            // the push to d1 that waited is resolved against d1's restored binding
+            assertThat(h.extractOutputValues())
+                    .extracting(d -> d.request.msgId + "/" + d.device.deviceId + "/" + d.device.uid)
+                    .containsExactly("m1/d1/u1");
+            // the bind of d2 that waited is applied
+            assertThat(
+                            h.getSideOutput(DispatchTags.REGISTRY_CHANGES).stream()
+                                    .map(StreamRecord::getValue)
+                                    .map(c -> c.deviceId)
+                                    .collect(Collectors.toList()))
+                    .containsExactly("d2");
+            h.processElement(
+                    io.pushline.schema.dispatch.DeviceKeyed.of(
+                            "d2", RegistryOperatorTest.push(50, 9, "m2")),
+                    50);
+            h.processWatermark(50);
+            assertThat(h.extractOutputValues())
+                    .extracting(d -> d.request.msgId + "/" + d.device.uid)
+                    .containsExactly("m1/u1", "m2/u2");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"uid-index-v1, heap", "uid-index-v1-rocksdb, rocksdb"})
+    void theUidIndexGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
+        try (var h = RegistrySnapshots.uidIndex()) {
+            if (backend.equals("rocksdb")) {
+                h.setStateBackend(RegistrySnapshots.rocksdb());
+            }
+            h.setup();
+            h.initializeState(read(file));
+            h.open();
+            h.processWatermark(40);
+            assertThat(h.extractOutputValues())
+                    .extracting(d -> d.request.msgId + "/" + d.device.deviceId)
+                    .containsExactly("m1/d1");
+        }
+    }
+
+    private static OperatorSubtaskState read(String name) throws Exception {
+        return OperatorSnapshotUtil.readStateHandle(
+                RegistryStateMigrationTest.class
+                        .getClassLoader()
+                        .getResource("state/" + name + ".snapshot")
+                        .getPath());
+    }
+}

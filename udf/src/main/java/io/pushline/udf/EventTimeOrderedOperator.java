@@ -1,0 +1,146 @@
+package io.pushline.udf;
+
+import io.pushline.schema.gate.SpilledPush;
+import io.pushline.schema.registry.RegistryState;
+import java.util.function.Predicate;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * A keyed one-input stage that handles its records in event-time order: each waits in an {@link
+ * EventTimeQueue} until the watermark passes its time, then {@link #handle} runs with the record's
+ * key as the current key, so keyed state reads and writes are the key's. Outputs carry the record's
+ * time as their timestamp.
+ *
+ * <p>The queue's state is named after {@code name}, and a savepoint of the earlier per-key buffer
+ * of the same name (timers and a keyed map) restores into it.
+ */
+public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
+        implements OneInputStreamOperator<IN, OUT> {
+    private static final long serialVersionUID = 1L;
+    private static final int CHUNK = 64;
+
+    private final String name;
+    private final Class<IN> type;
+    private final int maxOnHeap;
+
+    private transient EventTimeQueue<IN> queue;
+    private transient ListState<IN> onHeapState;
+    private transient ListState<SpilledPush> spilledState;
+    private transient EventTimeQueue.Waiting<IN>[] chunk;
+    private transient StreamRecord<OUT> out;
+
+    protected EventTimeOrderedOperator(String name, Class<IN> type, int maxOnHeap) {
+        this.name = name;
+        this.type = type;
+        this.maxOnHeap = maxOnHeap;
+    }
+
+    protected abstract String keyOf(IN record);
+
+    protected abstract long tsOf(IN record);
+
+    protected abstract long seqOf(IN record);
+
+    /** Handles {@code record}, whose time the watermark has passed, under its key. */
+    protected abstract void handle(IN record, long ts) throws Exception;
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void initializeState(StateInitializationContext ctx) throws Exception {
+        super.initializeState(ctx);
+        EventTimeQueue.Order<IN> order =
+                new EventTimeQueue.Order<>() {
+                    @Override
+                    public String key(IN r) {
+                        return keyOf(r);
+                    }
+
+                    @Override
+                    public long ts(IN r) {
+                        return tsOf(r);
+                    }
+
+                    @Override
+                    public long seq(IN r) {
+                        return seqOf(r);
+                    }
+                };
+        queue =
+                new EventTimeQueue<>(
+                        order,
+                        this,
+                        getKeyedStateStore().getMapState(RegistryState.spill(name, type)),
+                        maxOnHeap);
+        onHeapState =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(RegistryState.waitingOnHeap(name, type));
+        spilledState =
+                ctx.getOperatorStateStore().getUnionListState(RegistryState.waitingSpilled(name));
+        chunk = new EventTimeQueue.Waiting[CHUNK];
+        if (!ctx.isRestored()) {
+            return;
+        }
+        Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
+        queue.restore(onHeapState.get(), spilledState.get(), owned);
+        ListState<String> legacyKeys =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(RegistryState.bufferSpilledKeys(name));
+        queue.restoreLegacy(
+                legacyKeys.get(),
+                getKeyedStateStore().getMapState(RegistryState.buffer(name, type)),
+                owned);
+        legacyKeys.clear();
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        LegacyTimers.claim((name, ns, target) -> getInternalTimerService(name, ns, target));
+        out = new StreamRecord<>(null);
+    }
+
+    @Override
+    public void processElement(StreamRecord<IN> element) throws Exception {
+        queue.add(element.getValue());
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        int n;
+        do {
+            n = queue.pollUpTo(mark.getTimestamp(), chunk);
+            for (int i = 0; i < n; i++) {
+                EventTimeQueue.Waiting<IN> w = chunk[i];
+                chunk[i] = null;
+                handle(queue.take(w), w.ts);
+            }
+        } while (n == CHUNK);
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext ctx) throws Exception {
+        super.snapshotState(ctx);
+        queue.snapshot(onHeapState, spilledState);
+    }
+
+    /** Records waiting for the watermark. */
+    public int waiting() {
+        return queue.size();
+    }
+
+    protected void emit(OUT value, long ts) {
+        output.collect(out.replace(value, ts));
+    }
+
+    protected <X> void emit(OutputTag<X> tag, X value, long ts) {
+        output.collect(tag, new StreamRecord<>(value, ts));
+    }
+}
