@@ -86,6 +86,17 @@ final class AudienceBench {
             }
             size = result.cardinality();
         }
+        BenchResults results = new BenchResults("audience", args);
+        for (int r = 0; r < runs; r++) {
+            results.round(
+                    BenchResults.figures(
+                            "evaluatorMs",
+                            ours[r] / 1e6,
+                            "handwrittenMs",
+                            hand[r] / 1e6,
+                            "evaluatorHandwrittenRatio",
+                            (double) ours[r] / hand[r]));
+        }
         double oursMs = median(ours) / 1e6;
         double handMs = median(hand) / 1e6;
         System.out.printf("Result: %,d ids (same in both)%n", size);
@@ -110,17 +121,27 @@ final class AudienceBench {
         System.out.printf(
                 "Streamed out in chunks of 5,000: %,d ids in %.1f ms = %,.0f ids/s (1 core)%n",
                 streamed, median(stream) / 1e6, streamed / (median(stream) / 1e9));
+        results.put("universe", universe);
+        results.put("resultIds", size);
+        results.put("streamedIdsPerSecond", streamed / (median(stream) / 1e9));
 
         Path dir = LocalStack.defaultDir().resolve("bench-audience");
         LocalStack.deleteRecursively(dir);
         try (LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT)) {
             storeRoundTrip(stack, s);
             if (campaign > 0) {
-                CampaignBench.run(stack, campaign);
+                CampaignBench.Result c = CampaignBench.run(stack, campaign);
+                results.put("campaignDevices", campaign);
+                results.put("campaignBindsPerSecond", c.bindsPerSecond());
+                results.put("campaignDevicesPerSecond", c.devicesPerSecond());
             }
         } finally {
             LocalStack.deleteRecursively(dir);
         }
+        // the ratio of the medians, as always printed; the file also has each run's
+        results.put("evaluatorMsMedian", oursMs);
+        results.put("handwrittenMsMedian", handMs);
+        results.write();
         System.out.printf("evaluator/handwritten ratio %.2f%n", oursMs / handMs);
         return 0;
     }

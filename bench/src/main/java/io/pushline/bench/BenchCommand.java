@@ -234,6 +234,27 @@ final class BenchCommand {
                             + " of the work (its source on the other core); %,.0f events per"
                             + " CPU-second spent for it%n",
                     oneCore.rate, oneCore.perCore);
+            BenchResults results = new BenchResults("gate", args);
+            for (int r = 0; r < repeat; r++) {
+                results.round(
+                        BenchResults.figures(
+                                "plainEventsPerSecond",
+                                plains.get(r).rate,
+                                "plainEventsPerCpuSecond",
+                                plains.get(r).perCore,
+                                "gateEventsPerSecond",
+                                gates.get(r).rate,
+                                "gateEventsPerCpuSecond",
+                                gates.get(r).perCore,
+                                "gatePlainRatio",
+                                ratios[r]));
+            }
+            results.put("devices", devices);
+            results.put("events", events);
+            results.put("oneCoreEventsPerSecond", oneCore.rate);
+            results.put("oneCoreEventsPerCpuSecond", oneCore.perCore);
+            results.put("checkpointBytesPerPair", (double) checkpointBytes / pairs);
+            results.write();
             System.out.printf("gate/plain ratio %.2f%n", median(ratios));
         } finally {
             LocalStack.deleteRecursively(work);
@@ -408,7 +429,7 @@ final class BenchCommand {
                             d.request,
                             d.device,
                             d.request.ts);
-            expected.merge(o.pass() ? "PASS" : o.reason.wireName(), 1L, Long::sum);
+            expected.merge(o.pass() ? "PASS" : o.reason().wireName(), 1L, Long::sum);
         }
         try (RedisGate redis = RedisGate.start()) {
             if (redis == null) {

@@ -41,7 +41,10 @@ final class CampaignBench {
 
     private CampaignBench() {}
 
-    static void run(LocalStack stack, int n) throws Exception {
+    /** Binds per second through the dispatch job (with its start), campaign devices per second. */
+    record Result(double bindsPerSecond, double devicesPerSecond) {}
+
+    static Result run(LocalStack stack, int n) throws Exception {
         String namespace = "benchcampaign";
         long t0 = System.nanoTime();
         try (Connection c = stack.hbase().newConnection()) {
@@ -108,6 +111,7 @@ final class CampaignBench {
                     "  %,d binds loaded through the dispatch job in %.1f s (%,.0f binds/s, with job"
                             + " start)%n",
                     n, (t2 - t1) / 1e9, n / ((t2 - t1) / 1e9));
+            double binds = n / ((t2 - t1) / 1e9);
             try (KafkaProducer<String, String> p = producer(kafka)) {
                 p.send(
                                 new ProducerRecord<>(
@@ -125,6 +129,7 @@ final class CampaignBench {
                             + " %,.0f devices/s (expand, resolve, uid index, gate, exactly-once"
                             + " sinks)%n",
                     n, s, n / s);
+            return new Result(binds, n / s);
         } finally {
             job.cancel().get();
         }

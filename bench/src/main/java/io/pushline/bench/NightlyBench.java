@@ -7,6 +7,7 @@ import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
 import io.pushline.schema.recall.UserRecall;
 import io.pushline.sendtime.SendTimeJob;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -26,10 +27,11 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 
 /**
- * {@code ./pushline bench nightly [--users N] [--seed S]}: the two nightly jobs on generated users
- * (NightlyData), each next to a plain BATCH keyed reduce over the same input in the same JVM: send
- * time (activity events, rules predictor) and recall (profiles, history and the catalogue). Local
- * environment, parallelism 2; input generated inside the jobs, so no file reading is timed.
+ * {@code ./pushline bench nightly [--users N] [--seed S] [--repeat R]}: the two nightly jobs on
+ * generated users (NightlyData), each next to a plain BATCH keyed reduce over the same input in the
+ * same JVM: send time (activity events, rules predictor) and recall (profiles, history and the
+ * catalogue). Local environment, parallelism 2; input generated inside the jobs, so no file reading
+ * is timed.
  */
 final class NightlyBench {
     private NightlyBench() {}
@@ -38,8 +40,14 @@ final class NightlyBench {
         int users = 10_000_000;
         long seed = 1;
         String only = null;
+        int repeat = 3;
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--users") && i + 1 < args.length) {
+            if (args[i].equals("--repeat") && i + 1 < args.length) {
+                repeat = Integer.parseInt(args[++i]);
+                if (repeat < 1) {
+                    throw new UsageException("--repeat must be at least 1");
+                }
+            } else if (args[i].equals("--users") && i + 1 < args.length) {
                 users = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--seed") && i + 1 < args.length) {
                 seed = Long.parseLong(args[++i]);
@@ -50,14 +58,15 @@ final class NightlyBench {
             } else {
                 throw new UsageException(
                         "usage: ./pushline bench nightly [--users N] [--seed S]"
-                                + " [--only sendtime|recall]");
+                                + " [--only sendtime|recall] [--repeat R]");
             }
         }
         int materials = NightlyData.materialsFor(users);
         System.out.printf(
                 "bench nightly: %,d generated users (seed %d), activity on the %d days before %s,"
-                        + " %,d catalogue items; BATCH, parallelism 2%n",
-                users, seed, SendTimeBench.DAYS, SendTimeBench.DATE, materials);
+                        + " %,d catalogue items; BATCH, parallelism 2; %d round(s) of each job"
+                        + " next to its plain reduce, medians reported%n",
+                users, seed, SendTimeBench.DAYS, SendTimeBench.DATE, materials, repeat);
         long wall = System.nanoTime();
         boolean withSendTime = !"recall".equals(only);
         boolean withRecall = !"sendtime".equals(only);
@@ -71,16 +80,52 @@ final class NightlyBench {
             plainRecall(warm, seed);
             recall(warm, seed);
         }
-        double sendRatio = withSendTime ? sendTime(users, seed) : Double.NaN;
-        double recallRatio = withRecall ? recallVsPlain(users, seed) : Double.NaN;
+        // The machine's speed drifts over minutes: each job right after its plain reduce, in
+        // rounds,
+        // and the median of each ratio.
+        BenchResults results = new BenchResults("nightly", args);
+        for (int r = 1; r <= repeat; r++) {
+            if (repeat > 1) {
+                System.out.printf("round %d of %d%n", r, repeat);
+            }
+            Map<String, Double> round = new LinkedHashMap<>();
+            if (withSendTime) {
+                double[] rates = sendTime(users, seed);
+                round.put("sendtimePlainEventsPerSecond", rates[0]);
+                round.put("sendtimeEventsPerSecond", rates[1]);
+                round.put("sendtimePlainRatio", rates[1] / rates[0]);
+            }
+            if (withRecall) {
+                double[] rates = recallVsPlain(users, seed);
+                round.put("recallPlainRecordsPerSecond", rates[0]);
+                round.put("recallRecordsPerSecond", rates[1]);
+                round.put("recallPlainRatio", rates[1] / rates[0]);
+            }
+            results.round(round);
+        }
         System.out.printf(
                 "wall time %.1f s (warm-up included)%n", (System.nanoTime() - wall) / 1e9);
+        if (repeat > 1) {
+            System.out.printf(
+                    "median of %d rounds: sendtime %,.0f events/s (plain %,.0f), recall %,.0f"
+                            + " records/s (plain %,.0f)%n",
+                    repeat,
+                    results.median("sendtimeEventsPerSecond"),
+                    results.median("sendtimePlainEventsPerSecond"),
+                    results.median("recallRecordsPerSecond"),
+                    results.median("recallPlainRecordsPerSecond"));
+        }
+        results.put("users", users);
+        results.put("seed", seed);
+        results.write();
         System.out.printf(
-                "sendtime/plain ratio %.2f, recall/plain ratio %.2f%n", sendRatio, recallRatio);
+                "sendtime/plain ratio %.2f, recall/plain ratio %.2f%n",
+                results.median("sendtimePlainRatio"), results.median("recallPlainRatio"));
         return 0;
     }
 
-    private static double sendTime(int users, long seed) throws Exception {
+    /** Plain reduce and send-time job rates, events per second. */
+    private static double[] sendTime(int users, long seed) throws Exception {
         SendTimeBench.Run plain = SendTimeBench.plain(users, seed);
         SendTimeBench.Run sendtime =
                 SendTimeBench.predict(users, seed, SendTimeJob.Predictor.RULES);
@@ -92,10 +137,11 @@ final class NightlyBench {
         System.out.printf(
                 "sendtime  job (rules)        %,12.0f events/s  (%,d events, %,d users in %.1f s)%n",
                 sendRate, sendtime.events, sendtime.users, sendtime.seconds);
-        return sendRate / plainRate;
+        return new double[] {plainRate, sendRate};
     }
 
-    private static double recallVsPlain(int users, long seed) throws Exception {
+    /** Plain reduce and recall job rates, records per second. */
+    private static double[] recallVsPlain(int users, long seed) throws Exception {
         long[] plainRecall = plainRecall(users, seed);
         long[] recall = recall(users, seed);
         double plainRecallRate = plainRecall[0] / (plainRecall[1] / 1e9);
@@ -106,7 +152,7 @@ final class NightlyBench {
         System.out.printf(
                 "recall    job (k 5)          %,12.0f records/s (%,d records, %,d users in %.1f s)%n",
                 recallRate, recall[0], recall[2], recall[1] / 1e9);
-        return recallRate / plainRecallRate;
+        return new double[] {plainRecallRate, recallRate};
     }
 
     /** Records in, nanoseconds: profiles, history and catalogue through a keyed count. */
@@ -188,13 +234,13 @@ final class NightlyBench {
             }
             NightlyData.User u = data.user(i.intValue());
             RecallInput p = new RecallInput();
-            p.uid = u.uid;
+            p.uid = u.uid();
             p.kind = RecallInput.PROFILE;
-            p.tz = u.tz;
-            p.tags = new String[u.interests.size()];
-            p.weights = new double[u.interests.size()];
+            p.tz = u.tz();
+            p.tags = new String[u.interests().size()];
+            p.weights = new double[u.interests().size()];
             int k = 0;
-            for (Map.Entry<String, Double> e : u.interests.entrySet()) {
+            for (Map.Entry<String, Double> e : u.interests().entrySet()) {
                 p.tags[k] = e.getKey();
                 p.weights[k++] = e.getValue();
             }
@@ -204,7 +250,7 @@ final class NightlyBench {
                     materials,
                     h -> {
                         RecallInput r = new RecallInput();
-                        r.uid = u.uid;
+                        r.uid = u.uid();
                         r.kind = (String) h.get("kind");
                         r.itemId = (String) h.get("itemId");
                         r.ts = (Long) h.get("ts");

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,6 +57,7 @@ final class PacingBench {
         int campaign = 1_000_000;
         int seconds = 60;
         int realtimePerSecond = 50;
+        int repeat = 3;
         Path out = LocalStack.defaultDir().resolve("bench");
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -75,6 +77,12 @@ final class PacingBench {
                 case "--out":
                     out = Path.of(args[++i]);
                     break;
+                case "--repeat":
+                    repeat = Integer.parseInt(args[++i]);
+                    if (repeat < 1) {
+                        throw new UsageException("--repeat must be at least 1");
+                    }
+                    break;
                 default:
                     throw new UsageException("unknown argument '" + a + "' for bench pacing");
             }
@@ -83,15 +91,54 @@ final class PacingBench {
             throw new UsageException("--seconds must be at least 30 (10 s warm-up, 10 s windows)");
         }
         Files.createDirectories(out);
-        Path dir = Files.createTempDirectory(out, "run-");
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-            return measure(kafka, dir, out, campaign, seconds, realtimePerSecond);
-        } finally {
-            LocalStack.deleteRecursively(dir);
+        // The machine's speed drifts and one process hosts Kafka, Flink and the reader on 2
+        // cores: rounds of the whole run, each on a fresh broker, and the median of each figure.
+        BenchResults results = new BenchResults("pacing", args);
+        for (int round = 1; round <= repeat; round++) {
+            if (repeat > 1) {
+                System.out.printf("round %d of %d%n", round, repeat);
+            }
+            Path dir = Files.createTempDirectory(out, "run-");
+            PacingReport.Result r;
+            try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+                r = measure(kafka, dir, out, campaign, seconds, realtimePerSecond);
+            } finally {
+                LocalStack.deleteRecursively(dir);
+            }
+            if (r == null) {
+                return 1;
+            }
+            results.round(
+                    BenchResults.figures(
+                            "rateErrorPercent",
+                            r.rateError() * 100,
+                            "shareErrorPercent",
+                            r.shareError() * 100,
+                            "realtimeP99Ms",
+                            r.realtimeP99Ms()));
         }
+        results.put("devices", campaign);
+        results.put("seconds", seconds);
+        results.put("realtimePerSecond", realtimePerSecond);
+        results.write();
+        if (repeat > 1) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "rounds: rate error %s%%, share error %s%%, realtime p99 %s ms%n",
+                    results.values("rateErrorPercent"),
+                    results.values("shareErrorPercent"),
+                    results.values("realtimeP99Ms"));
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "rate error max %.2f%%, share error max %.2f%%, realtime p99 %d ms%n",
+                results.median("rateErrorPercent"),
+                results.median("shareErrorPercent"),
+                Math.round(results.median("realtimeP99Ms")));
+        return 0;
     }
 
-    private static int measure(
+    private static PacingReport.Result measure(
             EmbeddedKafka kafka, Path dir, Path out, int campaign, int seconds, int realtime)
             throws Exception {
         List<NewTopic> topics = new ArrayList<>();
@@ -325,7 +372,7 @@ final class PacingBench {
             total++;
         }
 
-        int report(Path out, long loadedAt) throws Exception {
+        PacingReport.Result report(Path out, long loadedAt) throws Exception {
             return PacingReport.write(this, out, loadedAt);
         }
     }

@@ -19,10 +19,14 @@ final class PacingReport {
 
     private PacingReport() {}
 
-    static int write(PacingBench.Series s, Path out, long loadedAt) throws Exception {
+    /** A round's verdict: worst 10-s rate error and share error, realtime p99 (steady window). */
+    record Result(double rateError, double shareError, long realtimeP99Ms) {}
+
+    /** Prints a round's report and writes its series; null when the run was too short to judge. */
+    static Result write(PacingBench.Series s, Path out, long loadedAt) throws Exception {
         if (s.total == 0) {
             System.out.println("no sends reached the vendor topics");
-            return 1;
+            return null;
         }
         String[] vendors = PacingBench.VENDORS;
         long first = s.first / 1000;
@@ -34,13 +38,13 @@ final class PacingReport {
         }
         if (loadedAt == 0) {
             System.out.println("the backlog was not loaded before the end: raise --seconds");
-            return 1;
+            return null;
         }
         int from = (int) Math.max(0, (loadedAt + 999) / 1000 - first) + SETTLE;
         int to = n - TAIL; // exclusive
         if (to - from < 10) {
             System.out.println("run too short for a 10 s window after the load: raise --seconds");
-            return 1;
+            return null;
         }
         double rateError = 0;
         double shareError = 0;
@@ -130,13 +134,7 @@ final class PacingReport {
         writeCsv(csv, c);
         writeHtml(html, c, from, to);
         System.out.println("series: " + csv + "   chart: " + html);
-        System.out.printf(
-                Locale.ROOT,
-                "rate error max %.2f%%, share error max %.2f%%, realtime p99 %d ms%n",
-                rateError * 100,
-                shareError * 100,
-                pct(steady, 0.99));
-        return 0;
+        return new Result(rateError, shareError, pct(steady, 0.99));
     }
 
     private static long total(long[] levels) {

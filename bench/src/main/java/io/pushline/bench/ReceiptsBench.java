@@ -25,10 +25,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * {@code ./pushline bench receipts [--events N] [--devices D]}: the receipts job's operators
- * (lifecycle, minute and day windows; sinks discard) against a plain keyed count over the same
- * generated decisions and receipts, one after the other on one MiniCluster (RocksDB, parallelism 2,
- * after a warm-up run of each).
+ * {@code ./pushline bench receipts [--events N] [--devices D] [--repeat R]}: the receipts job's
+ * operators (lifecycle, minute and day windows; sinks discard) against a plain keyed count over the
+ * same generated decisions and receipts, one after the other on one MiniCluster (RocksDB,
+ * parallelism 2, after a warm-up run of each).
  */
 final class ReceiptsBench {
     private ReceiptsBench() {}
@@ -36,21 +36,29 @@ final class ReceiptsBench {
     static int run(String[] args) throws Exception {
         long events = 5_000_000;
         int devices = 1_000_000;
+        int repeat = 3;
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--events") && i + 1 < args.length) {
+            if (args[i].equals("--repeat") && i + 1 < args.length) {
+                repeat = Integer.parseInt(args[++i]);
+                if (repeat < 1) {
+                    throw new UsageException("--repeat must be at least 1");
+                }
+            } else if (args[i].equals("--events") && i + 1 < args.length) {
                 events = Long.parseLong(args[++i]);
             } else if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
             } else {
                 throw new UsageException(
-                        "usage: ./pushline bench receipts [--events N] [--devices D]");
+                        "usage: ./pushline bench receipts [--events N] [--devices D]"
+                                + " [--repeat R]");
             }
         }
         System.out.printf(
                 "bench receipts: %,d events (decision, sent, delivered or failed or token_invalid,"
                         + " clicked or a duplicate) for %,d (message, device) pairs over %,d"
-                        + " devices; RocksDB, parallelism 2%n",
-                events, events / 4, devices);
+                        + " devices; RocksDB, parallelism 2; %d round(s) of both, medians"
+                        + " reported%n",
+                events, events / 4, devices, repeat);
         Path work = Files.createTempDirectory("pushline-bench-receipts");
         try {
             Configuration conf = LocalFlink.configuration(work);
@@ -67,10 +75,28 @@ final class ReceiptsBench {
                 long warm = Math.min(events, 500_000);
                 timed(rest, conf, "warm-up plain", warm, devices, false, true);
                 timed(rest, conf, "warm-up job", warm, devices, true, true);
-                double plain =
-                        timed(rest, conf, "plain keyed count", events, devices, false, false);
-                double job = timed(rest, conf, "receipts job", events, devices, true, false);
-                System.out.printf("receipts/plain ratio %.2f%n", job / plain);
+                BenchResults results = new BenchResults("receipts", args);
+                for (int r = 1; r <= repeat; r++) {
+                    if (repeat > 1) {
+                        System.out.printf("round %d of %d%n", r, repeat);
+                    }
+                    double plain =
+                            timed(rest, conf, "plain keyed count", events, devices, false, false);
+                    double job = timed(rest, conf, "receipts job", events, devices, true, false);
+                    results.round(
+                            BenchResults.figures(
+                                    "plainEventsPerSecond",
+                                    plain,
+                                    "receiptsEventsPerSecond",
+                                    job,
+                                    "receiptsPlainRatio",
+                                    job / plain));
+                }
+                results.put("events", events);
+                results.put("devices", devices);
+                results.write();
+                System.out.printf(
+                        "receipts/plain ratio %.2f%n", results.median("receiptsPlainRatio"));
             }
         } finally {
             LocalStack.deleteRecursively(work);

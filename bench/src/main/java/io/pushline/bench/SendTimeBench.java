@@ -7,6 +7,8 @@ import io.pushline.schema.sendtime.SendTime;
 import io.pushline.sendtime.SendTimeJob;
 import io.pushline.sendtime.SendTimeRules;
 import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -42,48 +44,71 @@ final class SendTimeBench {
     static int run(String[] args) throws Exception {
         int users = 1_000_000;
         long seed = 1;
+        int repeat = 3;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--users") && i + 1 < args.length) {
                 users = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--seed") && i + 1 < args.length) {
                 seed = Long.parseLong(args[++i]);
+            } else if (args[i].equals("--repeat") && i + 1 < args.length) {
+                repeat = Integer.parseInt(args[++i]);
+                if (repeat < 1) {
+                    throw new UsageException("--repeat must be at least 1");
+                }
             } else {
-                throw new UsageException("usage: ./pushline bench sendtime [--users N] [--seed S]");
+                throw new UsageException(
+                        "usage: ./pushline bench sendtime [--users N] [--seed S] [--repeat R]");
             }
         }
         System.out.printf(
                 "bench sendtime: %,d generated users, activity on the %d days before %s (seed %d),"
-                        + " BATCH, parallelism 2%n",
-                users, DAYS, DATE, seed);
+                        + " BATCH, parallelism 2; %d round(s), medians reported%n",
+                users, DAYS, DATE, seed, repeat);
         // the first job in a JVM pays for class loading and JIT: a smaller run of each first
         plain(Math.max(1, users / 10), seed);
         predict(Math.max(1, users / 10), seed, SendTimeJob.Predictor.RULES);
-        Run plain = plain(users, seed);
-        System.out.printf(
-                "plain keyed reduce  %,10.0f events/s  (%,d events in %.1f s)%n",
-                plain.events / plain.seconds, plain.events, plain.seconds);
-        double[] ratios = new double[2];
+        BenchResults results = new BenchResults("sendtime", args);
+        // the same seed gives the same users: accuracy is the same in every round
         String[] accuracy = new String[2];
-        for (SendTimeJob.Predictor p : SendTimeJob.Predictor.values()) {
-            Run r = predict(users, seed, p);
-            ratios[p.ordinal()] = (r.events / r.seconds) / (plain.events / plain.seconds);
-            accuracy[p.ordinal()] =
-                    String.format(
-                            "first %.1f%%, last %.1f%%",
-                            100.0 * r.firstWithin / r.users, 100.0 * r.lastWithin / r.users);
+        for (int round = 1; round <= repeat; round++) {
+            if (repeat > 1) {
+                System.out.printf("round %d of %d%n", round, repeat);
+            }
+            Run plain = plain(users, seed);
+            double plainRate = plain.events / plain.seconds;
             System.out.printf(
-                    "sendtime %-10s %,10.0f events/s  (%,d users in %.1f s); within 30 min of the"
-                            + " truth: %s%n",
-                    p.name().toLowerCase(),
-                    r.events / r.seconds,
-                    r.users,
-                    r.seconds,
-                    accuracy[p.ordinal()]);
+                    "plain keyed reduce  %,10.0f events/s  (%,d events in %.1f s)%n",
+                    plainRate, plain.events, plain.seconds);
+            Map<String, Double> figures = new LinkedHashMap<>();
+            figures.put("plainEventsPerSecond", plainRate);
+            for (SendTimeJob.Predictor p : SendTimeJob.Predictor.values()) {
+                Run r = predict(users, seed, p);
+                double rate = r.events / r.seconds;
+                figures.put(p + "EventsPerSecond", rate);
+                figures.put(p + "PlainRatio", rate / plainRate);
+                figures.put(p + "FirstWithin30MinPercent", 100.0 * r.firstWithin / r.users);
+                figures.put(p + "LastWithin30MinPercent", 100.0 * r.lastWithin / r.users);
+                accuracy[p.ordinal()] =
+                        String.format(
+                                "first %.1f%%, last %.1f%%",
+                                100.0 * r.firstWithin / r.users, 100.0 * r.lastWithin / r.users);
+                System.out.printf(
+                        "sendtime %-10s %,10.0f events/s  (%,d users in %.1f s); within 30 min of"
+                                + " the truth: %s%n",
+                        p.name().toLowerCase(), rate, r.users, r.seconds, accuracy[p.ordinal()]);
+            }
+            results.round(figures);
         }
+        results.put("users", users);
+        results.put("seed", seed);
+        results.write();
         System.out.printf(
                 "sendtime/plain ratio %.2f (rules), %.2f (histogram); within 30 min: rules %s;"
                         + " histogram %s%n",
-                ratios[0], ratios[1], accuracy[0], accuracy[1]);
+                results.median("rulesPlainRatio"),
+                results.median("histogramPlainRatio"),
+                accuracy[0],
+                accuracy[1]);
         return 0;
     }
 
@@ -207,10 +232,10 @@ final class SendTimeBench {
         public SendTime map(SendTime s) {
             NightlyData.User u = data.user(Integer.parseInt(s.uid.substring(1)));
             users.add(1L);
-            if (Math.abs(minutes(s.first) - u.wake) <= 30) {
+            if (Math.abs(minutes(s.first) - u.wake()) <= 30) {
                 first.add(1L);
             }
-            if (Math.abs(minutes(s.last) - u.sleep) <= 30) {
+            if (Math.abs(minutes(s.last) - u.sleep()) <= 30) {
                 last.add(1L);
             }
             return s;

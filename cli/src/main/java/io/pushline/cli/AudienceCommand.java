@@ -190,18 +190,18 @@ final class AudienceCommand {
                 SegmentStore store =
                         new SegmentStore(c, options.get(CommonOptions.HBASE_NAMESPACE))) {
             List<SegmentStore.Info> all = store.list();
-            int width = all.stream().mapToInt(i -> i.name.length()).max().orElse(7);
+            int width = all.stream().mapToInt(i -> i.name().length()).max().orElse(7);
             String row = "%-" + Math.max(7, width) + "s  %15s  %7s  %10s  %s%n";
             System.out.printf(row, "SEGMENT", "SIZE", "VERSION", "AGE", "SOURCE");
             long now = System.currentTimeMillis();
             for (SegmentStore.Info i : all) {
                 System.out.printf(
                         row,
-                        i.name,
-                        String.format("%,d", i.cardinality),
-                        "v" + i.version,
-                        age(Duration.ofMillis(Math.max(0, now - i.builtAt))),
-                        i.source);
+                        i.name(),
+                        String.format("%,d", i.cardinality()),
+                        "v" + i.version(),
+                        age(Duration.ofMillis(Math.max(0, now - i.builtAt()))),
+                        i.source());
             }
             System.out.printf("%d segments%n", all.size());
             return 0;
@@ -224,16 +224,16 @@ final class AudienceCommand {
         env.setParallelism(2);
         long start = System.nanoTime();
         SegmentsJob.Report r = SegmentsJob.run(options, env);
-        for (BuiltSegment b : r.segments) {
+        for (BuiltSegment b : r.segments()) {
             System.out.println(b);
         }
         System.out.printf(
                 "%d segments built from %,d rows in %.1f s; %,d rows rejected%s%n",
-                r.segments.size(),
-                r.rows,
+                r.segments().size(),
+                r.rows(),
                 (System.nanoTime() - start) / 1e9,
                 r.rejectedRows(),
-                r.rejected.isEmpty() ? "" : " (to push.dlq): " + r.rejected);
+                r.rejected().isEmpty() ? "" : " (to push.dlq): " + r.rejected());
         return 0;
     }
 

@@ -116,12 +116,12 @@ final class DemoCommand {
                     StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
             batch.setParallelism(2);
             SegmentsJob.Report built = SegmentsJob.run(Configuration.fromMap(segmentOpts), batch);
-            for (BuiltSegment b : built.segments) {
+            for (BuiltSegment b : built.segments()) {
                 System.out.println("      " + b);
             }
             System.out.printf(
                     "      %,d rows in %.1f s; campaigns: %d x '%s' and one with a typo%n",
-                    built.rows, secs(ts), data.campaigns, DemoData.CAMPAIGN);
+                    built.rows(), secs(ts), data.campaigns, DemoData.CAMPAIGN);
 
             step(
                     "[4/8] the night before: send time, recall and personal slots for "

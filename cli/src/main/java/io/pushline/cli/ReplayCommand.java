@@ -207,8 +207,8 @@ final class ReplayCommand {
                             AudienceSettings.none(),
                             null,
                             128);
-            CloseableIterator<Decision> decided = out.decisions.collectAsync();
-            CloseableIterator<DeadLetter> dead = out.deadLetters.collectAsync();
+            CloseableIterator<Decision> decided = out.decisions().collectAsync();
+            CloseableIterator<DeadLetter> dead = out.deadLetters().collectAsync();
             env.execute("pushline-replay");
             decided.forEachRemaining(decisions::add);
             while (dead.hasNext()) {

@@ -47,23 +47,8 @@ public final class SegmentStore implements AutoCloseable {
     }
 
     /** What the meta row says of a segment. */
-    public static final class Info {
-        public final String name;
-        public final long version;
-        public final long cardinality;
-        public final long builtAt;
-        public final String source;
-        final int chunks;
-
-        Info(String name, long version, long cardinality, long builtAt, String source, int chunks) {
-            this.name = name;
-            this.version = version;
-            this.cardinality = cardinality;
-            this.builtAt = builtAt;
-            this.source = source;
-            this.chunks = chunks;
-        }
-    }
+    public record Info(
+            String name, long version, long cardinality, long builtAt, String source, int chunks) {}
 
     /**
      * Writes a new version of {@code name} and makes it current.

@@ -74,7 +74,7 @@ public final class StoreAudiences implements Audiences {
     public Set<String> names() throws IOException {
         Set<String> out = new TreeSet<>();
         for (SegmentStore.Info i : store.list()) {
-            out.add(i.name);
+            out.add(i.name());
         }
         return out;
     }

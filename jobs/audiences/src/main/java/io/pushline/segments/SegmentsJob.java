@@ -47,15 +47,7 @@ public final class SegmentsJob {
     private SegmentsJob() {}
 
     /** The topology's outputs. */
-    public static final class Streams {
-        public final DataStream<BuiltSegment> built;
-        public final DataStream<DeadLetter> deadLetters;
-
-        Streams(DataStream<BuiltSegment> built, DataStream<DeadLetter> deadLetters) {
-            this.built = built;
-            this.deadLetters = deadLetters;
-        }
-    }
+    public record Streams(DataStream<BuiltSegment> built, DataStream<DeadLetter> deadLetters) {}
 
     /** Wires the build from rows (files and changes together) to the store in {@code namespace}. */
     public static Streams build(
@@ -90,17 +82,7 @@ public final class SegmentsJob {
     }
 
     /** What a build did. */
-    public static final class Report {
-        public final List<BuiltSegment> segments;
-        public final long rows;
-        public final Map<String, Long> rejected;
-
-        Report(List<BuiltSegment> segments, long rows, Map<String, Long> rejected) {
-            this.segments = segments;
-            this.rows = rows;
-            this.rejected = rejected;
-        }
-
+    public record Report(List<BuiltSegment> segments, long rows, Map<String, Long> rejected) {
         public long rejectedRows() {
             return rejected.values().stream().mapToLong(Long::longValue).sum();
         }

@@ -60,13 +60,13 @@ class SegmentStoreITCase {
                     .isEqualTo(2);
             assertThat(bitmap(store.read("sports"))).isEqualTo(small);
             SegmentStore.Info info = store.info("sports");
-            assertThat(info.version).isEqualTo(2);
-            assertThat(info.cardinality).isEqualTo(3);
-            assertThat(info.source).isEqualTo("package:sports-v2.txt");
+            assertThat(info.version()).isEqualTo(2);
+            assertThat(info.cardinality()).isEqualTo(3);
+            assertThat(info.source()).isEqualTo("package:sports-v2.txt");
 
             store.write("news", bytes(RoaringBitmap.bitmapOf(7)), 1, "topic");
             assertThat(store.list())
-                    .extracting(i -> i.name + "@" + i.version)
+                    .extracting(i -> i.name() + "@" + i.version())
                     .containsExactly("news@1", "sports@2");
         }
         // The first version's chunks are gone: one chunk row for sports, one for news, two metas.

@@ -81,15 +81,15 @@ class SegmentsJobITCase {
         opts.put(SegmentsOptions.FILES.key(), files.toString());
         SegmentsJob.Report first = build(stack, opts);
 
-        assertThat(first.segments)
+        assertThat(first.segments())
                 .extracting(BuiltSegment::toString)
                 .containsExactly(
                         "churned v1: 1 members (2 adds, 1 removes)",
                         "fans:host42 v1: 2 members (file: 2 rows, 0 adds, 0 removes)",
                         "region/beijing v1: 30 members (file: 30 rows, 0 adds, 0 removes)",
                         "sports v1: 100 members (file: 101 rows, 1 adds, 1 removes)");
-        assertThat(first.rows).isEqualTo(102 + 2 + 30 + 7);
-        assertThat(first.rejected)
+        assertThat(first.rows()).isEqualTo(102 + 2 + 30 + 7);
+        assertThat(first.rejected())
                 .containsExactlyInAnyOrderEntriesOf(
                         Map.of(
                                 "malformed uid (whitespace, control characters or over 256"
@@ -132,7 +132,7 @@ class SegmentsJobITCase {
                 change("churned", "u003", "add", T + 6));
         opts.remove(SegmentsOptions.FILES.key());
         SegmentsJob.Report second = build(stack, opts);
-        assertThat(second.segments)
+        assertThat(second.segments())
                 .extracting(BuiltSegment::toString)
                 .containsExactly("churned v2: 1 members (1 adds, 1 removes)");
         assertThat(evaluate(stack, "churned")).containsExactly("u003");

@@ -109,15 +109,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     }
 
     /** A campaign being expanded: its checkpointed progress and the audience it walks. */
-    private static final class Running {
-        final CampaignProgress progress;
-        final IdSet audience;
-
-        Running(CampaignProgress progress, IdSet audience) {
-            this.progress = progress;
-            this.audience = audience;
-        }
-    }
+    private record Running(CampaignProgress progress, IdSet audience) {}
 
     @Override
     public void initializeState(StateInitializationContext ctx) throws Exception {

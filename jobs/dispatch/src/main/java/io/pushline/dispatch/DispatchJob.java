@@ -222,18 +222,21 @@ public final class DispatchJob {
 
     /** Sends the topology's output to {@code sinks}. */
     public static void sinkTo(DispatchStreams streams, DispatchSinks sinks) {
-        streams.sends.sinkTo(sinks.sends).uid("sink-vendor-topics").name("Vendor topics");
-        streams.decisions.sinkTo(sinks.decisions).uid("sink-decisions").name("Decisions");
-        streams.deadLetters.sinkTo(sinks.deadLetters).uid("sink-dead-letters").name("Dead letters");
-        if (sinks.pacingReports != null && streams.pacingReports != null) {
-            streams.pacingReports
-                    .sinkTo(sinks.pacingReports)
+        streams.sends().sinkTo(sinks.sends()).uid("sink-vendor-topics").name("Vendor topics");
+        streams.decisions().sinkTo(sinks.decisions()).uid("sink-decisions").name("Decisions");
+        streams.deadLetters()
+                .sinkTo(sinks.deadLetters())
+                .uid("sink-dead-letters")
+                .name("Dead letters");
+        if (sinks.pacingReports() != null && streams.pacingReports() != null) {
+            streams.pacingReports()
+                    .sinkTo(sinks.pacingReports())
                     .uid("sink-pacing-reports")
                     .name("Pacing reports");
         }
-        if (sinks.registry != null) {
-            streams.registryChanges
-                    .sinkTo(sinks.registry)
+        if (sinks.registry() != null) {
+            streams.registryChanges()
+                    .sinkTo(sinks.registry())
                     .uid("sink-hbase-registry")
                     .name("HBase registry");
         }

@@ -11,13 +11,12 @@ import org.apache.flink.api.connector.sink2.Sink;
  * Where the dispatch job writes: sends (one per device, to its vendor's topic), every decision,
  * dead letters, and optionally the registry mirror.
  */
-public final class DispatchSinks {
-    final Sink<SendRecord> sends;
-    final Sink<Decision> decisions;
-    final Sink<DeadLetter> deadLetters;
-    final Sink<RegistryChange> registry;
-    final Sink<PacingStatus> pacingReports;
-
+public record DispatchSinks(
+        Sink<SendRecord> sends,
+        Sink<Decision> decisions,
+        Sink<DeadLetter> deadLetters,
+        Sink<RegistryChange> registry,
+        Sink<PacingStatus> pacingReports) {
     /**
      * @param registry null when the registry is not mirrored anywhere
      */
@@ -27,22 +26,5 @@ public final class DispatchSinks {
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry) {
         this(sends, decisions, deadLetters, registry, null);
-    }
-
-    /**
-     * @param pacingReports null when the pacer's backlog reports go nowhere (campaign expansion
-     *     then never pauses for a vendor's backlog)
-     */
-    public DispatchSinks(
-            Sink<SendRecord> sends,
-            Sink<Decision> decisions,
-            Sink<DeadLetter> deadLetters,
-            Sink<RegistryChange> registry,
-            Sink<PacingStatus> pacingReports) {
-        this.sends = sends;
-        this.decisions = decisions;
-        this.deadLetters = deadLetters;
-        this.registry = registry;
-        this.pacingReports = pacingReports;
     }
 }

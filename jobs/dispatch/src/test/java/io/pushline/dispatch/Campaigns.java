@@ -83,8 +83,8 @@ final class Campaigns {
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
         SegmentsJob.Report r = SegmentsJob.run(Configuration.fromMap(opts), env);
-        if (r.segments.size() != 3 || r.rejectedRows() != 0) {
-            throw new IllegalStateException("segment build: " + r.segments + " " + r.rejected);
+        if (r.segments().size() != 3 || r.rejectedRows() != 0) {
+            throw new IllegalStateException("segment build: " + r.segments() + " " + r.rejected());
         }
     }
 

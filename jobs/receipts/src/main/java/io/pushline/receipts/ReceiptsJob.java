@@ -131,12 +131,12 @@ public final class ReceiptsJob {
                                         .uid("too-late-day")
                                         .name("Too late for the day table"));
 
-        minutes.sinkTo(sinks.minuteTable).uid("sink-hbase-metrics").name("HBase push_metrics");
-        days.sinkTo(sinks.dayTable)
+        minutes.sinkTo(sinks.minuteTable()).uid("sink-hbase-metrics").name("HBase push_metrics");
+        days.sinkTo(sinks.dayTable())
                 .uid("sink-hbase-metrics-daily")
                 .name("HBase push_metrics_daily");
         minutes.union(days)
-                .sinkTo(sinks.metricsTopic)
+                .sinkTo(sinks.metricsTopic())
                 .uid("sink-metrics-topic")
                 .name("push.metrics");
         counts.getSideOutput(ReceiptTags.LIFECYCLE)
@@ -145,16 +145,16 @@ public final class ReceiptsJob {
                         TypeInformation.of(Lifecycle.class),
                         new LatestLifecycle())
                 .uid("latest-lifecycle")
-                .sinkTo(sinks.lifecycle)
+                .sinkTo(sinks.lifecycle())
                 .uid("sink-hbase-lifecycle")
                 .name("HBase push_lifecycle");
         counts.getSideOutput(ReceiptTags.UNBIND)
-                .sinkTo(sinks.unbinds)
+                .sinkTo(sinks.unbinds())
                 .uid("sink-unbinds")
                 .name("device.events (unbind)");
         valid.getSideOutput(ReceiptTags.DEAD_LETTERS)
                 .union(tooLate)
-                .sinkTo(sinks.deadLetters)
+                .sinkTo(sinks.deadLetters())
                 .uid("sink-dead-letters")
                 .name("push.dlq");
     }

@@ -20,17 +20,7 @@ public final class GateEngine {
     private GateEngine() {}
 
     /** The outcome for one device: null reason for a PASS; the level the push was judged at. */
-    public static final class Outcome {
-        public final DropReason reason;
-        public final int level;
-        public final boolean whitelisted;
-
-        Outcome(DropReason reason, int level, boolean whitelisted) {
-            this.reason = reason;
-            this.level = level;
-            this.whitelisted = whitelisted;
-        }
-
+    public record Outcome(DropReason reason, int level, boolean whitelisted) {
         public boolean pass() {
             return reason == null;
         }

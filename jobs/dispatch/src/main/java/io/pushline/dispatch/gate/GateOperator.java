@@ -249,12 +249,12 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         Decision decision =
                 o.pass()
                         ? Decision.pass(p, dev.uid, dev.deviceId, dev.vendor)
-                        : Decision.drop(p, dev.uid, dev.deviceId, o.reason);
+                        : Decision.drop(p, dev.uid, dev.deviceId, o.reason());
         count(decision, dev.vendor);
         output.collect(decisionOut.replace(decision, p.ts));
         if (o.pass()) {
             device.update(s);
-            output.collect(DispatchTags.SENDS, new StreamRecord<>(send(p, dev, o.level), p.ts));
+            output.collect(DispatchTags.SENDS, new StreamRecord<>(send(p, dev, o.level()), p.ts));
         }
     }
 

@@ -36,23 +36,13 @@ public final class NightlyData {
     static final String[] CATEGORIES = {"video", "article", "live", "album", "short", "music"};
 
     /** One user's truth: zone, habits (minutes of the local day) and interests. */
-    public static final class User {
-        public final String uid;
-        public final String tz;
-        public final int wake;
-        public final int sleep;
-        public final double activeShare;
-        public final Map<String, Double> interests;
-
-        User(String uid, String tz, int wake, int sleep, double share, Map<String, Double> i) {
-            this.uid = uid;
-            this.tz = tz;
-            this.wake = wake;
-            this.sleep = sleep;
-            this.activeShare = share;
-            this.interests = i;
-        }
-    }
+    public record User(
+            String uid,
+            String tz,
+            int wake,
+            int sleep,
+            double activeShare,
+            Map<String, Double> interests) {}
 
     private final long seed;
     private final LocalDate date;

@@ -33,7 +33,7 @@ class NightlyDataTest {
         LocalDate date = LocalDate.of(2026, 11, 22);
         NightlyData data = new NightlyData(5, date, 9);
         NightlyData.User u = data.user(42);
-        java.time.ZoneId zone = java.time.ZoneId.of(u.tz);
+        java.time.ZoneId zone = java.time.ZoneId.of(u.tz());
         java.util.Map<LocalDate, int[]> days = new java.util.TreeMap<>();
         data.activity(
                 u,
@@ -46,8 +46,8 @@ class NightlyDataTest {
                 });
         assertThat(days).isNotEmpty();
         assertThat(days.keySet()).allMatch(d -> d.isBefore(date) && !d.isBefore(date.minusDays(9)));
-        assertThat(days.values()).allMatch(r -> Math.abs(r[0] - u.wake) <= 75);
+        assertThat(days.values()).allMatch(r -> Math.abs(r[0] - u.wake()) <= 75);
         assertThat(days.values())
-                .allMatch(r -> Math.abs(r[1] - u.sleep) <= 100 || r[1] == 23 * 60 + 59);
+                .allMatch(r -> Math.abs(r[1] - u.sleep()) <= 100 || r[1] == 23 * 60 + 59);
     }
 }
