@@ -1,6 +1,7 @@
 package io.pushline.recall;
 
 import io.pushline.schema.recall.Material;
+import io.pushline.schema.recall.TagCandidates;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,10 +13,10 @@ import org.apache.flink.util.Collector;
 
 /**
  * A subtask's best {@code perTag} items per tag, over its whole share of the catalogue: the global
- * best of a tag is among the local bests, so only these go on to {@link BestPerTag}.
+ * best of a tag is among the local bests, so only these are broadcast, and {@link RecallFunction}
+ * keeps the best of them.
  */
-class LocalBest
-        implements MapPartitionFunction<Tuple2<String, Material>, Tuple2<String, Material>> {
+class LocalBest implements MapPartitionFunction<Tuple2<String, Material>, TagCandidates> {
     private static final long serialVersionUID = 1L;
     private static final int BATCH = 10_000;
     private final LocalDate date;
@@ -27,8 +28,7 @@ class LocalBest
     }
 
     @Override
-    public void mapPartition(
-            Iterable<Tuple2<String, Material>> in, Collector<Tuple2<String, Material>> out) {
+    public void mapPartition(Iterable<Tuple2<String, Material>> in, Collector<TagCandidates> out) {
         RecallScorer scorer = new RecallScorer(date, RecallFunction.HALF_LIFE_DAYS);
         Map<String, List<Material>> byTag = new HashMap<>();
         for (Tuple2<String, Material> t : in) {
@@ -38,8 +38,13 @@ class LocalBest
                 byTag.put(t.f0, new ArrayList<>(scorer.best(l, perTag)));
             }
         }
-        byTag.forEach(
-                (tag, items) ->
-                        scorer.best(items, perTag).forEach(m -> out.collect(Tuple2.of(tag, m))));
+        byTag.forEach((tag, items) -> out.collect(candidates(tag, scorer.best(items, perTag))));
+    }
+
+    static TagCandidates candidates(String tag, List<Material> items) {
+        TagCandidates c = new TagCandidates();
+        c.tag = tag;
+        c.items = items.toArray(new Material[0]);
+        return c;
     }
 }

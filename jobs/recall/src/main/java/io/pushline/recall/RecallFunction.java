@@ -7,6 +7,8 @@ import io.pushline.schema.recall.TagCandidates;
 import io.pushline.schema.recall.UserRecall;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,15 +34,17 @@ class RecallFunction
     private final LocalDate date;
     private final int k;
     private final int pushedDays;
+    private final int perTag;
     private transient ValueState<RecallInput> profile;
     private transient ListState<String> excluded;
     private transient RecallScorer scorer;
     private transient CandidateIndex index;
 
-    RecallFunction(LocalDate date, int k, int pushedDays) {
+    RecallFunction(LocalDate date, int k, int pushedDays, int perTag) {
         this.date = date;
         this.k = k;
         this.pushedDays = pushedDays;
+        this.perTag = perTag;
     }
 
     @Override
@@ -74,7 +78,15 @@ class RecallFunction
     @Override
     public void processBroadcastElement(TagCandidates c, Context ctx, Collector<UserRecall> out)
             throws Exception {
-        ctx.getBroadcastState(RecallJob.CANDIDATES).put(c.tag, c);
+        // one subtask's best of the tag: the tag's best are the best of all subtasks' bests
+        var state = ctx.getBroadcastState(RecallJob.CANDIDATES);
+        TagCandidates before = state.get(c.tag);
+        if (before != null) {
+            List<Material> all = new ArrayList<>(Arrays.asList(before.items));
+            all.addAll(Arrays.asList(c.items));
+            c = LocalBest.candidates(c.tag, scorer.best(all, perTag));
+        }
+        state.put(c.tag, c);
         index = null; // rebuilt with the new candidates at the next user
     }
 

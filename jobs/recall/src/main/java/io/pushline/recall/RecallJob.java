@@ -34,7 +34,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * last {@code pushedDays} days, never two of one category in a row.
  *
  * <pre>
- * materials ─ per tag (keyBy tag) ─ best perTag ─ broadcast ─┐
+ * materials ─ per tag, each subtask's best perTag ─ broadcast ─┐
  * profiles, consumption, pushes ─ keyBy uid ──────────────── recall ─ user_recall
  * </pre>
  *
@@ -183,16 +183,16 @@ public final class RecallJob {
                         // network
                         .fullWindowPartition()
                         .mapPartition(new LocalBest(date, perTag))
-                        .returns(BY_TAG)
-                        .name("Best items per tag (local)")
-                        .keyBy(t -> t.f0)
-                        .process(new BestPerTag(date, perTag))
+                        .returns(TypeInformation.of(TagCandidates.class))
                         .uid("best-per-tag")
-                        .name("Best items per tag")
+                        .name("Best items per tag (local)")
+                        // no keyBy(tag): in BATCH every keyed input is sorted with a share of
+                        // managed memory, and a second sort would halve the users' share; the few
+                        // local bests are merged where they arrive, in RecallFunction
                         .broadcast(CANDIDATES);
         return users.keyBy(u -> u.uid)
                 .connect(candidates)
-                .process(new RecallFunction(date, k, pushedDays))
+                .process(new RecallFunction(date, k, pushedDays, perTag))
                 .uid("recall")
                 .name("Recall per user");
     }

@@ -53,12 +53,12 @@ class RecallJobITCase {
         for (int i = 0; i < USERS; i++) {
             NightlyData.User u = data.user(i);
             RecallInput p = new RecallInput();
-            p.uid = u.uid;
+            p.uid = u.uid();
             p.kind = RecallInput.PROFILE;
-            p.tags = u.interests.keySet().toArray(new String[0]);
-            p.weights = u.interests.values().stream().mapToDouble(x -> x).toArray();
+            p.tags = u.interests().keySet().toArray(new String[0]);
+            p.weights = u.interests().values().stream().mapToDouble(x -> x).toArray();
             inputs.add(p);
-            interests.put(u.uid, u.interests);
+            interests.put(u.uid(), u.interests());
             data.history(
                     u,
                     catalogue,
