@@ -89,14 +89,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
         }
         Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
         queue.restore(onHeapState.get(), spilledState.get(), owned);
-        ListState<String> legacyKeys =
-                ctx.getOperatorStateStore()
-                        .getUnionListState(RegistryState.bufferSpilledKeys(name));
-        queue.restoreLegacy(
-                legacyKeys.get(),
-                getKeyedStateStore().getMapState(RegistryState.buffer(name, type)),
-                owned);
-        legacyKeys.clear();
+        queue.restoreLegacy(ctx.getOperatorStateStore(), getKeyedStateStore(), name, type, owned);
     }
 
     @Override

@@ -1,13 +1,16 @@
 package io.pushline.udf;
 
 import io.pushline.schema.gate.SpilledPush;
+import io.pushline.schema.registry.RegistryState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.OperatorStateStore;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
@@ -180,14 +183,21 @@ public final class EventTimeQueue<T> {
     }
 
     /**
-     * Restores the records an earlier layout spilled: per key, lists of records by time in a keyed
-     * map, and the keys that had any in operator state. They join the queue and the old map is
-     * cleared.
+     * Restores the records an earlier layout (a buffer per key, {@code name}) spilled: per key,
+     * lists of records by time in a keyed map, and the keys that had any in operator state. They
+     * join the queue and the old state is cleared.
      */
     public void restoreLegacy(
-            Iterable<String> spilledKeys, MapState<Long, List<T>> legacy, Predicate<String> owned)
+            OperatorStateStore operatorState,
+            KeyedStateStore keyedState,
+            String name,
+            Class<T> type,
+            Predicate<String> owned)
             throws Exception {
-        for (String key : spilledKeys) {
+        ListState<String> spilledKeys =
+                operatorState.getUnionListState(RegistryState.bufferSpilledKeys(name));
+        MapState<Long, List<T>> legacy = keyedState.getMapState(RegistryState.buffer(name, type));
+        for (String key : spilledKeys.get()) {
             if (owned.test(key)) {
                 keys.setCurrentKey(key);
                 List<T> records = new ArrayList<>();
@@ -201,5 +211,6 @@ public final class EventTimeQueue<T> {
                 }
             }
         }
+        spilledKeys.clear();
     }
 }

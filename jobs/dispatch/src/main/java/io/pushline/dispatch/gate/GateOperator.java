@@ -9,7 +9,6 @@ import io.pushline.schema.gate.GateState;
 import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.gate.SpilledPush;
 import io.pushline.schema.registry.DeviceInfo;
-import io.pushline.schema.registry.RegistryState;
 import io.pushline.udf.EventTimeQueue;
 import io.pushline.udf.LegacyTimers;
 import java.time.Duration;
@@ -134,15 +133,12 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
         queue.restore(onHeapSnapshot.get(), spilledSnapshot.get(), owned);
         // the first gate kept a buffer and timers per device
-        ListState<String> legacyKeys =
-                ctx.getOperatorStateStore()
-                        .getUnionListState(RegistryState.bufferSpilledKeys("gate-buffer"));
         queue.restoreLegacy(
-                legacyKeys.get(),
-                getKeyedStateStore()
-                        .getMapState(RegistryState.buffer("gate-buffer", Delivery.class)),
+                ctx.getOperatorStateStore(),
+                getKeyedStateStore(),
+                "gate-buffer",
+                Delivery.class,
                 owned);
-        legacyKeys.clear();
     }
 
     @Override
