@@ -101,7 +101,7 @@ final class PacingBench {
             Path dir = Files.createTempDirectory(out, "run-");
             PacingReport.Result r;
             try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-                r = measure(kafka, dir, out, campaign, seconds, realtimePerSecond);
+                r = measure(kafka, dir, out, campaign, seconds, realtimePerSecond, round);
             } finally {
                 LocalStack.deleteRecursively(dir);
             }
@@ -139,7 +139,13 @@ final class PacingBench {
     }
 
     private static PacingReport.Result measure(
-            EmbeddedKafka kafka, Path dir, Path out, int campaign, int seconds, int realtime)
+            EmbeddedKafka kafka,
+            Path dir,
+            Path out,
+            int campaign,
+            int seconds,
+            int realtime,
+            int round)
             throws Exception {
         List<NewTopic> topics = new ArrayList<>();
         for (String v : VENDORS) {
@@ -258,7 +264,7 @@ final class PacingBench {
                 records.forEach(series::add);
             }
         }
-        return series.report(out, LOADED_AT.get());
+        return series.report(out, LOADED_AT.get(), round);
     }
 
     /** When the last bulk record left the generator (one JVM: the bench reads it directly). */
@@ -372,8 +378,8 @@ final class PacingBench {
             total++;
         }
 
-        PacingReport.Result report(Path out, long loadedAt) throws Exception {
-            return PacingReport.write(this, out, loadedAt);
+        PacingReport.Result report(Path out, long loadedAt, int round) throws Exception {
+            return PacingReport.write(this, out, loadedAt, round);
         }
     }
 }

@@ -23,7 +23,7 @@ final class PacingReport {
     record Result(double rateError, double shareError, long realtimeP99Ms) {}
 
     /** Prints a round's report and writes its series; null when the run was too short to judge. */
-    static Result write(PacingBench.Series s, Path out, long loadedAt) throws Exception {
+    static Result write(PacingBench.Series s, Path out, long loadedAt, int round) throws Exception {
         if (s.total == 0) {
             System.out.println("no sends reached the vendor topics");
             return null;
@@ -129,8 +129,9 @@ final class PacingReport {
                 pct(all, 0.99),
                 pct(all, 1.0));
 
-        Path csv = out.resolve("pacing.csv");
-        Path html = out.resolve("pacing.html");
+        // one pair of files per round: an odd round is what needs looking at afterwards
+        Path csv = out.resolve("pacing-" + round + ".csv");
+        Path html = out.resolve("pacing-" + round + ".html");
         writeCsv(csv, c);
         writeHtml(html, c, from, to);
         System.out.println("series: " + csv + "   chart: " + html);

@@ -37,6 +37,7 @@ import org.apache.flink.util.Collector;
 final class SendTimeBench {
     static final LocalDate DATE = LocalDate.of(2026, 11, 22);
     static final int DAYS = 9;
+
     /**
      * What k8s/nightly.yaml gives one 2-slot TaskManager (4096m process: 3430m Flink memory after
      * metaspace and JVM overhead, managed fraction 0.5). The bench used 1 GB until 2026-11-23: at
