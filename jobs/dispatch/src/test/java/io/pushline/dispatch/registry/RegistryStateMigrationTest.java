@@ -2,10 +2,12 @@ package io.pushline.dispatch.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.dispatch.Delivery;
 import io.pushline.schema.dispatch.DispatchTags;
 import java.util.stream.Collectors;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,17 +18,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * watermark, are handled as if the job had not stopped.
  */
 class RegistryStateMigrationTest {
-    /** v1: a buffer and an event-time timer per key and time ({@code EventTimeBuffer}). */
+    /** v1: a buffer and an event-time timer per key and time (the earlier RegistryFunction). */
     @ParameterizedTest
     @CsvSource({"registry-v1, heap", "registry-v1-rocksdb, rocksdb"})
     void theRegistryGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
-        try (var h = RegistrySnapshots.registry()) {
-            if (backend.equals("rocksdb")) {
-                h.setStateBackend(RegistrySnapshots.rocksdb());
-            }
-            h.setup();
-            h.initializeState(read(file));
-            h.open();
+        try (var h = restored(RegistrySnapshots.registry(), file, backend)) {
             h.processWatermark(40);
             // the push to d1 that waited is resolved against d1's restored binding
             assertThat(h.extractOutputValues())
@@ -53,18 +49,27 @@ class RegistryStateMigrationTest {
     @ParameterizedTest
     @CsvSource({"uid-index-v1, heap", "uid-index-v1-rocksdb, rocksdb"})
     void theUidIndexGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
-        try (var h = RegistrySnapshots.uidIndex()) {
-            if (backend.equals("rocksdb")) {
-                h.setStateBackend(RegistrySnapshots.rocksdb());
-            }
-            h.setup();
-            h.initializeState(read(file));
-            h.open();
+        try (var h = restored(RegistrySnapshots.uidIndex(), file, backend)) {
             h.processWatermark(40);
             assertThat(h.extractOutputValues())
                     .extracting(d -> d.request.msgId + "/" + d.device.deviceId)
                     .containsExactly("m1/d1");
         }
+    }
+
+    /** The harness opened on the snapshot in {@code file}, with the heap or RocksDB backend. */
+    private static <I> KeyedOneInputStreamOperatorTestHarness<String, I, Delivery> restored(
+            KeyedOneInputStreamOperatorTestHarness<String, I, Delivery> h,
+            String file,
+            String backend)
+            throws Exception {
+        if (backend.equals("rocksdb")) {
+            h.setStateBackend(RegistrySnapshots.rocksdb());
+        }
+        h.setup();
+        h.initializeState(read(file));
+        h.open();
+        return h;
     }
 
     private static OperatorSubtaskState read(String name) throws Exception {
