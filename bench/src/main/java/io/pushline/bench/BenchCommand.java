@@ -106,10 +106,7 @@ final class BenchCommand {
             } else if (args[i].equals("--warmup") && i + 1 < args.length) {
                 warmup = Long.parseLong(args[++i]);
             } else if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = Integer.parseInt(args[++i]);
-                if (repeat < 1) {
-                    throw new UsageException("--repeat must be at least 1");
-                }
+                repeat = BenchResults.rounds(args[++i]);
             } else {
                 throw new UsageException("unknown argument '" + args[i] + "' for bench gate");
             }

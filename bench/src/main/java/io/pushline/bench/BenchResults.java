@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pushline.common.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -32,6 +33,20 @@ final class BenchResults {
     BenchResults(String name, String[] args) {
         this.name = name;
         this.args = args.clone();
+    }
+
+    /** The value of {@code --repeat}: how many rounds, at least 1. */
+    static int rounds(String value) {
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--repeat takes a number of rounds, not '" + value + "'");
+        }
+        if (n < 1) {
+            throw new UsageException("--repeat must be at least 1");
+        }
+        return n;
     }
 
     /** One round's figures (a name to a number); the medians are taken over rounds per name. */

@@ -10,11 +10,8 @@ import io.pushline.sendtime.SendTimeJob;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -43,10 +40,7 @@ final class NightlyBench {
         int repeat = 3;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = Integer.parseInt(args[++i]);
-                if (repeat < 1) {
-                    throw new UsageException("--repeat must be at least 1");
-                }
+                repeat = BenchResults.rounds(args[++i]);
             } else if (args[i].equals("--users") && i + 1 < args.length) {
                 users = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--seed") && i + 1 < args.length) {
@@ -160,13 +154,13 @@ final class NightlyBench {
         StreamExecutionEnvironment env = SendTimeBench.env();
         DataStream<Tuple2<String, Long>> people =
                 people(env, users, seed)
-                        .map(new Count<>())
+                        .map(new RecordCount<>("records"))
                         .returns(TypeInformation.of(RecallInput.class))
                         .map(r -> Tuple2.of(r.uid, 1L))
                         .returns(Types.TUPLE(Types.STRING, Types.LONG));
         DataStream<Tuple2<String, Long>> items =
                 catalogue(env, users, seed)
-                        .map(new Count<>())
+                        .map(new RecordCount<>("records"))
                         .returns(TypeInformation.of(Material.class))
                         .map(m -> Tuple2.of(m.itemId, 1L))
                         .returns(Types.TUPLE(Types.STRING, Types.LONG));
@@ -184,11 +178,11 @@ final class NightlyBench {
         StreamExecutionEnvironment env = SendTimeBench.env();
         DataStream<RecallInput> people =
                 people(env, users, seed)
-                        .map(new Count<>())
+                        .map(new RecordCount<>("records"))
                         .returns(TypeInformation.of(RecallInput.class));
         DataStream<Material> items =
                 catalogue(env, users, seed)
-                        .map(new Count<>())
+                        .map(new RecordCount<>("records"))
                         .returns(TypeInformation.of(Material.class));
         RecallJob.build(people, items, SendTimeBench.DATE, 5, 7, 50).sinkTo(new CountingSink());
         USERS.set(0);
@@ -274,22 +268,6 @@ final class NightlyBench {
                 data = new NightlyData(seed, SendTimeBench.DATE, SendTimeBench.DAYS);
             }
             return data.material(i.intValue());
-        }
-    }
-
-    static final class Count<T> extends RichMapFunction<T, T> {
-        private static final long serialVersionUID = 1L;
-        private transient LongCounter records;
-
-        @Override
-        public void open(OpenContext ctx) {
-            records = getRuntimeContext().getLongCounter("records");
-        }
-
-        @Override
-        public T map(T t) {
-            records.add(1L);
-            return t;
         }
     }
 

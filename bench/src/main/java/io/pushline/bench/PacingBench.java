@@ -78,10 +78,7 @@ final class PacingBench {
                     out = Path.of(args[++i]);
                     break;
                 case "--repeat":
-                    repeat = Integer.parseInt(args[++i]);
-                    if (repeat < 1) {
-                        throw new UsageException("--repeat must be at least 1");
-                    }
+                    repeat = BenchResults.rounds(args[++i]);
                     break;
                 default:
                     throw new UsageException("unknown argument '" + a + "' for bench pacing");

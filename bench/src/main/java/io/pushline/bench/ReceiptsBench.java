@@ -39,10 +39,7 @@ final class ReceiptsBench {
         int repeat = 3;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = Integer.parseInt(args[++i]);
-                if (repeat < 1) {
-                    throw new UsageException("--repeat must be at least 1");
-                }
+                repeat = BenchResults.rounds(args[++i]);
             } else if (args[i].equals("--events") && i + 1 < args.length) {
                 events = Long.parseLong(args[++i]);
             } else if (args[i].equals("--devices") && i + 1 < args.length) {

@@ -169,28 +169,31 @@ final class RedisGate implements AutoCloseable {
         if (!whitelisted) {
             Rules.QuietHours q = rules.quietHours;
             if (q != null
-                    && (q.exemptLevel == null || level < q.exemptLevel)
+                    && (q.exemptLevel() == null || level < q.exemptLevel())
                     && q.contains(
                             LocalTime.ofNanoOfDay(Math.floorMod(local, DAY_MS) * 1_000_000L))) {
                 return "quiet_hours";
             }
             Rules.MinInterval mi = rules.minInterval;
             if (mi != null
-                    && (mi.exemptLevel == null || level < mi.exemptLevel)
+                    && (mi.exemptLevel() == null || level < mi.exemptLevel())
                     && v[0] != null
-                    && t - Long.parseLong(v[0]) < mi.period) {
+                    && t - Long.parseLong(v[0]) < mi.period()) {
                 return "min_interval";
             }
             if (cap != null && v[2] != null) {
                 String[] w = v[2].split(":");
-                if (t < Long.parseLong(w[0]) + cap.period && Integer.parseInt(w[1]) >= cap.limit) {
+                if (t < Long.parseLong(w[0]) + cap.period()
+                        && Integer.parseInt(w[1]) >= cap.limit()) {
                     return "type_cap";
                 }
             }
             Rules.DailyCap dc = rules.dailyCap;
-            if (dc != null && (dc.exemptLevel == null || level < dc.exemptLevel) && v[1] != null) {
+            if (dc != null
+                    && (dc.exemptLevel() == null || level < dc.exemptLevel())
+                    && v[1] != null) {
                 String[] c = v[1].split(":");
-                if (Long.parseLong(c[0]) == today && Integer.parseInt(c[1]) >= dc.limit) {
+                if (Long.parseLong(c[0]) == today && Integer.parseInt(c[1]) >= dc.limit()) {
                     return "daily_cap";
                 }
             }
@@ -207,13 +210,13 @@ final class RedisGate implements AutoCloseable {
                     String[] w = window.split(":");
                     long start = Long.parseLong(w[0]);
                     window =
-                            t < start + cap.period
+                            t < start + cap.period()
                                     ? start + ":" + (Integer.parseInt(w[1]) + 1)
                                     : t + ":1";
                 } else {
                     window = t + ":1";
                 }
-                put(written, expiry, k[2], window, cap.period);
+                put(written, expiry, k[2], window, cap.period());
             }
             String day = v[1];
             int count = 1;

@@ -57,10 +57,7 @@ final class SendTimeBench {
             } else if (args[i].equals("--seed") && i + 1 < args.length) {
                 seed = Long.parseLong(args[++i]);
             } else if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = Integer.parseInt(args[++i]);
-                if (repeat < 1) {
-                    throw new UsageException("--repeat must be at least 1");
-                }
+                repeat = BenchResults.rounds(args[++i]);
             } else {
                 throw new UsageException(
                         "usage: ./pushline bench sendtime [--users N] [--seed S] [--repeat R]");
@@ -148,7 +145,7 @@ final class SendTimeBench {
     static Run plain(int users, long seed) throws Exception {
         StreamExecutionEnvironment env = env();
         activity(env, users, seed)
-                .map(new CountEvents())
+                .map(new RecordCount<ActivityEvent>("events"))
                 .map(e -> Tuple2.of(e.uid, 1L))
                 .returns(Types.TUPLE(Types.STRING, Types.LONG))
                 .keyBy(t -> t.f0)
@@ -165,7 +162,7 @@ final class SendTimeBench {
     static Run predict(int users, long seed, SendTimeJob.Predictor predictor) throws Exception {
         StreamExecutionEnvironment env = env();
         SendTimeJob.build(
-                        activity(env, users, seed).map(new CountEvents()),
+                        activity(env, users, seed).map(new RecordCount<ActivityEvent>("events")),
                         SendTimeRules.defaults(),
                         DATE,
                         predictor)
@@ -194,22 +191,6 @@ final class SendTimeBench {
         public void flatMap(Long i, Collector<ActivityEvent> out) {
             NightlyData data = new NightlyData(seed, DATE, DAYS);
             data.activity(data.user(i.intValue()), out::collect);
-        }
-    }
-
-    static final class CountEvents extends RichMapFunction<ActivityEvent, ActivityEvent> {
-        private static final long serialVersionUID = 1L;
-        private transient LongCounter events;
-
-        @Override
-        public void open(OpenContext ctx) {
-            events = getRuntimeContext().getLongCounter("events");
-        }
-
-        @Override
-        public ActivityEvent map(ActivityEvent e) {
-            events.add(1L);
-            return e;
         }
     }
 

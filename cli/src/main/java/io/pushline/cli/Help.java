@@ -1,12 +1,6 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
-import io.pushline.dispatch.DispatchOptions;
-import io.pushline.recall.RecallOptions;
-import io.pushline.receipts.ReceiptsOptions;
-import io.pushline.schedule.ScheduleOptions;
-import io.pushline.segments.SegmentsOptions;
-import io.pushline.sendtime.SendTimeOptions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
@@ -94,30 +88,10 @@ final class Help {
     static String options() {
         StringBuilder b = new StringBuilder();
         section(b, "Common (every job)", CommonOptions.all());
-        section(b, "Dispatch job (`dispatch`)", DispatchOptions.own());
-        section(b, "Receipts job (`receipts`)", ReceiptsOptions.own());
-        section(b, "Segment build (`audience build`, SegmentsJob)", SegmentsOptions.own());
-        section(b, "Send-time job (SendTimeJob)", SendTimeOptions.own());
-        section(b, "Recall job (RecallJob)", RecallOptions.own());
-        section(
-                b,
-                "Nightly job (NightlyJob; also the send-time and recall options above except their"
-                        + " dates)",
-                own(ScheduleOptions.nightly()));
-        section(b, "Schedule feed (ScheduleFeedJob)", own(ScheduleOptions.feed()));
-        return b.toString();
-    }
-
-    private static List<ConfigOption<?>> own(List<ConfigOption<?>> accepted) {
-        List<ConfigOption<?>> out = new ArrayList<>();
-        for (ConfigOption<?> o : accepted) {
-            if (!CommonOptions.all().contains(o)
-                    && !SendTimeOptions.own().contains(o)
-                    && !RecallOptions.own().contains(o)) {
-                out.add(o);
-            }
+        for (JobOptions job : JobOptions.ALL) {
+            section(b, job.title(), job.own());
         }
-        return out;
+        return b.toString();
     }
 
     private static void section(StringBuilder b, String title, List<ConfigOption<?>> options) {

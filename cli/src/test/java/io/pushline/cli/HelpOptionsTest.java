@@ -25,11 +25,7 @@ class HelpOptionsTest {
                     "segments.", SegmentsOptions.own(),
                     "sendtime.", SendTimeOptions.own(),
                     "recall.", RecallOptions.own(),
-                    "schedule.",
-                            ScheduleOptions.feed()
-                                    .subList(
-                                            CommonOptions.all().size(),
-                                            ScheduleOptions.feed().size()));
+                    "schedule.", ScheduleOptions.feedOwn());
 
     @Test
     void eachJobsOwnKeysAreUnderItsPrefixAndBelongToNoOtherJob() {

@@ -9,12 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.pushline.common.OptionsParser;
-import io.pushline.dispatch.DispatchOptions;
-import io.pushline.recall.RecallOptions;
-import io.pushline.receipts.ReceiptsOptions;
-import io.pushline.schedule.ScheduleOptions;
-import io.pushline.segments.SegmentsOptions;
-import io.pushline.sendtime.SendTimeOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,14 +99,8 @@ class K8sManifestsTest {
 
     /** What each job's main() accepts, by entry class. */
     private static final Map<String, List<ConfigOption<?>>> ACCEPTED =
-            Map.of(
-                    "io.pushline.dispatch.DispatchJob", DispatchOptions.accepted(),
-                    "io.pushline.receipts.ReceiptsJob", ReceiptsOptions.accepted(),
-                    "io.pushline.segments.SegmentsJob", SegmentsOptions.accepted(),
-                    "io.pushline.sendtime.SendTimeJob", SendTimeOptions.accepted(),
-                    "io.pushline.recall.RecallJob", RecallOptions.accepted(),
-                    "io.pushline.schedule.NightlyJob", ScheduleOptions.nightly(),
-                    "io.pushline.schedule.ScheduleFeedJob", ScheduleOptions.feed());
+            JobOptions.ALL.stream()
+                    .collect(Collectors.toMap(JobOptions::entryClass, JobOptions::accepted));
 
     @ParameterizedTest
     @MethodSource("manifests")

@@ -4,6 +4,7 @@ import io.pushline.common.CommonOptions;
 import io.pushline.recall.RecallOptions;
 import io.pushline.sendtime.SendTimeOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -85,11 +86,9 @@ public final class ScheduleOptions {
      * of its send-time and recall stages (not their dates: {@link #DATE} sets both).
      */
     public static List<ConfigOption<?>> nightly() {
-        return CommonOptions.with(
+        List<ConfigOption<?>> own = new ArrayList<>(nightlyOwn());
+        own.addAll(
                 List.of(
-                        DATE,
-                        LEAD,
-                        DEADLINE,
                         SendTimeOptions.ACTIVITY,
                         SendTimeOptions.ACTIVITY_TOPIC,
                         SendTimeOptions.RULES,
@@ -97,16 +96,22 @@ public final class ScheduleOptions {
                         RecallOptions.DATA,
                         RecallOptions.K,
                         RecallOptions.PUSHED_DAYS));
+        return CommonOptions.with(own);
+    }
+
+    /** The nightly job's own options (not its stages'). */
+    public static List<ConfigOption<?>> nightlyOwn() {
+        return List.of(DATE, LEAD, DEADLINE);
     }
 
     /** What the schedule feed accepts: the common options, the lead and its own. */
     public static List<ConfigOption<?>> feed() {
-        return CommonOptions.with(
-                List.of(
-                        LEAD,
-                        FEED_FROM,
-                        FEED_UNTIL,
-                        FEED_FOLLOW_CLOCK,
-                        FEED_TRANSACTIONAL_ID_PREFIX));
+        return CommonOptions.with(feedOwn());
+    }
+
+    /** The feed's own options. */
+    public static List<ConfigOption<?>> feedOwn() {
+        return List.of(
+                LEAD, FEED_FROM, FEED_UNTIL, FEED_FOLLOW_CLOCK, FEED_TRANSACTIONAL_ID_PREFIX);
     }
 }

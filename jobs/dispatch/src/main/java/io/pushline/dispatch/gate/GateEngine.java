@@ -45,7 +45,7 @@ public final class GateEngine {
             long idHash,
             long copyHash) {
         Rules.MsgType type = rules.effective(p.msgType);
-        int level = p.level != null ? p.level : type.level;
+        int level = p.level != null ? p.level : type.level();
         if (!d.pushEnabled) {
             return new Outcome(DropReason.PUSH_DISABLED, level, false);
         }
@@ -60,7 +60,7 @@ public final class GateEngine {
         if (!whitelisted) {
             // Local wall-clock time of t in the device's zone, in ms since the local epoch.
             long local = LocalClock.localMillis(zone(rules, d), t);
-            Rules.Cap cap = type.cap;
+            Rules.Cap cap = type.cap();
             DropReason drop = filters(rules, s, p.msgType, cap, level, t, local);
             if (drop != null) {
                 return new Outcome(drop, level, false);
@@ -83,28 +83,30 @@ public final class GateEngine {
             long local) {
         Rules.QuietHours q = rules.quietHours;
         if (q != null
-                && Rules.applies(level, q.exemptLevel)
+                && Rules.applies(level, q.exemptLevel())
                 && q.contains(LocalTime.ofNanoOfDay(Math.floorMod(local, DAY_MS) * 1_000_000L))) {
             return DropReason.QUIET_HOURS;
         }
         Rules.MinInterval mi = rules.minInterval;
         if (mi != null
-                && Rules.applies(level, mi.exemptLevel)
+                && Rules.applies(level, mi.exemptLevel())
                 && s.lastCountedPass != Long.MIN_VALUE
-                && t - s.lastCountedPass < mi.period) {
+                && t - s.lastCountedPass < mi.period()) {
             return DropReason.MIN_INTERVAL;
         }
         if (cap != null) {
             int i = s.windowIndex(msgType);
-            if (i >= 0 && t < s.windowStarts[i] + cap.period && s.windowCounts[i] >= cap.limit) {
+            if (i >= 0
+                    && t < s.windowStarts[i] + cap.period()
+                    && s.windowCounts[i] >= cap.limit()) {
                 return DropReason.TYPE_CAP;
             }
         }
         Rules.DailyCap dc = rules.dailyCap;
-        if (dc != null && Rules.applies(level, dc.exemptLevel)) {
+        if (dc != null && Rules.applies(level, dc.exemptLevel())) {
             int today = (int) Math.floorDiv(local, DAY_MS);
             int counted = s.day == today ? s.dayCount : 0;
-            if (counted >= dc.limit) {
+            if (counted >= dc.limit()) {
                 return DropReason.DAILY_CAP;
             }
         }
@@ -150,7 +152,7 @@ public final class GateEngine {
         s.lastCountedPass = t;
         if (cap != null) {
             int i = s.windowIndex(msgType);
-            if (i >= 0 && t < s.windowStarts[i] + cap.period) {
+            if (i >= 0 && t < s.windowStarts[i] + cap.period()) {
                 s.windowCounts[i]++;
             } else {
                 s.putWindow(msgType, t, 1);
@@ -159,7 +161,7 @@ public final class GateEngine {
         // Windows closed at t can never count again: events of a device come in time order.
         for (int i = s.windowTypes.length - 1; i >= 0; i--) {
             Rules.Cap c = s.windowTypes[i].equals(msgType) ? cap : rules.cap(s.windowTypes[i]);
-            if (c == null || t >= s.windowStarts[i] + c.period) {
+            if (c == null || t >= s.windowStarts[i] + c.period()) {
                 s.removeWindow(i);
             }
         }

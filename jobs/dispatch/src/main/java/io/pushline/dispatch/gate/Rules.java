@@ -115,17 +115,9 @@ public final class Rules implements Serializable {
     }
 
     /** quietHours: [start, end) in local time, wrapping midnight when start > end. */
-    public static final class QuietHours implements Serializable {
+    public record QuietHours(LocalTime start, LocalTime end, Integer exemptLevel)
+            implements Serializable {
         private static final long serialVersionUID = 1L;
-        public final LocalTime start;
-        public final LocalTime end;
-        public final Integer exemptLevel;
-
-        QuietHours(LocalTime start, LocalTime end, Integer exemptLevel) {
-            this.start = start;
-            this.end = end;
-            this.exemptLevel = exemptLevel;
-        }
 
         public boolean contains(LocalTime t) {
             int c = start.compareTo(end);
@@ -140,51 +132,23 @@ public final class Rules implements Serializable {
     }
 
     /** minInterval between counted passes, in milliseconds. */
-    public static final class MinInterval implements Serializable {
+    public record MinInterval(long period, Integer exemptLevel) implements Serializable {
         private static final long serialVersionUID = 1L;
-        public final long period;
-        public final Integer exemptLevel;
-
-        MinInterval(long period, Integer exemptLevel) {
-            this.period = period;
-            this.exemptLevel = exemptLevel;
-        }
     }
 
     /** dailyCap: counted passes per local calendar day. */
-    public static final class DailyCap implements Serializable {
+    public record DailyCap(int limit, Integer exemptLevel) implements Serializable {
         private static final long serialVersionUID = 1L;
-        public final int limit;
-        public final Integer exemptLevel;
-
-        DailyCap(int limit, Integer exemptLevel) {
-            this.limit = limit;
-            this.exemptLevel = exemptLevel;
-        }
     }
 
     /** A msgTypes entry: level and cap, each optional. */
-    public static final class MsgType implements Serializable {
+    public record MsgType(Integer level, Cap cap) implements Serializable {
         private static final long serialVersionUID = 1L;
         public static final String DEFAULT = "default";
-        public final Integer level;
-        public final Cap cap;
-
-        MsgType(Integer level, Cap cap) {
-            this.level = level;
-            this.cap = cap;
-        }
     }
 
     /** At most {@code limit} counted passes per window of {@code period} ms. */
-    public static final class Cap implements Serializable {
+    public record Cap(int limit, long period) implements Serializable {
         private static final long serialVersionUID = 1L;
-        public final int limit;
-        public final long period;
-
-        Cap(int limit, long period) {
-            this.limit = limit;
-            this.period = period;
-        }
     }
 }

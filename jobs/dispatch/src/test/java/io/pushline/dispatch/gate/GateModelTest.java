@@ -103,9 +103,9 @@ public class GateModelTest {
             int level =
                     p.level != null
                             ? p.level
-                            : listed != null && listed.level != null
-                                    ? listed.level
-                                    : dflt != null && dflt.level != null ? dflt.level : 1;
+                            : listed != null && listed.level() != null
+                                    ? listed.level()
+                                    : dflt != null && dflt.level() != null ? dflt.level() : 1;
             if (!d.pushEnabled) {
                 return "push_disabled";
             }
@@ -125,10 +125,10 @@ public class GateModelTest {
             ZoneId zone = d.tz != null ? ZoneId.of(d.tz) : rules.timezone;
             LocalDate day = Instant.ofEpochMilli(t).atZone(zone).toLocalDate();
             if (!whitelisted) {
-                if (rules.quietHours != null && exempt(level, rules.quietHours.exemptLevel)) {
+                if (rules.quietHours != null && exempt(level, rules.quietHours.exemptLevel())) {
                     LocalTime lt = Instant.ofEpochMilli(t).atZone(zone).toLocalTime();
-                    LocalTime s = rules.quietHours.start;
-                    LocalTime e = rules.quietHours.end;
+                    LocalTime s = rules.quietHours.start();
+                    LocalTime e = rules.quietHours.end();
                     boolean in =
                             s.isBefore(e)
                                     ? !lt.isBefore(s) && lt.isBefore(e)
@@ -137,24 +137,24 @@ public class GateModelTest {
                         return "quiet_hours";
                     }
                 }
-                if (rules.minInterval != null && exempt(level, rules.minInterval.exemptLevel)) {
+                if (rules.minInterval != null && exempt(level, rules.minInterval.exemptLevel())) {
                     Long last = null;
                     for (Pass x : history) {
                         if (x.counted) {
                             last = x.t;
                         }
                     }
-                    if (last != null && t - last < rules.minInterval.period) {
+                    if (last != null && t - last < rules.minInterval.period()) {
                         return "min_interval";
                     }
                 }
-                Rules.Cap cap = listed != null ? listed.cap : dflt != null ? dflt.cap : null;
+                Rules.Cap cap = listed != null ? listed.cap() : dflt != null ? dflt.cap() : null;
                 if (cap != null) {
                     Long start = null;
                     int count = 0;
                     for (Pass x : history) {
                         if (x.counted && x.type.equals(p.msgType)) {
-                            if (start == null || x.t >= start + cap.period) {
+                            if (start == null || x.t >= start + cap.period()) {
                                 start = x.t;
                                 count = 1;
                             } else {
@@ -162,14 +162,14 @@ public class GateModelTest {
                             }
                         }
                     }
-                    if (start != null && t < start + cap.period && count >= cap.limit) {
+                    if (start != null && t < start + cap.period() && count >= cap.limit()) {
                         return "type_cap";
                     }
                 }
-                if (rules.dailyCap != null && exempt(level, rules.dailyCap.exemptLevel)) {
+                if (rules.dailyCap != null && exempt(level, rules.dailyCap.exemptLevel())) {
                     long today =
                             history.stream().filter(x -> x.counted && x.day.equals(day)).count();
-                    if (today >= rules.dailyCap.limit) {
+                    if (today >= rules.dailyCap.limit()) {
                         return "daily_cap";
                     }
                 }

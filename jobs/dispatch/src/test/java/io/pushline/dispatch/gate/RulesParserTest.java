@@ -18,16 +18,16 @@ class RulesParserTest {
     void readsTheContractsExample() {
         Rules r = RulesParser.parse(GateOperatorTest.CONTRACT_RULES);
         assertThat(r.timezone).isEqualTo(ZoneId.of("Asia/Shanghai"));
-        assertThat(r.quietHours.start).isEqualTo(LocalTime.of(23, 0));
-        assertThat(r.quietHours.end).isEqualTo(LocalTime.of(7, 0));
-        assertThat(r.quietHours.exemptLevel).isEqualTo(3);
-        assertThat(r.minInterval.period).isEqualTo(Duration.ofMinutes(30).toMillis());
-        assertThat(r.dailyCap.limit).isEqualTo(5);
+        assertThat(r.quietHours.start()).isEqualTo(LocalTime.of(23, 0));
+        assertThat(r.quietHours.end()).isEqualTo(LocalTime.of(7, 0));
+        assertThat(r.quietHours.exemptLevel()).isEqualTo(3);
+        assertThat(r.minInterval.period()).isEqualTo(Duration.ofMinutes(30).toMillis());
+        assertThat(r.dailyCap.limit()).isEqualTo(5);
         assertThat(r.dedupeWindow).isEqualTo(Duration.ofHours(24).toMillis());
         assertThat(r.level(null, "news")).isEqualTo(2);
         assertThat(r.level(null, "unlisted")).isEqualTo(1);
         assertThat(r.level(7, "news")).isEqualTo(7);
-        assertThat(r.cap("news").limit).isEqualTo(2);
+        assertThat(r.cap("news").limit()).isEqualTo(2);
         assertThat(r.cap("live_start")).isNull();
         assertThat(r.cap("unlisted")).isNull();
         assertThat(r.whitelistMsgTypes).containsExactly("security_notice");
@@ -37,7 +37,7 @@ class RulesParserTest {
     @Test
     void unquotedTimesAreTimesNotSexagesimalNumbers() {
         Rules r = RulesParser.parse("quietHours: {start: 23:00, end: 07:00}");
-        assertThat(r.quietHours.start).isEqualTo(LocalTime.of(23, 0));
+        assertThat(r.quietHours.start()).isEqualTo(LocalTime.of(23, 0));
     }
 
     @Test
@@ -45,9 +45,9 @@ class RulesParserTest {
         Rules r =
                 RulesParser.parse(
                         "{\"dailyCap\":{\"limit\":3,\"exemptLevel\":null},\"msgTypes\":{\"news\":{\"cap\":{\"limit\":1,\"period\":\"2h\"}}}}");
-        assertThat(r.dailyCap.limit).isEqualTo(3);
-        assertThat(r.dailyCap.exemptLevel).isNull();
-        assertThat(r.cap("news").period).isEqualTo(Duration.ofHours(2).toMillis());
+        assertThat(r.dailyCap.limit()).isEqualTo(3);
+        assertThat(r.dailyCap.exemptLevel()).isNull();
+        assertThat(r.cap("news").period()).isEqualTo(Duration.ofHours(2).toMillis());
     }
 
     @Test
