@@ -13,7 +13,7 @@ import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.registry.DeviceInfo;
 import java.net.URI;
@@ -364,20 +364,20 @@ final class BenchCommand {
         return max;
     }
 
-    private static DataStream<Delivery> pushes(
+    private static DataStream<DevicePush> pushes(
             StreamExecutionEnvironment env, long events, int devices, boolean oneReader) {
         return env.fromSequence(0, events - 1)
                 .map(new Generate(devices, events, oneReader))
-                .returns(TypeInformation.of(Delivery.class))
+                .returns(TypeInformation.of(DevicePush.class))
                 .assignTimestampsAndWatermarks(
-                        WatermarkStrategy.<Delivery>forMonotonousTimestamps()
+                        WatermarkStrategy.<DevicePush>forMonotonousTimestamps()
                                 .withTimestampAssigner((d, ts) -> d.request.ts));
     }
 
     private static void plainJob(StreamExecutionEnvironment env, int devices, long events) {
         pushes(env, events, devices, false)
                 .keyBy(d -> d.device.deviceId)
-                .process(new Count<Delivery>())
+                .process(new Count<DevicePush>())
                 .returns(Types.LONG)
                 .name("Count")
                 .sinkTo(new TaskWallClock.EndSink<>());
@@ -411,12 +411,12 @@ final class BenchCommand {
         Rules rules = RulesParser.parse(rulesText);
         int n = (int) Math.min(events, 1_000_000L);
         Generate gen = new Generate(devices, events);
-        List<Delivery> pushes = new java.util.ArrayList<>(n);
+        List<DevicePush> pushes = new java.util.ArrayList<>(n);
         Map<String, Long> expected = new java.util.TreeMap<>();
         Map<Integer, GateState> states = new java.util.HashMap<>();
         for (long j = 0; j < n; j++) {
             long i = gen.inTimeOrder(j);
-            Delivery d = gen.push(i);
+            DevicePush d = gen.push(i);
             pushes.add(d);
             GateEngine.Outcome o =
                     GateEngine.decide(
@@ -468,7 +468,7 @@ final class BenchCommand {
         Set<Long> pairs = new HashSet<>();
         for (long j = 0; j < events; j++) {
             long i = gen.inTimeOrder(j);
-            Delivery d = gen.push(i);
+            DevicePush d = gen.push(i);
             int dev = Generate.device(i, devices);
             if (states[dev] == null) {
                 states[dev] = new GateState();
@@ -525,7 +525,7 @@ final class BenchCommand {
      * one half of the numbers; event time interleaves the halves, so both readers move through the
      * day together, as partitions of a topic do.
      */
-    static final class Generate extends RichMapFunction<Long, Delivery> {
+    static final class Generate extends RichMapFunction<Long, DevicePush> {
         private static final long serialVersionUID = 1L;
         private final int devices;
         private final long span;
@@ -572,12 +572,12 @@ final class BenchCommand {
         }
 
         @Override
-        public Delivery map(Long j) {
+        public DevicePush map(Long j) {
             return push(oneReader ? inTimeOrder(j) : j);
         }
 
         /** The i-th push. */
-        Delivery push(long i) {
+        DevicePush push(long i) {
             int dev = device(i, devices);
             DeviceInfo d = new DeviceInfo();
             d.deviceId = deviceId(dev);
@@ -592,7 +592,7 @@ final class BenchCommand {
             p.msgType = TYPES[type(i)];
             p.title = "title " + (i % 11);
             p.body = "body";
-            return Delivery.of(p, d);
+            return DevicePush.of(p, d);
         }
     }
 

@@ -122,11 +122,14 @@ final class ReceiptsBench {
                                 WatermarkStrategy.<ReceiptEvent>forMonotonousTimestamps()
                                         .withTimestampAssigner((e, t) -> e.ts));
         if (job) {
-            ReceiptsJob.build(
-                    input,
-                    ReceiptsJob.Settings.from(
-                            Configuration.fromMap(
-                                    Map.of(ReceiptsOptions.ALLOWED_LATENESS.key(), "1 h"))),
+            ReceiptsJob.sinkTo(
+                    ReceiptsJob.build(
+                            input,
+                            ReceiptsJob.Settings.from(
+                                    Configuration.fromMap(
+                                            Map.of(
+                                                    ReceiptsOptions.ALLOWED_LATENESS.key(),
+                                                    "1 h")))),
                     new ReceiptsSinks(
                             new DiscardingSink<>(),
                             new DiscardingSink<>(),

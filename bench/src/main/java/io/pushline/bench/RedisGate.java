@@ -3,7 +3,7 @@ package io.pushline.bench;
 import io.pushline.dispatch.gate.GateEngine;
 import io.pushline.dispatch.gate.Rules;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.registry.DeviceInfo;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -81,7 +81,7 @@ final class RedisGate implements AutoCloseable {
     }
 
     /** Decides the pushes in order; returns the count of each outcome ("PASS" or the reason). */
-    Map<String, Long> run(Rules rules, List<Delivery> pushes) {
+    Map<String, Long> run(Rules rules, List<DevicePush> pushes) {
         Map<String, Long> outcomes = new TreeMap<>();
         for (int from = 0; from < pushes.size(); from += BATCH) {
             batch(rules, pushes.subList(from, Math.min(pushes.size(), from + BATCH)), outcomes);
@@ -89,10 +89,10 @@ final class RedisGate implements AutoCloseable {
         return outcomes;
     }
 
-    private void batch(Rules rules, List<Delivery> pushes, Map<String, Long> outcomes) {
+    private void batch(Rules rules, List<DevicePush> pushes, Map<String, Long> outcomes) {
         Pipeline read = redis.pipelined();
         List<Response<List<String>>> values = new ArrayList<>(pushes.size());
-        for (Delivery d : pushes) {
+        for (DevicePush d : pushes) {
             values.add(read.mget(keys(d)));
         }
         read.sync();
@@ -100,7 +100,7 @@ final class RedisGate implements AutoCloseable {
         Map<String, String> written = new HashMap<>();
         Map<String, Long> expiry = new HashMap<>();
         for (int i = 0; i < pushes.size(); i++) {
-            Delivery d = pushes.get(i);
+            DevicePush d = pushes.get(i);
             String[] k = keys(d);
             String[] v = values.get(i).get().toArray(new String[0]);
             for (int f = 0; f < k.length; f++) {
@@ -123,7 +123,7 @@ final class RedisGate implements AutoCloseable {
     }
 
     /** Keys: last counted pass, day counter, msgType window, msgId seen, copy seen. */
-    private static String[] keys(Delivery d) {
+    private static String[] keys(DevicePush d) {
         String dev = d.device.deviceId;
         PushRequest p = d.request;
         return new String[] {
@@ -137,7 +137,7 @@ final class RedisGate implements AutoCloseable {
 
     private static String decide(
             Rules rules,
-            Delivery d,
+            DevicePush d,
             String[] k,
             String[] v,
             Map<String, String> written,

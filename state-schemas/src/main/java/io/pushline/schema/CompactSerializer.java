@@ -145,10 +145,18 @@ public abstract class CompactSerializer<T> extends TypeSerializer<T> {
             return byForm.apply(form);
         }
 
+        /**
+         * Whether {@code old} is this serializer's snapshot, perhaps under a name the class had
+         * before a rename (a savepoint holds the snapshot's class name).
+         */
+        protected boolean sameSerializer(TypeSerializerSnapshot<T> old) {
+            return old.getClass() == getClass();
+        }
+
         @Override
         public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
                 TypeSerializerSnapshot<T> old) {
-            if (old.getClass() == getClass()) {
+            if (sameSerializer(old)) {
                 return ((Snapshot<T>) old).form == form
                         ? TypeSerializerSchemaCompatibility.compatibleAsIs()
                         : TypeSerializerSchemaCompatibility.compatibleAfterMigration();

@@ -3,8 +3,8 @@ package io.pushline.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.dispatch.DeliverySerializer;
+import io.pushline.schema.dispatch.DevicePush;
+import io.pushline.schema.dispatch.DevicePushSerializer;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.gate.GateStateSerializer;
 import io.pushline.schema.registry.DeviceInfo;
@@ -102,16 +102,16 @@ class CompactSerializerFormTest {
     /** State of form 1 (StringValue strings) is read by the serializer its snapshot restores. */
     @Test
     void olderFormIsRestoredAndMigrated() throws IOException {
-        Delivery d = delivery();
-        TypeSerializer<Delivery> old = restored(DeliverySerializer.INSTANCE, 1);
+        DevicePush d = delivery();
+        TypeSerializer<DevicePush> old = restored(DevicePushSerializer.INSTANCE, 1);
         byte[] form1 = bytes(old, d);
-        byte[] form2 = bytes(DeliverySerializer.INSTANCE, d);
+        byte[] form2 = bytes(DevicePushSerializer.INSTANCE, d);
         // Non-ASCII text is where the forms differ: one form's reader cannot read the other.
         assertThat(form1).isNotEqualTo(form2);
         assertThat(old.deserialize(new DataInputDeserializer(form1)))
                 .usingRecursiveComparison()
                 .isEqualTo(d);
-        assertThat(DeliverySerializer.INSTANCE.deserialize(new DataInputDeserializer(form2)))
+        assertThat(DevicePushSerializer.INSTANCE.deserialize(new DataInputDeserializer(form2)))
                 .usingRecursiveComparison()
                 .isEqualTo(d);
         // form 1 as StringValue wrote it: the title's characters one varint each.
@@ -119,9 +119,9 @@ class CompactSerializerFormTest {
         StringValue.writeString(d.request.title, title);
         assertThat(indexOf(form1, title.getCopyOfBuffer())).isNotNegative();
 
-        assertThat(compatibility(DeliverySerializer.INSTANCE, 1).isCompatibleAfterMigration())
+        assertThat(compatibility(DevicePushSerializer.INSTANCE, 1).isCompatibleAfterMigration())
                 .isTrue();
-        assertThat(compatibility(DeliverySerializer.INSTANCE, 2).isCompatibleAsIs()).isTrue();
+        assertThat(compatibility(DevicePushSerializer.INSTANCE, 2).isCompatibleAsIs()).isTrue();
     }
 
     @Test
@@ -143,7 +143,8 @@ class CompactSerializerFormTest {
 
     @Test
     void unknownFormIsRefused() {
-        TypeSerializerSnapshot<Delivery> snap = DeliverySerializer.INSTANCE.snapshotConfiguration();
+        TypeSerializerSnapshot<DevicePush> snap =
+                DevicePushSerializer.INSTANCE.snapshotConfiguration();
         assertThatThrownBy(
                         () ->
                                 snap.readSnapshot(
@@ -159,28 +160,29 @@ class CompactSerializerFormTest {
      */
     @Test
     void restoredSerializerSnapshotsItsOwnForm() throws IOException {
-        TypeSerializer<Delivery> old = restored(DeliverySerializer.INSTANCE, 1);
-        TypeSerializerSnapshot<Delivery> again = old.snapshotConfiguration();
+        TypeSerializer<DevicePush> old = restored(DevicePushSerializer.INSTANCE, 1);
+        TypeSerializerSnapshot<DevicePush> again = old.snapshotConfiguration();
         assertThat(again.getCurrentVersion()).isEqualTo(1);
         assertThat(again.restoreSerializer()).isEqualTo(old);
         assertThat(
-                        DeliverySerializer.INSTANCE
+                        DevicePushSerializer.INSTANCE
                                 .snapshotConfiguration()
                                 .resolveSchemaCompatibility(again)
                                 .isCompatibleAfterMigration())
                 .isTrue();
-        assertThat(DeliverySerializer.INSTANCE.snapshotConfiguration().getCurrentVersion())
+        assertThat(DevicePushSerializer.INSTANCE.snapshotConfiguration().getCurrentVersion())
                 .isEqualTo(CompactSerializer.CURRENT_FORM);
     }
 
     @Test
     void serializersOfDifferentFormsAreNotEqual() throws IOException {
-        TypeSerializer<Delivery> old = restored(DeliverySerializer.INSTANCE, 1);
-        assertThat(old).isNotEqualTo(DeliverySerializer.INSTANCE);
-        assertThat(restored(DeliverySerializer.INSTANCE, 2)).isEqualTo(DeliverySerializer.INSTANCE);
+        TypeSerializer<DevicePush> old = restored(DevicePushSerializer.INSTANCE, 1);
+        assertThat(old).isNotEqualTo(DevicePushSerializer.INSTANCE);
+        assertThat(restored(DevicePushSerializer.INSTANCE, 2))
+                .isEqualTo(DevicePushSerializer.INSTANCE);
     }
 
-    private static Delivery delivery() {
+    private static DevicePush delivery() {
         PushRequest p = new PushRequest();
         p.ts = 5;
         p.msgId = "m-1";
@@ -192,7 +194,7 @@ class CompactSerializerFormTest {
         dev.uid = "u-1";
         dev.vendor = "huawei";
         dev.tz = "Asia/Shanghai";
-        return Delivery.of(p, dev);
+        return DevicePush.of(p, dev);
     }
 
     /** The serializer Flink restores from a snapshot written in {@code form}. */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
-import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryChange;
@@ -37,7 +37,6 @@ class StateTypesTest {
                 ParsedRecord.class,
                 DeviceInfo.class,
                 RegistryChange.class,
-                DeviceKeyed.class,
                 UidKeyed.class,
                 AudienceChunk.class,
                 CampaignProgress.class
@@ -61,14 +60,14 @@ class StateTypesTest {
         p.title = "t";
         p.body = "b";
         p.target = Target.ofUids(List.of("u1", "u2"));
-        var descriptor = RegistryState.buffer("registry-buffer", DeviceKeyed.class);
+        var descriptor = RegistryState.buffer("registry-buffer", RegistryInput.class);
         ExecutionConfig config = new ExecutionConfig();
         ((SerializerConfigImpl) config.getSerializerConfig()).setGenericTypes(false);
         descriptor.initializeSerializerUnlessSet(config);
-        TypeSerializer<List<DeviceKeyed>> s = descriptor.getValueSerializer();
+        TypeSerializer<List<RegistryInput>> s = descriptor.getValueSerializer();
         DataOutputSerializer out = new DataOutputSerializer(64);
-        s.serialize(List.of(DeviceKeyed.of("d1", p)), out);
-        List<DeviceKeyed> back = s.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        s.serialize(List.of(RegistryInput.of("d1", p)), out);
+        List<RegistryInput> back = s.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
         assertThat(back.get(0).request).isEqualTo(p);
         assertThat(back.get(0).deviceId).isEqualTo("d1");
     }

@@ -20,9 +20,9 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.AudienceChunk;
-import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
@@ -75,11 +75,11 @@ public final class DispatchJob {
             PacingSettings pacing,
             int maxParallelism) {
         boolean campaigns = audience.audiences != null;
-        SingleOutputStreamOperator<DeviceKeyed> split =
+        SingleOutputStreamOperator<RegistryInput> split =
                 input.process(new SplitInput(campaigns, gate.maxScheduleAhead))
                         .uid("split-input")
                         .name("Split input");
-        SingleOutputStreamOperator<DeviceKeyed> released =
+        SingleOutputStreamOperator<RegistryInput> released =
                 split.getSideOutput(DispatchTags.SCHEDULED)
                         .keyBy(r -> r.request.msgId)
                         .process(new Scheduler(campaigns))
@@ -87,12 +87,12 @@ public final class DispatchJob {
                         .name("Hold scheduled requests")
                         .setMaxParallelism(maxParallelism);
 
-        SingleOutputStreamOperator<Delivery> registry =
+        SingleOutputStreamOperator<DevicePush> registry =
                 split.union(released)
                         .keyBy(k -> k.deviceId)
                         .transform(
                                 "Device registry",
-                                TypeInformation.of(Delivery.class),
+                                TypeInformation.of(DevicePush.class),
                                 new RegistryOperator())
                         .uid("device-registry")
                         .setMaxParallelism(maxParallelism);
@@ -141,11 +141,11 @@ public final class DispatchJob {
             byUid = byUid.union(campaignUids);
             deadLetters = deadLetters.union(chunks.getSideOutput(DispatchTags.DEAD_LETTERS));
         }
-        SingleOutputStreamOperator<Delivery> uidIndex =
+        SingleOutputStreamOperator<DevicePush> uidIndex =
                 byUid.keyBy(k -> k.uid)
                         .transform(
                                 "Uid index",
-                                TypeInformation.of(Delivery.class),
+                                TypeInformation.of(DevicePush.class),
                                 new UidIndexOperator())
                         .uid("uid-index")
                         .setMaxParallelism(maxParallelism);

@@ -4,8 +4,8 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import java.util.LinkedHashSet;
 import org.apache.flink.util.Collector;
@@ -31,7 +31,7 @@ final class Routing {
 
     /** Routes {@code in}; returns false when it became a dead letter. */
     static boolean route(
-            ParsedRecord in, boolean campaigns, Sides sides, Collector<DeviceKeyed> out) {
+            ParsedRecord in, boolean campaigns, Sides sides, Collector<RegistryInput> out) {
         PushRequest p = in.request;
         if (p.target.uids != null) {
             PushRequest each = p.withoutTarget();
@@ -41,7 +41,7 @@ final class Routing {
         } else if (p.target.devices != null) {
             PushRequest each = p.withoutTarget();
             for (String deviceId : new LinkedHashSet<>(p.target.devices)) {
-                out.collect(DeviceKeyed.of(deviceId, each));
+                out.collect(RegistryInput.of(deviceId, each));
             }
         } else if (campaigns) {
             sides.output(DispatchTags.CAMPAIGNS, in);

@@ -2,7 +2,7 @@ package io.pushline.dispatch;
 
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.ScheduleState;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,7 @@ import org.apache.flink.util.Collector;
  * <p>A request whose {@code at} is already behind the watermark when it arrives (a late load) is
  * released at once, still stamped {@code at}; downstream treats it as any late record.
  */
-public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, DeviceKeyed> {
+public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, RegistryInput> {
     private final boolean campaigns;
     private transient ListState<ParsedRecord> waiting;
     private transient Counter scheduled;
@@ -44,7 +44,7 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Device
     }
 
     @Override
-    public void processElement(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out)
+    public void processElement(ParsedRecord in, Context ctx, Collector<RegistryInput> out)
             throws Exception {
         long at = in.request.at;
         if (at <= ctx.timerService().currentWatermark()) {
@@ -58,7 +58,7 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Device
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DeviceKeyed> out)
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RegistryInput> out)
             throws Exception {
         List<ParsedRecord> later = new ArrayList<>();
         List<ParsedRecord> due = new ArrayList<>();
@@ -73,7 +73,7 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Device
         waiting.update(later);
     }
 
-    private void release(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
+    private void release(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
         PushRequest p = in.request;
         p.ts = p.at;
         p.at = null;

@@ -4,8 +4,8 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -19,7 +19,7 @@ import org.apache.flink.util.Collector;
  * their time to the scheduler ({@link DispatchTags#SCHEDULED}), bad records to {@link
  * DispatchTags#DEAD_LETTERS}.
  */
-public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
+public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     static final String NO_SEGMENT_STORE = Routing.NO_SEGMENT_STORE;
 
     private final boolean campaigns;
@@ -49,12 +49,12 @@ public class SplitInput extends ProcessFunction<ParsedRecord, DeviceKeyed> {
     }
 
     @Override
-    public void processElement(ParsedRecord in, Context ctx, Collector<DeviceKeyed> out) {
+    public void processElement(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
         if (in.dead != null) {
             deadLetters.inc();
             ctx.output(DispatchTags.DEAD_LETTERS, in.dead);
         } else if (in.event != null) {
-            out.collect(DeviceKeyed.of(in.event));
+            out.collect(RegistryInput.of(in.event));
         } else if (in.request.at != null && in.request.at > in.request.ts) {
             schedule(in, ctx);
         } else if (!Routing.route(in, campaigns, ctx::output, out)) {

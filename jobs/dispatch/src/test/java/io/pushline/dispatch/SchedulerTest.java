@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
-import io.pushline.schema.dispatch.DeviceKeyed;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import java.time.Duration;
 import java.util.List;
@@ -107,7 +107,7 @@ class SchedulerTest {
 
     @Test
     void splitSendsOnlyFutureAtToTheSchedulerAndRefusesTooFarAhead() throws Exception {
-        OneInputStreamOperatorTestHarness<ParsedRecord, DeviceKeyed> h =
+        OneInputStreamOperatorTestHarness<ParsedRecord, RegistryInput> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
                         new SplitInput(false, Duration.ofHours(1)));
         h.processElement(record(uidPush("later", 0, 60_000, "u1")), 0);
@@ -125,9 +125,9 @@ class SchedulerTest {
         h.close();
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, DeviceKeyed>
+    private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput>
             harness(OperatorSubtaskState restore) throws Exception {
-        KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, DeviceKeyed> h =
+        KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(new Scheduler(false)),
                         r -> r.request.msgId,

@@ -87,11 +87,11 @@ public final class ReceiptsJob {
     }
 
     /**
-     * Wires parsed input (with event time) to the sinks. Turns on object reuse: no operator here
-     * changes or keeps a record it was given (each emits fresh objects), so chained operators need
-     * no defensive copies.
+     * The receipts topology over parsed input (with event time); {@link #sinkTo} sends what it
+     * produces to the sinks. Turns on object reuse: no operator here changes or keeps a record it
+     * was given (each emits fresh objects), so chained operators need no defensive copies.
      */
-    public static void build(DataStream<ReceiptEvent> input, Settings s, ReceiptsSinks sinks) {
+    public static ReceiptsStreams build(DataStream<ReceiptEvent> input, Settings s) {
         input.getExecutionEnvironment().getConfig().enableObjectReuse();
         SingleOutputStreamOperator<ReceiptEvent> valid =
                 input.process(new RouteDeadLetters())
@@ -131,32 +131,45 @@ public final class ReceiptsJob {
                                         .uid("too-late-day")
                                         .name("Too late for the day table"));
 
-        minutes.sinkTo(sinks.minuteTable()).uid("sink-hbase-metrics").name("HBase push_metrics");
-        days.sinkTo(sinks.dayTable())
+        DataStream<Lifecycle> lifecycles =
+                counts.getSideOutput(ReceiptTags.LIFECYCLE)
+                        .transform(
+                                "Newest lifecycle per message between watermarks",
+                                TypeInformation.of(Lifecycle.class),
+                                new LatestLifecycle())
+                        .uid("latest-lifecycle");
+        return new ReceiptsStreams(
+                minutes,
+                days,
+                lifecycles,
+                counts.getSideOutput(ReceiptTags.UNBIND),
+                valid.getSideOutput(ReceiptTags.DEAD_LETTERS).union(tooLate));
+    }
+
+    /** Sends each stream of the topology to its sink, with the sinks' stable uids. */
+    public static void sinkTo(ReceiptsStreams streams, ReceiptsSinks sinks) {
+        streams.minutes()
+                .sinkTo(sinks.minuteTable())
+                .uid("sink-hbase-metrics")
+                .name("HBase push_metrics");
+        streams.days()
+                .sinkTo(sinks.dayTable())
                 .uid("sink-hbase-metrics-daily")
                 .name("HBase push_metrics_daily");
-        minutes.union(days)
+        streams.minutes()
+                .union(streams.days())
                 .sinkTo(sinks.metricsTopic())
                 .uid("sink-metrics-topic")
                 .name("push.metrics");
-        counts.getSideOutput(ReceiptTags.LIFECYCLE)
-                .transform(
-                        "Newest lifecycle per message between watermarks",
-                        TypeInformation.of(Lifecycle.class),
-                        new LatestLifecycle())
-                .uid("latest-lifecycle")
+        streams.lifecycles()
                 .sinkTo(sinks.lifecycle())
                 .uid("sink-hbase-lifecycle")
                 .name("HBase push_lifecycle");
-        counts.getSideOutput(ReceiptTags.UNBIND)
+        streams.unbinds()
                 .sinkTo(sinks.unbinds())
                 .uid("sink-unbinds")
                 .name("device.events (unbind)");
-        valid.getSideOutput(ReceiptTags.DEAD_LETTERS)
-                .union(tooLate)
-                .sinkTo(sinks.deadLetters())
-                .uid("sink-dead-letters")
-                .name("push.dlq");
+        streams.deadLetters().sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("push.dlq");
     }
 
     private static SingleOutputStreamOperator<MetricRow> window(
@@ -255,7 +268,7 @@ public final class ReceiptsJob {
         DataStream<ReceiptEvent> input =
                 env.fromSource(kafkaInput(o), watermarks(o), "Kafka decisions and receipts")
                         .uid("source-kafka");
-        build(input, s, kafkaAndHBaseSinks(o));
+        sinkTo(build(input, s), kafkaAndHBaseSinks(o));
     }
 
     /** Starts the job and returns at once. */

@@ -32,20 +32,19 @@ public final class ScheduleFeedJob {
 
     private ScheduleFeedJob() {}
 
-    /** Wires clock → loader → {@code sink}. */
-    public static void build(
-            StreamExecutionEnvironment env,
-            MinuteClock clock,
-            LoadMinute loader,
-            Sink<PushRequest> sink) {
-        DataStream<PushRequest> requests =
-                env.fromSource(clock, WatermarkStrategy.noWatermarks(), "Slot minutes")
-                        .uid("source-minutes")
-                        .setParallelism(1)
-                        .flatMap(loader)
-                        .uid("load-minute")
-                        .name("Load the minute's slots")
-                        .setParallelism(1);
+    /** Clock → loader: the requests of each minute's slots, for {@link #sinkTo}. */
+    public static DataStream<PushRequest> build(
+            StreamExecutionEnvironment env, MinuteClock clock, LoadMinute loader) {
+        return env.fromSource(clock, WatermarkStrategy.noWatermarks(), "Slot minutes")
+                .uid("source-minutes")
+                .setParallelism(1)
+                .flatMap(loader)
+                .uid("load-minute")
+                .name("Load the minute's slots")
+                .setParallelism(1);
+    }
+
+    public static void sinkTo(DataStream<PushRequest> requests, Sink<PushRequest> sink) {
         requests.sinkTo(sink).uid("sink-push-requests").name("push.requests");
     }
 
@@ -98,14 +97,15 @@ public final class ScheduleFeedJob {
         env.configure(pipeline);
         String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
         MinuteClock clock = clock(options);
-        build(
-                env,
-                clock,
-                new LoadMinute(
-                        quorum,
-                        options.get(CommonOptions.HBASE_NAMESPACE),
-                        clock.step(),
-                        clock.until()),
+        sinkTo(
+                build(
+                        env,
+                        clock,
+                        new LoadMinute(
+                                quorum,
+                                options.get(CommonOptions.HBASE_NAMESPACE),
+                                clock.step(),
+                                clock.until())),
                 KafkaIO.jsonSink(
                         options,
                         options.get(ScheduleOptions.FEED_TRANSACTIONAL_ID_PREFIX),

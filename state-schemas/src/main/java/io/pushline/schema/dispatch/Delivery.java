@@ -1,24 +1,12 @@
 package io.pushline.schema.dispatch;
 
-import io.pushline.schema.PushRequest;
-import io.pushline.schema.registry.DeviceInfo;
-import org.apache.flink.api.common.typeinfo.TypeInfo;
-
 /**
- * A request resolved to one bound device, with the binding as it was at the request's event time:
- * the input of the gate, keyed by deviceId.
+ * The name {@link DevicePush} had before it was renamed, kept only so that savepoints whose gate
+ * state the generic POJO serializer wrote (it records the class by name) still restore: it reads
+ * them as these, which are device pushes, and the gate writes them back as {@link DevicePush}.
+ * Never create one.
  */
-@TypeInfo(DeliverySerializer.Factory.class)
-public class Delivery {
-    public PushRequest request;
-    public DeviceInfo device;
-
+@Deprecated
+public final class Delivery extends DevicePush {
     public Delivery() {}
-
-    public static Delivery of(PushRequest p, DeviceInfo device) {
-        Delivery d = new Delivery();
-        d.request = p;
-        d.device = device;
-        return d;
-    }
 }

@@ -1,38 +1,12 @@
 package io.pushline.schema.dispatch;
 
-import io.pushline.schema.DeviceEvent;
-import io.pushline.schema.PushRequest;
-
 /**
- * Input of the registry operator, keyed by deviceId: a device event, or a request that targets the
- * device by id. Exactly one of the two is set.
+ * The name {@link RegistryInput} had before it was renamed, kept only so that savepoints of the
+ * registry's queue, which the generic POJO serializer wrote (it records the class by name), still
+ * restore: they are read as these, which are registry inputs, and written back as {@link
+ * RegistryInput}. Never create one.
  */
-public class DeviceKeyed {
-    public String deviceId;
-    public DeviceEvent event;
-    public PushRequest request;
-
+@Deprecated
+public final class DeviceKeyed extends RegistryInput {
     public DeviceKeyed() {}
-
-    public static DeviceKeyed of(DeviceEvent e) {
-        DeviceKeyed k = new DeviceKeyed();
-        k.deviceId = e.deviceId;
-        k.event = e;
-        return k;
-    }
-
-    public static DeviceKeyed of(String deviceId, PushRequest p) {
-        DeviceKeyed k = new DeviceKeyed();
-        k.deviceId = deviceId;
-        k.request = p;
-        return k;
-    }
-
-    public long ts() {
-        return event != null ? event.ts : request.ts;
-    }
-
-    public long seq() {
-        return event != null ? event.seq : request.seq;
-    }
 }

@@ -1,6 +1,6 @@
 package io.pushline.schema.gate;
 
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import java.time.Duration;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -34,8 +34,8 @@ public final class GateStateDescriptors {
      * checkpoint (union state: on restore each subtask keeps the devices it owns). The name is the
      * one the earlier per-device buffer used, so its snapshots restore.
      */
-    public static ListStateDescriptor<Delivery> waitingOnHeap() {
-        return new ListStateDescriptor<>("gate-buffer-heap", TypeInformation.of(Delivery.class));
+    public static ListStateDescriptor<DevicePush> waitingOnHeap() {
+        return new ListStateDescriptor<>("gate-buffer-heap", TypeInformation.of(DevicePush.class));
     }
 
     /** The waiting pushes whose records were spilled to {@link #spill()}, at each checkpoint. */
@@ -45,9 +45,9 @@ public final class GateStateDescriptors {
     }
 
     /** Per device: spilled waiting records by their queue reference. */
-    public static MapStateDescriptor<Long, Delivery> spill() {
+    public static MapStateDescriptor<Long, DevicePush> spill() {
         return new MapStateDescriptor<>(
-                "gate-queue-spill", Types.LONG, TypeInformation.of(Delivery.class));
+                "gate-queue-spill", Types.LONG, TypeInformation.of(DevicePush.class));
     }
 
     /** Broadcast state: the rules document in force, under the key {@link #CURRENT_RULES}. */

@@ -3,7 +3,7 @@ package io.pushline.dispatch.gate;
 import io.pushline.schema.Decision;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.SendRecord;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.gate.GateStateDescriptors;
@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * decided at the next one.
  */
 public class GateOperator extends AbstractStreamOperator<Decision>
-        implements TwoInputStreamOperator<Delivery, String, Decision> {
+        implements TwoInputStreamOperator<DevicePush, String, Decision> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(GateOperator.class);
 
@@ -57,15 +57,15 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private final int maxOnHeap;
 
     private transient ValueState<GateState> device;
-    private transient ListState<Delivery> onHeapSnapshot;
+    private transient ListState<DevicePush> onHeapSnapshot;
     private transient ListState<SpilledPush> spilledSnapshot;
     private transient BroadcastState<String, String> rulesState;
-    private transient EventTimeQueue<Delivery> queue;
+    private transient EventTimeQueue<DevicePush> queue;
     private transient Rules current;
     private transient MetricGroup metrics;
     private transient StreamRecord<Decision> decisionOut;
     private transient Names names;
-    private transient EventTimeQueue.Waiting<Delivery>[] chunk;
+    private transient EventTimeQueue.Waiting<DevicePush>[] chunk;
 
     /** Keeps {@link #warm}'s reads from being optimized away. */
     private transient long warmed;
@@ -90,19 +90,19 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     }
 
     /** A push's place in time: the order the gate decides in. */
-    private static final class ByTime implements EventTimeQueue.Order<Delivery> {
+    private static final class ByTime implements EventTimeQueue.Order<DevicePush> {
         @Override
-        public String key(Delivery d) {
+        public String key(DevicePush d) {
             return d.device.deviceId;
         }
 
         @Override
-        public long ts(Delivery d) {
+        public long ts(DevicePush d) {
             return d.request.ts;
         }
 
         @Override
-        public long seq(Delivery d) {
+        public long seq(DevicePush d) {
             return d.request.seq;
         }
     }
@@ -137,7 +137,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
                 ctx.getOperatorStateStore(),
                 getKeyedStateStore(),
                 "gate-buffer",
-                Delivery.class,
+                DevicePush.class,
                 owned);
     }
 
@@ -152,7 +152,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     }
 
     @Override
-    public void processElement1(StreamRecord<Delivery> element) throws Exception {
+    public void processElement1(StreamRecord<DevicePush> element) throws Exception {
         enqueue(element.getValue());
     }
 
@@ -166,7 +166,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     }
 
     /** Queues {@code d}. */
-    private void enqueue(Delivery d) throws Exception {
+    private void enqueue(DevicePush d) throws Exception {
         // Records wait long enough to leave the CPU's caches: share one copy of the few distinct
         // msgType, vendor and zone names now, whose lookups then stay cheap.
         PushRequest p = d.request;
@@ -200,7 +200,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             n = queue.pollUpTo(mark.getTimestamp(), chunk);
             warm(n);
             for (int i = 0; i < n; i++) {
-                EventTimeQueue.Waiting<Delivery> next = chunk[i];
+                EventTimeQueue.Waiting<DevicePush> next = chunk[i];
                 chunk[i] = null;
                 decide(queue.take(next));
             }
@@ -216,9 +216,9 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private void warm(int n) {
         long touched = 0;
         for (int i = 0; i < n; i++) {
-            EventTimeQueue.Waiting<Delivery> w = chunk[i];
+            EventTimeQueue.Waiting<DevicePush> w = chunk[i];
             touched += w.key.length();
-            Delivery d = w.onHeap();
+            DevicePush d = w.onHeap();
             if (d != null) {
                 touched += d.request.ts + (d.device.pushEnabled ? 1 : 0) + d.request.msgId.length();
             }
@@ -226,7 +226,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         warmed = touched;
     }
 
-    private void decide(Delivery d) throws Exception {
+    private void decide(DevicePush d) throws Exception {
         GateState s = device.value();
         if (s == null) {
             s = new GateState();

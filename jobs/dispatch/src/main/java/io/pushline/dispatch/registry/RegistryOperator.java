@@ -4,9 +4,9 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.DeviceEvent;
 import io.pushline.schema.DropReason;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryChange;
@@ -22,7 +22,7 @@ import org.apache.flink.metrics.Counter;
  * resolves requests that target the device by id. Every change of a binding also goes to the uid
  * index ({@link DispatchTags#UID_KEYED}) and to HBase ({@link DispatchTags#REGISTRY_CHANGES}).
  */
-public class RegistryOperator extends EventTimeOrderedOperator<DeviceKeyed, Delivery> {
+public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, DevicePush> {
     private static final long serialVersionUID = 1L;
 
     private transient ValueState<DeviceInfo> device;
@@ -36,7 +36,7 @@ public class RegistryOperator extends EventTimeOrderedOperator<DeviceKeyed, Deli
     }
 
     public RegistryOperator(int maxOnHeap) {
-        super("registry-buffer", DeviceKeyed.class, maxOnHeap);
+        super("registry-buffer", RegistryInput.class, maxOnHeap);
     }
 
     @Override
@@ -51,22 +51,22 @@ public class RegistryOperator extends EventTimeOrderedOperator<DeviceKeyed, Deli
     }
 
     @Override
-    protected String keyOf(DeviceKeyed k) {
+    protected String keyOf(RegistryInput k) {
         return k.deviceId;
     }
 
     @Override
-    protected long tsOf(DeviceKeyed k) {
+    protected long tsOf(RegistryInput k) {
         return k.ts();
     }
 
     @Override
-    protected long seqOf(DeviceKeyed k) {
+    protected long seqOf(RegistryInput k) {
         return k.seq();
     }
 
     @Override
-    protected void handle(DeviceKeyed in, long ts) throws Exception {
+    protected void handle(RegistryInput in, long ts) throws Exception {
         if (in.event != null) {
             apply(in.event);
         } else {
@@ -82,7 +82,7 @@ public class RegistryOperator extends EventTimeOrderedOperator<DeviceKeyed, Deli
                     Decision.drop(request, null, deviceId, DropReason.NO_DEVICE),
                     ts);
         } else {
-            emit(Delivery.of(request, bound), ts);
+            emit(DevicePush.of(request, bound), ts);
         }
     }
 

@@ -2,7 +2,7 @@ package io.pushline.dispatch.registry;
 
 import io.pushline.schema.Decision;
 import io.pushline.schema.DropReason;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
@@ -19,7 +19,7 @@ import org.apache.flink.api.common.state.MapState;
  * requests that target the uid to one delivery per bound device, or a {@code no_device} drop.
  * Changes and requests are applied in event-time order ({@link EventTimeOrderedOperator}).
  */
-public class UidIndexOperator extends EventTimeOrderedOperator<UidKeyed, Delivery> {
+public class UidIndexOperator extends EventTimeOrderedOperator<UidKeyed, DevicePush> {
     private static final long serialVersionUID = 1L;
 
     private transient MapState<String, DeviceInfo> devices;
@@ -74,7 +74,7 @@ public class UidIndexOperator extends EventTimeOrderedOperator<UidKeyed, Deliver
                     ts);
         }
         for (DeviceInfo d : bound) {
-            emit(Delivery.of(in.request, d), ts);
+            emit(DevicePush.of(in.request, d), ts);
         }
     }
 }

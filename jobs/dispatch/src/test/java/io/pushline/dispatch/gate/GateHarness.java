@@ -4,7 +4,7 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Target;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.registry.DeviceInfo;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 
 /** The gate operator in Flink's keyed broadcast test harness, one push at a time. */
 final class GateHarness implements AutoCloseable {
-    final KeyedTwoInputStreamOperatorTestHarness<String, Delivery, String, Decision> h;
+    final KeyedTwoInputStreamOperatorTestHarness<String, DevicePush, String, Decision> h;
     private long seq;
     private int seen;
     private long watermark = Long.MIN_VALUE;
@@ -30,7 +30,7 @@ final class GateHarness implements AutoCloseable {
     }
 
     /** The operator in a keyed two-input harness: pushes keyed by device, rules unkeyed. */
-    static KeyedTwoInputStreamOperatorTestHarness<String, Delivery, String, Decision> harness(
+    static KeyedTwoInputStreamOperatorTestHarness<String, DevicePush, String, Decision> harness(
             GateOperator gate) throws Exception {
         return new KeyedTwoInputStreamOperatorTestHarness<>(
                 gate, d -> d.device.deviceId, null, Types.STRING, 1, 1, 0);
@@ -68,7 +68,7 @@ final class GateHarness implements AutoCloseable {
     /** Decides one push for one device at its time; returns the reason, or "PASS". */
     String decide(DeviceInfo device, PushRequest p) throws Exception {
         p.seq = ++seq;
-        h.processElement1(new StreamRecord<>(Delivery.of(p, device), p.ts));
+        h.processElement1(new StreamRecord<>(DevicePush.of(p, device), p.ts));
         // A push at or before the watermark is decided at the next watermark.
         watermark = Math.max(p.ts, watermark + 1);
         h.processBothWatermarks(new Watermark(watermark));

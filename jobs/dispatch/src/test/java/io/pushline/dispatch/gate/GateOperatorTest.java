@@ -6,7 +6,7 @@ import static io.pushline.dispatch.gate.GateHarness.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.registry.DeviceInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -300,7 +300,7 @@ public class GateOperatorTest {
             for (int i = 0; i < times.length; i++) {
                 h.processElement1(
                         new StreamRecord<>(
-                                Delivery.of(
+                                DevicePush.of(
                                         push(
                                                 times[i],
                                                 "m" + i,
@@ -375,7 +375,7 @@ public class GateOperatorTest {
             for (int i : arrival) {
                 PushRequest p = copy(pushes.get(i));
                 p.seq = i + 1;
-                h.processElement1(new StreamRecord<>(Delivery.of(p, devices.get(i)), p.ts));
+                h.processElement1(new StreamRecord<>(DevicePush.of(p, devices.get(i)), p.ts));
             }
             long half = pushes.get(149).ts;
             h.processBothWatermarks(new Watermark(half));
@@ -401,7 +401,7 @@ public class GateOperatorTest {
             h.processBothWatermarks(new Watermark(10 * MIN));
             h.processElement1(
                     new StreamRecord<>(
-                            Delivery.of(
+                            DevicePush.of(
                                     push(MIN, "late", "news", null, "t"),
                                     device("d1", "u1", "UTC")),
                             MIN));

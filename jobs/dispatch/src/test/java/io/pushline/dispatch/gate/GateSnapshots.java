@@ -1,7 +1,7 @@
 package io.pushline.dispatch.gate;
 
 import io.pushline.schema.Decision;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import java.time.Duration;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
@@ -28,7 +28,7 @@ public final class GateSnapshots {
 
     private GateSnapshots() {}
 
-    static KeyedTwoInputStreamOperatorTestHarness<String, Delivery, String, Decision> harness()
+    static KeyedTwoInputStreamOperatorTestHarness<String, DevicePush, String, Decision> harness()
             throws Exception {
         return GateHarness.harness(new GateOperator(RULES, Duration.ofDays(8)));
     }
@@ -41,18 +41,18 @@ public final class GateSnapshots {
             }
             h.open();
             h.processElement1(
-                    Delivery.of(
+                    DevicePush.of(
                             GateHarness.push(T0, "m1", "news", null, "Hello"),
                             GateHarness.device("d1", "u1", "UTC")),
                     T0);
             h.processElement1(
-                    Delivery.of(
+                    DevicePush.of(
                             GateHarness.push(T0, "m1", "news", null, "Hello"),
                             GateHarness.device("d2", "u2", "UTC")),
                     T0);
             h.processBothWatermarks(new Watermark(T0));
             h.processElement1(
-                    Delivery.of(
+                    DevicePush.of(
                             GateHarness.push(T0 + 10 * MIN, "m2", "news", null, "今晚 Other"),
                             GateHarness.device("d1", "u1", "UTC")),
                     T0 + 10 * MIN);

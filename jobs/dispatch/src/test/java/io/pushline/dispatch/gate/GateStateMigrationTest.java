@@ -50,7 +50,7 @@ class GateStateMigrationTest {
             h.processBothWatermarks(new Watermark(GateSnapshots.T0 + 10 * GateSnapshots.MIN));
             // d2 still remembers m1's copy for dedupe.
             h.processElement1(
-                    io.pushline.schema.dispatch.Delivery.of(
+                    io.pushline.schema.dispatch.DevicePush.of(
                             GateHarness.push(
                                     GateSnapshots.T0 + 120 * GateSnapshots.MIN,
                                     "m3",

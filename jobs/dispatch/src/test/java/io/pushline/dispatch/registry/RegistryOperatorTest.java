@@ -6,9 +6,9 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.DeviceEvent;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
-import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.RegistryChange;
 import java.util.List;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class RegistryOperatorTest {
-    private KeyedOneInputStreamOperatorTestHarness<String, DeviceKeyed, Delivery> h;
+    private KeyedOneInputStreamOperatorTestHarness<String, RegistryInput, DevicePush> h;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -40,14 +40,14 @@ class RegistryOperatorTest {
     @Test
     void decidesInEventTimeOrderNotArrivalOrder() throws Exception {
         // The push (t=20) arrives before the bind (t=10) that makes the device known.
-        h.processElement(DeviceKeyed.of("d1", push(20, 2, "m1")), 20);
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of("d1", push(20, 2, "m1")), 20);
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
         assertThat(h.extractOutputValues()).isEmpty();
         assertThat(((RegistryOperator) h.getOperator()).waiting()).isEqualTo(2);
 
         h.processWatermark(25);
 
-        List<Delivery> out = h.extractOutputValues();
+        List<DevicePush> out = h.extractOutputValues();
         assertThat(out).hasSize(1);
         assertThat(out.get(0).device.uid).isEqualTo("u1");
         assertThat(out.get(0).request.msgId).isEqualTo("m1");
@@ -57,17 +57,17 @@ class RegistryOperatorTest {
 
     @Test
     void equalTimestampsFollowSequence() throws Exception {
-        h.processElement(DeviceKeyed.of("d1", push(10, 2, "m1")), 10);
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of("d1", push(10, 2, "m1")), 10);
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
         h.processWatermark(10);
         assertThat(h.extractOutputValues()).hasSize(1);
     }
 
     @Test
     void requestForUnboundDeviceIsNoDevice() throws Exception {
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
-        h.processElement(DeviceKeyed.of(DeviceEvent.unbind(20, "d1")), 20);
-        h.processElement(DeviceKeyed.of("d1", push(30, 3, "m1")), 30);
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of(DeviceEvent.unbind(20, "d1")), 20);
+        h.processElement(RegistryInput.of("d1", push(30, 3, "m1")), 30);
         h.processWatermark(30);
 
         assertThat(h.extractOutputValues()).isEmpty();
@@ -80,8 +80,8 @@ class RegistryOperatorTest {
 
     @Test
     void rebindMovesTheDeviceBetweenUids() throws Exception {
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
-        h.processElement(DeviceKeyed.of(bind(20, 2, "d1", "u2")), 20);
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of(bind(20, 2, "d1", "u2")), 20);
         h.processWatermark(20);
 
         List<UidKeyed> changes = side(DispatchTags.UID_KEYED);
@@ -96,10 +96,10 @@ class RegistryOperatorTest {
 
     @Test
     void switchUpdatesABoundDeviceAndIsIgnoredForAnUnboundOne() throws Exception {
-        h.processElement(DeviceKeyed.of(DeviceEvent.switchTo(5, "d1", false)), 5);
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
-        h.processElement(DeviceKeyed.of(DeviceEvent.switchTo(20, "d1", false)), 20);
-        h.processElement(DeviceKeyed.of("d1", push(30, 3, "m1")), 30);
+        h.processElement(RegistryInput.of(DeviceEvent.switchTo(5, "d1", false)), 5);
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of(DeviceEvent.switchTo(20, "d1", false)), 20);
+        h.processElement(RegistryInput.of("d1", push(30, 3, "m1")), 30);
         h.processWatermark(30);
 
         assertThat(h.extractOutputValues())
@@ -111,8 +111,8 @@ class RegistryOperatorTest {
 
     @Test
     void bufferIsEmptyOnceTheWatermarkPassed() throws Exception {
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d1", "u1")), 10);
-        h.processElement(DeviceKeyed.of(bind(10, 1, "d2", "u1")), 10);
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of(bind(10, 1, "d2", "u1")), 10);
         h.processWatermark(10);
         // One registry entry per device; the buffer keeps nothing.
         assertThat(h.numKeyedStateEntries()).isEqualTo(2);

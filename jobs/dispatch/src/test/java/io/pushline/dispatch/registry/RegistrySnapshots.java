@@ -1,7 +1,7 @@
 package io.pushline.dispatch.registry;
 
-import io.pushline.schema.dispatch.Delivery;
-import io.pushline.schema.dispatch.DeviceKeyed;
+import io.pushline.schema.dispatch.DevicePush;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -18,19 +18,22 @@ import org.apache.flink.streaming.util.OperatorSnapshotUtil;
  * </pre>
  *
  * <p>v1 (written by the RegistryFunction and UidIndexFunction of commit 3a43dcf): records waiting
- * for the watermark in a per-key buffer with one event-time timer per key and time. The harnesses
- * below now build the current operators, so a run of this class writes the current layout.
+ * for the watermark in a per-key buffer with one event-time timer per key and time. v2 (commit
+ * f3935d7, the registry built with {@code new RegistryOperator(1)} so that one waiting record is
+ * spilled): the ordering queue, its records as the generic POJO serializer wrote them, under the
+ * name RegistryInput had then (DeviceKeyed). The harnesses below now build the current operators,
+ * so a run of this class writes the current layout.
  */
 public final class RegistrySnapshots {
     private RegistrySnapshots() {}
 
-    static KeyedOneInputStreamOperatorTestHarness<String, DeviceKeyed, Delivery> registry()
+    static KeyedOneInputStreamOperatorTestHarness<String, RegistryInput, DevicePush> registry()
             throws Exception {
         return new KeyedOneInputStreamOperatorTestHarness<>(
                 new RegistryOperator(), k -> k.deviceId, Types.STRING);
     }
 
-    static KeyedOneInputStreamOperatorTestHarness<String, UidKeyed, Delivery> uidIndex()
+    static KeyedOneInputStreamOperatorTestHarness<String, UidKeyed, DevicePush> uidIndex()
             throws Exception {
         return new KeyedOneInputStreamOperatorTestHarness<>(
                 new UidIndexOperator(), k -> k.uid, Types.STRING);
@@ -54,10 +57,10 @@ public final class RegistrySnapshots {
                 h.setStateBackend(rocksdb());
             }
             h.open();
-            h.processElement(DeviceKeyed.of(RegistryOperatorTest.bind(10, 1, "d1", "u1")), 10);
+            h.processElement(RegistryInput.of(RegistryOperatorTest.bind(10, 1, "d1", "u1")), 10);
             h.processWatermark(15);
-            h.processElement(DeviceKeyed.of("d1", RegistryOperatorTest.push(20, 2, "m1")), 20);
-            h.processElement(DeviceKeyed.of(RegistryOperatorTest.bind(30, 3, "d2", "u2")), 30);
+            h.processElement(RegistryInput.of("d1", RegistryOperatorTest.push(20, 2, "m1")), 20);
+            h.processElement(RegistryInput.of(RegistryOperatorTest.bind(30, 3, "d2", "u2")), 30);
             OperatorSubtaskState snapshot = h.snapshot(1, 16);
             OperatorSnapshotUtil.writeStateHandle(
                     snapshot, args[0] + (rocksdb ? "-rocksdb" : "") + ".snapshot");

@@ -2,7 +2,7 @@ package io.pushline.dispatch.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import java.util.stream.Collectors;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -18,9 +18,18 @@ import org.junit.jupiter.params.provider.CsvSource;
  * watermark, are handled as if the job had not stopped.
  */
 class RegistryStateMigrationTest {
-    /** v1: a buffer and an event-time timer per key and time (the earlier RegistryFunction). */
+    /**
+     * v1: a buffer and an event-time timer per key and time (the earlier RegistryFunction). v2: the
+     * ordering queue, one waiting record on the heap and one spilled, both written by the generic
+     * POJO serializer under the type's earlier name (DeviceKeyed).
+     */
     @ParameterizedTest
-    @CsvSource({"registry-v1, heap", "registry-v1-rocksdb, rocksdb"})
+    @CsvSource({
+        "registry-v1, heap",
+        "registry-v1-rocksdb, rocksdb",
+        "registry-v2, heap",
+        "registry-v2-rocksdb, rocksdb"
+    })
     void theRegistryGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
         try (var h = restored(RegistrySnapshots.registry(), file, backend)) {
             h.processWatermark(40);
@@ -36,7 +45,7 @@ class RegistryStateMigrationTest {
                                     .collect(Collectors.toList()))
                     .containsExactly("d2");
             h.processElement(
-                    io.pushline.schema.dispatch.DeviceKeyed.of(
+                    io.pushline.schema.dispatch.RegistryInput.of(
                             "d2", RegistryOperatorTest.push(50, 9, "m2")),
                     50);
             h.processWatermark(50);
@@ -58,8 +67,8 @@ class RegistryStateMigrationTest {
     }
 
     /** The harness opened on the snapshot in {@code file}, with the heap or RocksDB backend. */
-    private static <I> KeyedOneInputStreamOperatorTestHarness<String, I, Delivery> restored(
-            KeyedOneInputStreamOperatorTestHarness<String, I, Delivery> h,
+    private static <I> KeyedOneInputStreamOperatorTestHarness<String, I, DevicePush> restored(
+            KeyedOneInputStreamOperatorTestHarness<String, I, DevicePush> h,
             String file,
             String backend)
             throws Exception {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.schema.Decision;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
-import io.pushline.schema.dispatch.Delivery;
+import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class UidIndexOperatorTest {
-    private KeyedOneInputStreamOperatorTestHarness<String, UidKeyed, Delivery> h;
+    private KeyedOneInputStreamOperatorTestHarness<String, UidKeyed, DevicePush> h;
 
     @BeforeEach
     void setUp() throws Exception {

@@ -14,12 +14,12 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
-class DeliverySerializerTest {
-    private static final DeliverySerializer S = DeliverySerializer.INSTANCE;
+class DevicePushSerializerTest {
+    private static final DevicePushSerializer S = DevicePushSerializer.INSTANCE;
 
     @Test
     void flinkUsesIt() {
-        assertThat(TypeInformation.of(Delivery.class).createSerializer(null)).isSameAs(S);
+        assertThat(TypeInformation.of(DevicePush.class).createSerializer(null)).isSameAs(S);
     }
 
     /** Every field of the request, its target and the device set: a field added later fails. */
@@ -27,9 +27,9 @@ class DeliverySerializerTest {
     void everyFieldRoundTrips() throws Exception {
         PushRequest p = filled(PushRequest.class, 1);
         p.target = filled(Target.class, 2);
-        Delivery d = Delivery.of(p, filled(DeviceInfo.class, 3));
+        DevicePush d = DevicePush.of(p, filled(DeviceInfo.class, 3));
         assertThat(roundTrip(d)).usingRecursiveComparison().isEqualTo(d);
-        Delivery copy = S.copy(d);
+        DevicePush copy = S.copy(d);
         assertThat(copy).usingRecursiveComparison().isEqualTo(d);
         assertThat(copy.request).isNotSameAs(d.request);
         assertThat(copy.request.target.uids).isNotSameAs(d.request.target.uids);
@@ -43,17 +43,17 @@ class DeliverySerializerTest {
         p.seq = 7;
         p.type = null;
         p.target = Target.ofUids(List.of("u1", ""));
-        for (Delivery d :
-                new Delivery[] {
-                    Delivery.of(p, null),
-                    new Delivery(),
-                    Delivery.of(new PushRequest(), new DeviceInfo())
+        for (DevicePush d :
+                new DevicePush[] {
+                    DevicePush.of(p, null),
+                    new DevicePush(),
+                    DevicePush.of(new PushRequest(), new DeviceInfo())
                 }) {
             assertThat(roundTrip(d)).usingRecursiveComparison().isEqualTo(d);
         }
     }
 
-    private static Delivery roundTrip(Delivery d) throws Exception {
+    private static DevicePush roundTrip(DevicePush d) throws Exception {
         DataOutputSerializer out = new DataOutputSerializer(64);
         S.serialize(d, out);
         return S.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
