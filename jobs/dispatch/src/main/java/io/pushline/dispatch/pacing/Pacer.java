@@ -131,16 +131,20 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
         SendRecord send = element.getValue();
         long now = now();
         VendorPacing s = vendor();
-        VendorPacer.refill(s, now, tickMs, recoveryPerSecond);
         int level = VendorPacer.level(send.level);
         if (expired(send, now)) {
             expire(s, send);
             return;
         }
-        if (s.backlog() == 0 && VendorPacer.mayAct(s)) {
-            VendorPacer.use(s);
-            send(s, send, level, 0);
-            return;
+        // With a backlog, only ticks refill: a refill here would cap what the time since the
+        // last tick earned at two ticks' worth before a late tick could send it.
+        if (s.backlog() == 0) {
+            VendorPacer.refill(s, now, tickMs, recoveryPerSecond);
+            if (VendorPacer.mayAct(s)) {
+                VendorPacer.use(s);
+                send(s, send, level, 0);
+                return;
+            }
         }
         long seq = VendorPacer.enqueue(s, level);
         queue.put(VendorPacing.queueKey(level, seq), new QueuedSend(send, now));

@@ -55,10 +55,12 @@ public final class VendorPacer {
      * Two buckets, as a committed and a peak rate: {@code tokens} earns the rate and keeps up to
      * CREDIT_MS worth while a backlog waits, so a stall (a checkpoint's synchronous part, a late
      * timer) is made up and the rate holds over seconds; {@code peak} earns {@link #PEAK} times the
-     * rate and holds two ticks' worth (a tick fires a little late), so making up is gradual and no
-     * second gets more than 1.025 x the rate plus two ticks (1.045 x at 10 ms ticks). An idle
-     * vendor keeps two ticks of credit. Recovers a throttled rate additively once the cooldown has
-     * passed.
+     * rate and holds two ticks' worth, or what it earned since the last refill when that is more: a
+     * tick that fires late may send all the time since the previous one earned (a cap of two ticks
+     * lost a fifth of the rate whenever ticks came 25 ms apart on a busy machine), while credit
+     * beyond that is made up gradually, so a second gets at most 1.025 x the rate plus the longest
+     * gap between two ticks. An idle vendor keeps two ticks of credit. Recovers a throttled rate
+     * additively once the cooldown has passed.
      */
     public static void refill(VendorPacing s, long now, long tickMs, double recoveryPerSecond) {
         long dt = now - s.refilledAt;
@@ -73,7 +75,8 @@ public final class VendorPacer {
                         ? Math.max(1.0, s.rate * CREDIT_MS / 1000.0)
                         : burst(s.rate, tickMs);
         s.tokens = Math.min(credit, s.tokens + s.rate * dt / 1000.0);
-        s.peak = Math.min(burst(s.rate * PEAK, tickMs), s.peak + s.rate * PEAK * dt / 1000.0);
+        double earned = s.rate * PEAK * dt / 1000.0;
+        s.peak = Math.min(Math.max(burst(s.rate * PEAK, tickMs), earned), s.peak + earned);
         s.refilledAt = now;
     }
 

@@ -78,6 +78,18 @@ final class PacerHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves the clock to {@code until} in jumps of {@code steps} ms, taken in turn: a timer fires
+     * only at the end of a jump, so ticks come late, as on a busy machine.
+     */
+    void runUntilInJumps(long until, long... steps) throws Exception {
+        for (int i = 0; now < until; i = (i + 1) % steps.length) {
+            now = Math.min(until, now + steps[i]);
+            h.setProcessingTime(now);
+            collect();
+        }
+    }
+
     OperatorSubtaskState snapshot() throws Exception {
         return h.snapshot(1, now);
     }

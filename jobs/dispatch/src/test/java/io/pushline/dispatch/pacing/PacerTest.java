@@ -29,6 +29,32 @@ class PacerTest {
         }
     }
 
+    /**
+     * A tick that fires late (the pacer's thread waited for a core, a checkpoint's synchronous part
+     * ran) sends what the time since the last tick earned: late ticks cost no rate, whether every
+     * tick is 15 ms late or they come unevenly.
+     */
+    @Test
+    void aBacklogKeepsItsRateWhenTicksFireLate() throws Exception {
+        for (long[] steps : new long[][] {{25}, {5, 35}, {3, 3, 60, 10}}) {
+            try (PacerHarness p = new PacerHarness(Map.of("huawei", 3000.0))) {
+                p.push("huawei", 1, 40_000);
+                p.runUntilInJumps(10_000, steps);
+                assertThat(p.sentBetween("huawei", 0, 10_000))
+                        .as("sent in 10 s with jumps of %s ms", java.util.Arrays.toString(steps))
+                        .isBetween(29_700L, 30_300L);
+                // a send at the end of a gap pays for the gap, which may start before the second
+                long longestGap = java.util.Arrays.stream(steps).max().getAsLong();
+                long most = (long) (3000 * 1.025 * (1000 + longestGap + 20) / 1000);
+                for (long from = 0; from <= 9_000; from += 250) {
+                    assertThat(p.sentBetween("huawei", from, from + 1000))
+                            .as("sends in [%d, %d), gaps %s", from, from + 1000, steps.length)
+                            .isLessThanOrEqualTo(most);
+                }
+            }
+        }
+    }
+
     @Test
     void anySlidingSecondStaysUnderOnePointZeroFiveTimesTheRate() throws Exception {
         try (PacerHarness p = new PacerHarness(Map.of("oppo", 2000.0))) {
