@@ -96,6 +96,28 @@ final class BenchResults {
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
+    /** The checkout's commit (with "+changes" when the tree differs), or null outside git. */
+    private static String commit() {
+        try {
+            String head = git("rev-parse", "--short", "HEAD");
+            if (head == null) {
+                return null;
+            }
+            String changes = git("status", "--porcelain");
+            return changes == null || changes.isEmpty() ? head : head + "+changes";
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String git(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git"));
+        cmd.addAll(Arrays.asList(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        return p.waitFor() == 0 ? out : null;
+    }
+
     /**
      * Writes the file and says where on standard error (the last printed line stays the verdict).
      */
@@ -110,6 +132,7 @@ final class BenchResults {
         root.put("finished", Instant.now().toString());
         root.put("cores", Runtime.getRuntime().availableProcessors());
         root.put("java", System.getProperty("java.version"));
+        root.put("commit", commit());
         ObjectNode medians = root.putObject("medians");
         List<String> keys = new ArrayList<>();
         for (Map<String, Double> r : rounds) {

@@ -97,7 +97,8 @@ class WireParserTest {
         assertThat(r.event).isNull();
         assertThat(r.request).isNull();
         assertThat(r.dead.reason).contains(reason);
-        assertThat(r.dead.raw).isEqualTo(line);
+        assertThat(r.dead.raw).isEqualTo(DeadLetter.mask(line));
+        assertThat(r.dead.raw).doesNotContain("\"token\":\"t\"");
         assertThat(r.dead.source).isEqualTo("push.requests");
         assertThat(r.dead.position).isEqualTo("0-42");
         assertThat(r.timestamp()).isEqualTo(Long.MIN_VALUE);

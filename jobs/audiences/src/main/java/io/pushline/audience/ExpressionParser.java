@@ -43,9 +43,19 @@ public final class ExpressionParser {
         }
     }
 
+    /**
+     * How deep NOTs and parentheses may nest: far beyond any expression a strategist writes, and
+     * far below what would overflow the parser's or the evaluator's stack.
+     */
+    public static final int MAX_DEPTH = 100;
+
+    /** The longest expression accepted, in characters. */
+    public static final int MAX_LENGTH = 65_536;
+
     private final String source;
     private final List<Token> tokens;
     private int at;
+    private int depth;
 
     private ExpressionParser(String source, List<Token> tokens) {
         this.source = source;
@@ -57,6 +67,15 @@ public final class ExpressionParser {
      */
     public static Expr parse(String expression) {
         String src = expression == null ? "" : expression;
+        if (src.length() > MAX_LENGTH) {
+            throw new ExpressionException(
+                    src,
+                    MAX_LENGTH + 1,
+                    "expression of "
+                            + src.length()
+                            + " characters, longer than the limit of "
+                            + MAX_LENGTH);
+        }
         ExpressionParser p = new ExpressionParser(src, tokenize(src));
         if (p.peek().kind == Kind.END) {
             throw new ExpressionException(
@@ -94,11 +113,24 @@ public final class ExpressionParser {
     }
 
     private Expr unary() {
-        if (peek().kind == Kind.NOT) {
+        Token t = peek();
+        if (t.kind == Kind.NOT) {
             at++;
-            return new Expr.Not(unary());
+            enter(t);
+            Expr e = new Expr.Not(unary());
+            depth--;
+            return e;
         }
         return primary();
+    }
+
+    private void enter(Token t) {
+        if (++depth > MAX_DEPTH) {
+            throw new ExpressionException(
+                    source,
+                    t.column,
+                    "NOT and parentheses nest deeper than " + MAX_DEPTH + " levels here");
+        }
     }
 
     private Expr primary() {
@@ -109,7 +141,9 @@ public final class ExpressionParser {
                 return new Expr.Segment(t.text, t.column);
             case LPAREN:
                 at++;
+                enter(t);
                 Expr inner = or();
+                depth--;
                 Token close = peek();
                 if (close.kind != Kind.RPAREN) {
                     throw new ExpressionException(

@@ -3,6 +3,7 @@ package io.pushline.audience;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -76,5 +77,37 @@ class ExpressionParserTest {
                             assertThat(lines[1]).isEqualTo(expr);
                             assertThat(lines[2]).isEqualTo(" ".repeat(column - 1) + "^");
                         });
+    }
+
+    /** 20,000 NOTs once overflowed the parser's stack; nesting stops at a depth limit instead. */
+    @Test
+    void deepNestingIsAnErrorAtTheFirstLevelTooDeep() {
+        assertThatThrownBy(() -> ExpressionParser.parse("NOT ".repeat(20_000) + "sports"))
+                .isInstanceOf(ExpressionException.class);
+        String nots = "NOT ".repeat(10_000) + "sports";
+        assertThatThrownBy(() -> ExpressionParser.parse(nots))
+                .isInstanceOfSatisfying(
+                        ExpressionException.class,
+                        e -> {
+                            assertThat(e.column()).isEqualTo(4 * ExpressionParser.MAX_DEPTH + 1);
+                            assertThat(e.getMessage()).contains("deeper than 100 levels");
+                        });
+        String parens = "(".repeat(5_000) + "a" + ")".repeat(5_000);
+        assertThatThrownBy(() -> ExpressionParser.parse(parens))
+                .isInstanceOfSatisfying(
+                        ExpressionException.class,
+                        e -> assertThat(e.column()).isEqualTo(ExpressionParser.MAX_DEPTH + 1));
+        String deepest = "NOT (".repeat(50) + "a" + ")".repeat(50);
+        assertThat(ExpressionParser.parse(deepest)).isNotNull();
+    }
+
+    @Test
+    void anOverlongExpressionIsAnError() {
+        String longest = "a" + " OR a".repeat((ExpressionParser.MAX_LENGTH - 1) / 5);
+        assertThat(ExpressionParser.parse(longest)).isNotNull();
+        String tooLong = longest + " OR ab";
+        assertThatThrownBy(() -> ExpressionParser.parse(tooLong))
+                .isInstanceOf(ExpressionException.class)
+                .hasMessageContaining("longer than the limit of 65536");
     }
 }

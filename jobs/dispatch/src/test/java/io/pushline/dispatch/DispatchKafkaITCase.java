@@ -185,9 +185,12 @@ class DispatchKafkaITCase {
         }
         assertThat(reasonByRaw)
                 .hasSize(5)
-                .containsEntry(NO_UID, "missing field 'uid'")
+                .containsEntry(DeadLetter.mask(NO_UID), "missing field 'uid'")
                 .containsEntry(UNKNOWN_TYPE, "unknown type 'rebind'")
-                .containsEntry(NO_TITLE, "missing field 'title'");
+                .containsEntry(DeadLetter.mask(NO_TITLE), "missing field 'title'");
+        // the bind's token and the push's body are masked
+        assertThat(topics.get(Topics.DLQ)).noneMatch(s -> s.contains("\\\"t\\\""));
+        assertThat(topics.get(Topics.DLQ)).noneMatch(s -> s.contains("\\\"b\\\""));
         assertThat(reasonByRaw.get(BAD_JSON)).startsWith("not valid JSON");
         assertThat(reasonByRaw.get("m4")).contains("audience");
     }
