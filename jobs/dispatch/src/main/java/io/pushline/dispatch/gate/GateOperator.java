@@ -3,6 +3,7 @@ package io.pushline.dispatch.gate;
 import io.pushline.schema.Decision;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.Vendor;
 import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.gate.GateState;
@@ -62,6 +63,10 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private transient BroadcastState<String, String> rulesState;
     private transient EventTimeQueue<DevicePush> queue;
     private transient Rules current;
+
+    /** The label of msgTypes the rules do not list and of unknown vendors. */
+    static final String OTHER = "other";
+
     private transient MetricGroup metrics;
     private transient StreamRecord<Decision> decisionOut;
     private transient Names names;
@@ -276,16 +281,24 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         return s;
     }
 
-    private void count(Decision d, String vendor) {
+    /**
+     * Label values come from bounded sets, so that free text cannot grow the metric series without
+     * end: a msgType the rules do not list counts under {@code other}, as does an unknown vendor.
+     */
+    private void count(Decision d, String vendorName) {
         String reason = d.reason == null ? "pass" : d.reason;
+        String msgType =
+                d.msgType != null && current.msgTypes.containsKey(d.msgType) ? d.msgType : OTHER;
+        String vendor =
+                vendorName == null || Vendor.fromWire(vendorName) != null ? vendorName : OTHER;
         Map<String, Counter> byVendor =
                 counters.computeIfAbsent(reason, r -> new HashMap<>())
-                        .computeIfAbsent(d.msgType, t -> new HashMap<>());
+                        .computeIfAbsent(msgType, t -> new HashMap<>());
         Counter c = byVendor.get(vendor);
         if (c == null) {
             c =
                     metrics.addGroup("reason", reason)
-                            .addGroup("msgType", d.msgType)
+                            .addGroup("msgType", msgType)
                             .addGroup("vendor", vendor)
                             .counter("decisions");
             byVendor.put(vendor, c);
