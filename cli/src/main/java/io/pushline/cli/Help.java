@@ -88,6 +88,7 @@ final class Help {
     static String options() {
         StringBuilder b = new StringBuilder();
         section(b, "Common (every job)", CommonOptions.all());
+        b.append(CommonOptions.KAFKA_PROPERTIES_ROW);
         for (JobOptions job : JobOptions.ALL) {
             section(b, job.title(), job.own());
         }

@@ -25,6 +25,22 @@ public final class CommonOptions {
         }
     }
 
+    /**
+     * Options under this prefix are Kafka client properties, given to every consumer and producer
+     * of a job with the prefix taken off (TLS, SASL, any client setting).
+     */
+    public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
+
+    /** The documentation row of {@link #KAFKA_PROPERTIES_PREFIX}, as help options prints it. */
+    public static final String KAFKA_PROPERTIES_ROW =
+            "| `kafka.properties.<name>` | (none) | Any Kafka client property, given to every"
+                    + " consumer and producer of the job with the prefix taken off: TLS and SASL"
+                    + " (`--kafka.properties.security.protocol SASL_SSL`,"
+                    + " `--kafka.properties.sasl.mechanism SCRAM-SHA-512`,"
+                    + " `--kafka.properties.sasl.jaas.config '...'`,"
+                    + " `--kafka.properties.ssl.truststore.location /etc/kafka/truststore.jks`)."
+                    + " |\n";
+
     public static final ConfigOption<String> KAFKA_BOOTSTRAP =
             ConfigOptions.key("kafka.bootstrap-servers")
                     .stringType()

@@ -3,7 +3,6 @@ package io.pushline.common;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DispatchTags;
-import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.configuration.Configuration;
@@ -18,6 +17,9 @@ import org.apache.flink.util.Collector;
  */
 public class FileLines<T> extends ProcessFunction<String, T> {
     private static final long serialVersionUID = 1L;
+
+    /** The longest line read, in characters: Kafka's default record limit, 1 MiB. */
+    public static final int MAX_LINE = 1 << 20;
 
     /** Turns a line into a record, or throws with the reason. */
     public interface Parse<T> extends java.io.Serializable {
@@ -38,14 +40,27 @@ public class FileLines<T> extends ProcessFunction<String, T> {
     @Override
     public void processElement(String file, Context ctx, Collector<T> out) throws Exception {
         Path path = new Path(file);
-        try (BufferedReader in =
-                new BufferedReader(
+        try (BoundedLines in =
+                new BoundedLines(
                         new InputStreamReader(
                                 path.getFileSystem().open(path), StandardCharsets.UTF_8),
-                        1 << 16)) {
+                        MAX_LINE)) {
             long n = 0;
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
+            for (String line = in.next(); line != null; line = in.next()) {
                 n++;
+                if (in.wasCut()) {
+                    ctx.output(
+                            DispatchTags.DEAD_LETTERS,
+                            DeadLetter.of(
+                                    source,
+                                    file + ":" + n,
+                                    "line of "
+                                            + in.length()
+                                            + " characters, longer than the limit of "
+                                            + MAX_LINE,
+                                    line));
+                    continue;
+                }
                 if (line.isBlank()) {
                     continue;
                 }

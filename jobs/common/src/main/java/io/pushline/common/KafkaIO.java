@@ -37,6 +37,7 @@ public final class KafkaIO {
                 KafkaSource.<ParsedRecord>builder()
                         .setBootstrapServers(
                                 OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
+                        .setProperties(clientProperties(conf))
                         .setTopics(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS)
                         .setGroupId(groupId)
                         .setStartingOffsets(startingOffsets(conf))
@@ -58,6 +59,7 @@ public final class KafkaIO {
                 KafkaSource.<String>builder()
                         .setBootstrapServers(
                                 OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
+                        .setProperties(clientProperties(conf))
                         .setTopics(topic)
                         .setGroupId(groupId)
                         .setStartingOffsets(startingOffsets(conf))
@@ -78,6 +80,7 @@ public final class KafkaIO {
             Configuration conf, String topic, String groupId, long fromMs) {
         return KafkaSource.<Tuple2<String, String>>builder()
                 .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
+                .setProperties(clientProperties(conf))
                 .setTopics(topic)
                 .setGroupId(groupId)
                 .setStartingOffsets(OffsetsInitializer.timestamp(fromMs))
@@ -91,6 +94,25 @@ public final class KafkaIO {
                                                 value)))
                 .setProperty("isolation.level", "read_committed")
                 .build();
+    }
+
+    /**
+     * The client properties given as {@code kafka.properties.<name>} options (TLS, SASL, any client
+     * setting), for every consumer and producer of a job: e.g. {@code
+     * --kafka.properties.security.protocol SASL_SSL}.
+     */
+    public static Properties clientProperties(Configuration conf) {
+        Properties p = new Properties();
+        conf.toMap()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith(CommonOptions.KAFKA_PROPERTIES_PREFIX)) {
+                                p.setProperty(
+                                        k.substring(CommonOptions.KAFKA_PROPERTIES_PREFIX.length()),
+                                        v);
+                            }
+                        });
+        return p;
     }
 
     /** Consumer settings for tools and tests that read what jobs committed, as raw bytes. */
@@ -127,7 +149,7 @@ public final class KafkaIO {
             String name,
             SerializableFunction<T, String> topicOf,
             SerializableFunction<T, String> keyOf) {
-        Properties producer = new Properties();
+        Properties producer = clientProperties(conf);
         producer.setProperty(
                 "transaction.timeout.ms",
                 String.valueOf(conf.get(CommonOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
@@ -149,6 +171,7 @@ public final class KafkaIO {
             SerializableFunction<T, String> keyOf) {
         return KafkaSink.<T>builder()
                 .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
+                .setKafkaProducerConfig(clientProperties(conf))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
                 .build();
@@ -162,6 +185,7 @@ public final class KafkaIO {
             Configuration conf, String topic, String groupId, Map<TopicPartition, Long> stop) {
         return KafkaSource.<MemberRow>builder()
                 .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
+                .setProperties(clientProperties(conf))
                 .setTopics(topic)
                 .setGroupId(groupId)
                 .setStartingOffsets(

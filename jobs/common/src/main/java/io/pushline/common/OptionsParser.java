@@ -51,6 +51,11 @@ public final class OptionsParser {
                         "warning: option '" + key + "' is deprecated; use '" + now + "'");
                 key = now;
             }
+            if (key.startsWith(CommonOptions.KAFKA_PROPERTIES_PREFIX)
+                    && key.length() > CommonOptions.KAFKA_PROPERTIES_PREFIX.length()) {
+                raw.put(key, value);
+                continue;
+            }
             if (!byKey.containsKey(key)) {
                 throw new InvalidOptionException(
                         "unknown option '" + key + "'; known options: " + byKey.keySet());

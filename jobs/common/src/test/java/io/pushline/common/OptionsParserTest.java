@@ -105,4 +105,26 @@ class OptionsParserTest {
         assertThat(ParsedRecordDeserializer.seq("push.requests", 0, 3))
                 .isLessThan(ParsedRecordDeserializer.seq("push.requests", 0, 4));
     }
+
+    /** TLS and SASL settings reach every Kafka client of a job, whatever the job. */
+    @Test
+    void kafkaClientPropertiesPassThroughUnderTheirPrefix() {
+        Configuration c =
+                OptionsParser.parse(
+                        new String[] {
+                            "--kafka.properties.security.protocol",
+                            "SASL_SSL",
+                            "--kafka.properties.sasl.mechanism=SCRAM-SHA-512",
+                            "--kafka.bootstrap-servers",
+                            "b:9093"
+                        },
+                        KNOWN);
+        java.util.Properties p = KafkaIO.clientProperties(c);
+        assertThat(p).hasSize(2);
+        assertThat(p.getProperty("security.protocol")).isEqualTo("SASL_SSL");
+        assertThat(p.getProperty("sasl.mechanism")).isEqualTo("SCRAM-SHA-512");
+        assertThatThrownBy(
+                        () -> OptionsParser.parse(new String[] {"--kafka.properties.", "x"}, KNOWN))
+                .hasMessageContaining("unknown option 'kafka.properties.'");
+    }
 }

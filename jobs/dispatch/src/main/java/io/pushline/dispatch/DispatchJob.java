@@ -76,7 +76,7 @@ public final class DispatchJob {
             int maxParallelism) {
         boolean campaigns = audience.audiences != null;
         SingleOutputStreamOperator<RegistryInput> split =
-                input.process(new SplitInput(campaigns, gate.maxScheduleAhead))
+                input.process(new SplitInput(campaigns, gate.maxScheduleAhead, gate.maxFuture))
                         .uid("split-input")
                         .name("Split input");
         SingleOutputStreamOperator<RegistryInput> released =

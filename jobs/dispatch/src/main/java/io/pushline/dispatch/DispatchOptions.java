@@ -51,6 +51,16 @@ public final class DispatchOptions {
                                     + " request waits in the scheduler's state until then."
                                     + " Further ahead is a dead letter.");
 
+    public static final ConfigOption<Duration> MAX_FUTURE =
+            ConfigOptions.key("dispatch.max-future")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "A device event or request whose 'ts' is more than this ahead of the"
+                                    + " wall clock is a dead letter: it would wait in state for"
+                                    + " the watermark to reach it, holding nothing back but"
+                                    + " memory, without a word. 0 turns the check off.");
+
     public static final ConfigOption<Duration> IDLE_ADVANCE =
             ConfigOptions.key("dispatch.idle-advance")
                     .durationType()
@@ -212,6 +222,7 @@ public final class DispatchOptions {
                 TRANSACTIONAL_ID_PREFIX,
                 MAX_OUT_OF_ORDERNESS,
                 MAX_SCHEDULE_AHEAD,
+                MAX_FUTURE,
                 IDLE_ADVANCE,
                 MAX_PARALLELISM,
                 GATE_RULES,

@@ -20,6 +20,9 @@ public final class GateSettings implements Serializable {
     final Duration stateTtl;
     Duration maxScheduleAhead = DispatchOptions.MAX_SCHEDULE_AHEAD.defaultValue();
 
+    /** How far ahead of the wall clock a record's time may be; null (replay): no check. */
+    Duration maxFuture;
+
     public GateSettings(String rules, Duration stateTtl) {
         RulesUpdates.check(RulesParser.parse(rules), stateTtl);
         this.rules = rules;
@@ -38,6 +41,12 @@ public final class GateSettings implements Serializable {
             throw new IllegalArgumentException(
                     "option '" + DispatchOptions.MAX_SCHEDULE_AHEAD.key() + "' must be positive");
         }
+        Duration future = options.get(DispatchOptions.MAX_FUTURE);
+        if (future.isNegative()) {
+            throw new IllegalArgumentException(
+                    "option '" + DispatchOptions.MAX_FUTURE.key() + "' must not be negative");
+        }
+        s.maxFuture = future.isZero() ? null : future;
         return s;
     }
 

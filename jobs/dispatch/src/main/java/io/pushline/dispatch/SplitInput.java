@@ -24,6 +24,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
 
     private final boolean campaigns;
     private final long maxAheadMs;
+    private final Duration maxFuture;
     private transient Counter deadLetters;
 
     /**
@@ -39,8 +40,17 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
      *     letter (it would sit in state for that long)
      */
     public SplitInput(boolean campaigns, Duration maxAhead) {
+        this(campaigns, maxAhead, null);
+    }
+
+    /**
+     * @param maxFuture how far ahead of the wall clock a record's {@code ts} may be; further is a
+     *     dead letter. Null: no check (a replay has no wall clock of its own).
+     */
+    public SplitInput(boolean campaigns, Duration maxAhead, Duration maxFuture) {
         this.campaigns = campaigns;
         this.maxAheadMs = maxAhead.toMillis();
+        this.maxFuture = maxFuture;
     }
 
     @Override
@@ -53,6 +63,8 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         if (in.dead != null) {
             deadLetters.inc();
             ctx.output(DispatchTags.DEAD_LETTERS, in.dead);
+        } else if (maxFuture != null && tooFarAhead(in, ctx)) {
+            deadLetters.inc();
         } else if (in.event != null) {
             out.collect(RegistryInput.of(in.event));
         } else if (in.request.at != null && in.request.at > in.request.ts) {
@@ -60,6 +72,26 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         } else if (!Routing.route(in, campaigns, ctx::output, out)) {
             deadLetters.inc();
         }
+    }
+
+    private boolean tooFarAhead(ParsedRecord in, Context ctx) {
+        long ts = in.event != null ? in.event.ts : in.request.ts;
+        long now = ctx.timerService().currentProcessingTime();
+        if (ts - now <= maxFuture.toMillis()) {
+            return false;
+        }
+        ctx.output(
+                DispatchTags.DEAD_LETTERS,
+                DeadLetter.of(
+                        in.source,
+                        in.position,
+                        "field 'ts' is "
+                                + Duration.ofMillis(ts - now).withNanos(0)
+                                + " ahead of the wall clock, more than "
+                                + maxFuture
+                                + " (dispatch.max-future)",
+                        Json.write(in.event != null ? in.event : in.request)));
+        return true;
     }
 
     private void schedule(ParsedRecord in, Context ctx) {

@@ -2,6 +2,8 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.DeviceEvent;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
@@ -123,6 +125,42 @@ class SchedulerTest {
                 .contains("'at'")
                 .contains("dispatch.max-schedule-ahead");
         h.close();
+    }
+
+    /** A push stamped ten years ahead once waited in state without a word; now it is refused. */
+    @Test
+    void recordsStampedTooFarAheadOfTheWallClockAreDeadLetters() throws Exception {
+        long now = 1_800_000_000_000L;
+        OneInputStreamOperatorTestHarness<ParsedRecord, RegistryInput> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new SplitInput(false, Duration.ofDays(2), Duration.ofHours(1)));
+        h.setProcessingTime(now);
+        long tenYears = Duration.ofDays(3650).toMillis();
+        h.processElement(record(uidPush("soon", now + 3_500_000, now + 3_500_000, "u1")), 0);
+        h.processElement(record(uidPush("2036", now + tenYears, now + tenYears, "u1")), 0);
+        DeviceEvent bind = DeviceEvent.bind(now + tenYears, "d1", "u1", "fcm", "SECRET", "UTC");
+        h.processElement(ParsedRecord.of(bind).from("device.events", "0-9"), 0);
+        h.processElement(record(uidPush("past", now - tenYears, now - tenYears, "u1")), 0);
+
+        assertThat(side(h, DispatchTags.UID_KEYED).stream().map(u -> u.request.msgId))
+                .containsExactly("soon", "past");
+        assertThat(h.extractOutputValues()).isEmpty();
+        List<DeadLetter> dead = side(h, DispatchTags.DEAD_LETTERS);
+        assertThat(dead).extracting(d -> d.position).containsExactly("2036", "0-9");
+        assertThat(dead.get(0).reason)
+                .contains("ahead of the wall clock")
+                .contains("dispatch.max-future");
+        assertThat(dead.get(1).raw).contains("\"deviceId\":\"d1\"").doesNotContain("SECRET");
+        h.close();
+
+        // replay has no wall clock: no check there
+        OneInputStreamOperatorTestHarness<ParsedRecord, RegistryInput> replay =
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new SplitInput(false, Duration.ofDays(2)));
+        replay.setProcessingTime(now);
+        replay.processElement(record(uidPush("2036", now + tenYears, now + tenYears, "u1")), 0);
+        assertThat(side(replay, DispatchTags.DEAD_LETTERS)).isEmpty();
+        replay.close();
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput>

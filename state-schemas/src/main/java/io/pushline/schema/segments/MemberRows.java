@@ -28,6 +28,32 @@ public final class MemberRows {
         return MemberRow.of(segment, uid, MemberRow.FILE, 0, lineNo);
     }
 
+    /**
+     * The longest segment name: names are parts of HBase row keys (at most 32,767 bytes), and a
+     * strategist types them into expressions.
+     */
+    public static final int MAX_SEGMENT_NAME_LENGTH = 200;
+
+    /** A segment name is non-blank, at most 200 characters, without control characters. */
+    public static boolean isSegmentName(String name) {
+        if (name == null || name.isBlank() || name.length() > MAX_SEGMENT_NAME_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (Character.isISOControl(name.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Why {@code name} cannot be a segment's name. */
+    public static String badSegmentName(String name) {
+        return "malformed segment name (blank, control characters or over "
+                + MAX_SEGMENT_NAME_LENGTH
+                + " characters)";
+    }
+
     public static boolean isUid(String uid) {
         if (uid == null || uid.isEmpty() || uid.length() > MAX_UID_LENGTH) {
             return false;

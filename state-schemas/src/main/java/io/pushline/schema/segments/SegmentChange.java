@@ -32,6 +32,13 @@ public class SegmentChange {
         if (c.segment == null || c.segment.isBlank()) {
             return bad(source, position, "missing field 'segment'", text);
         }
+        if (!MemberRows.isSegmentName(c.segment)) {
+            return bad(
+                    source,
+                    position,
+                    "field 'segment': " + MemberRows.badSegmentName(c.segment),
+                    text);
+        }
         if (!MemberRows.isUid(c.uid)) {
             return bad(source, position, "missing or malformed field 'uid'", text);
         }

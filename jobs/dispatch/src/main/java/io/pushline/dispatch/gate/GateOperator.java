@@ -281,16 +281,22 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         return s;
     }
 
+    static String msgTypeLabel(String msgType, Rules rules) {
+        return msgType != null && rules.msgTypes.containsKey(msgType) ? msgType : OTHER;
+    }
+
+    static String vendorLabel(String vendor) {
+        return vendor == null || Vendor.fromWire(vendor) != null ? vendor : OTHER;
+    }
+
     /**
      * Label values come from bounded sets, so that free text cannot grow the metric series without
      * end: a msgType the rules do not list counts under {@code other}, as does an unknown vendor.
      */
     private void count(Decision d, String vendorName) {
         String reason = d.reason == null ? "pass" : d.reason;
-        String msgType =
-                d.msgType != null && current.msgTypes.containsKey(d.msgType) ? d.msgType : OTHER;
-        String vendor =
-                vendorName == null || Vendor.fromWire(vendorName) != null ? vendorName : OTHER;
+        String msgType = msgTypeLabel(d.msgType, current);
+        String vendor = vendorLabel(vendorName);
         Map<String, Counter> byVendor =
                 counters.computeIfAbsent(reason, r -> new HashMap<>())
                         .computeIfAbsent(msgType, t -> new HashMap<>());

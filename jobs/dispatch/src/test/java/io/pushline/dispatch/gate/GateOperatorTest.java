@@ -410,4 +410,16 @@ public class GateOperatorTest {
             assertThat(h.extractOutputValues()).extracting(d -> d.msgId).containsExactly("late");
         }
     }
+
+    /** Free-text msgTypes and vendors once made a metric series each, without bound. */
+    @Test
+    void metricLabelsComeFromBoundedSets() {
+        Rules rules = RulesParser.parse("{\"msgTypes\": {\"news\": {\"level\": 1}}}");
+        assertThat(GateOperator.msgTypeLabel("news", rules)).isEqualTo("news");
+        assertThat(GateOperator.msgTypeLabel("news-" + System.nanoTime(), rules))
+                .isEqualTo("other");
+        assertThat(GateOperator.msgTypeLabel(null, rules)).isEqualTo("other");
+        assertThat(GateOperator.vendorLabel("huawei")).isEqualTo("huawei");
+        assertThat(GateOperator.vendorLabel("nokia")).isEqualTo("other");
+    }
 }
