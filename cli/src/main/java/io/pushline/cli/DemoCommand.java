@@ -160,6 +160,8 @@ final class DemoCommand {
             opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
             opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
             opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+            // Tomorrow's slots are played now, a day ahead of the wall clock.
+            opts.put(DispatchOptions.MAX_FUTURE.key(), "0 s");
             // A day in a minute: each vendor paced at ten times its default rate.
             opts.put(DispatchOptions.PACING_RATES.key(), demoRates());
             System.out.println("      pacing: " + demoRates() + " sends/s");

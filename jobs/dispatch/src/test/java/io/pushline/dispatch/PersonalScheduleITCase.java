@@ -133,6 +133,8 @@ class PersonalScheduleITCase {
         opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // the day is in 2030: no wall-clock horizon for a simulated day
+        opts.put(DispatchOptions.MAX_FUTURE.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-personal");
         opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
         DispatchJob.start(env(stack), Configuration.fromMap(opts))
