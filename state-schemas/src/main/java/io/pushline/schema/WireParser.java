@@ -64,7 +64,7 @@ public final class WireParser {
         }
         JsonNode node;
         try {
-            node = Json.MAPPER.readTree(text);
+            node = Json.WIRE.readTree(text);
         } catch (JsonProcessingException e) {
             return new Bad("not valid JSON: " + e.getOriginalMessage());
         }

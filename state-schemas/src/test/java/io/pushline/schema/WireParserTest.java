@@ -135,4 +135,32 @@ class WireParserTest {
         assertThat(Vendor.fromWire("LongConn")).isNull();
         assertThat(List.of(Vendor.values())).hasSize(8);
     }
+
+    /** Hostile shapes come out as dead letters with a reason, never as a thrown error. */
+    @Test
+    void hostileRecordsAreDeadLettersNotErrors() {
+        String deep =
+                "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"target\":"
+                        + "[".repeat(100_000)
+                        + "]".repeat(100_000)
+                        + "}";
+        String nul =
+                "{\"ts\":1,\"type\":\"bind\",\"deviceId\":\"d\\u0000\",\"uid\":\"u\","
+                        + "\"vendor\":\"fcm\",\"token\":\"T\"}";
+        String hugeNumber =
+                "{\"ts\":1" + "0".repeat(5_000) + ",\"type\":\"unbind\",\"deviceId\":\"d\"}";
+        String duplicate = "{\"ts\":1,\"ts\":2,\"type\":\"unbind\",\"deviceId\":\"d\"}";
+        for (String line :
+                new String[] {deep, hugeNumber, duplicate, "\uFFFF\uD800", "[1,2]", "{}"}) {
+            ParsedRecord r = strict.parse(line, "push.requests", "0-1", 1);
+            assertThat(r.dead).as(line.substring(0, Math.min(60, line.length()))).isNotNull();
+            assertThat(r.dead.reason).isNotBlank();
+            assertThat(r.dead.raw.length()).isLessThanOrEqualTo(DeadLetter.MAX_RAW);
+        }
+        assertThat(strict.parse(duplicate, "device.events", "0-2", 2).dead.reason)
+                .contains("Duplicate field 'ts'");
+        // a NUL inside a string is data, not a reason to stop: parsed, and nothing thrown
+        assertThat(strict.parse(nul, "device.events", "0-3", 3).event.deviceId)
+                .isEqualTo("d\u0000");
+    }
 }

@@ -34,6 +34,12 @@ public final class YamlRules {
                 };
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
+        // A rules document comes from a topic anyone with write access can fill: nesting,
+        // aliases and size are bounded so that one document cannot exhaust the stack or heap.
+        options.setNestingDepthLimit(MAX_NESTING);
+        options.setMaxAliasesForCollections(MAX_ALIASES);
+        options.setCodePointLimit(MAX_CHARS);
+        // (the code point limit applies to streams; load() checks a String's length first)
         return new Yaml(
                 new SafeConstructor(options),
                 new Representer(new DumperOptions()),
@@ -43,6 +49,28 @@ public final class YamlRules {
     }
 
     @SuppressWarnings("unchecked")
+    /** Deepest nesting of mappings and lists a rules document may have. */
+    public static final int MAX_NESTING = 20;
+
+    /** Aliases to collections a document may use (each can repeat a whole subtree). */
+    public static final int MAX_ALIASES = 10;
+
+    /** The longest rules document, in characters. */
+    public static final int MAX_CHARS = 1 << 20;
+
+    /**
+     * Parses a document of at most {@link #MAX_CHARS} characters with {@link #yaml()}.
+     *
+     * @throws RulesException when it is longer
+     */
+    public static Object load(String text) {
+        if (text != null && text.length() > MAX_CHARS) {
+            throw new RulesException(
+                    "document of " + text.length() + " characters, over the limit of " + MAX_CHARS);
+        }
+        return yaml().load(text);
+    }
+
     public static Map<String, Object> map(Object v, String key) {
         if (!(v instanceof Map)) {
             throw new RulesException(key + ": expected a mapping, got '" + v + "'");

@@ -102,7 +102,7 @@ public final class SendTimeRules implements Serializable {
     private static SendTimeRules parse(String text, SendTimeRules base) {
         Object root;
         try {
-            root = YamlRules.yaml().load(text);
+            root = YamlRules.load(text);
         } catch (YAMLException e) {
             throw new RulesException("rules do not parse: " + e.getMessage());
         }

@@ -156,7 +156,7 @@ public final class ReceiptParser {
         }
         JsonNode node;
         try {
-            node = Json.MAPPER.readTree(text);
+            node = Json.WIRE.readTree(text);
         } catch (JsonProcessingException ex) {
             return "not valid JSON: " + ex.getOriginalMessage();
         }

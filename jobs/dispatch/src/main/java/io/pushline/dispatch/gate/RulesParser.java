@@ -34,7 +34,7 @@ public final class RulesParser {
     public static Rules parse(String text) {
         Object root;
         try {
-            root = YamlRules.yaml().load(text);
+            root = YamlRules.load(text);
         } catch (YAMLException e) {
             throw new RulesException("rules do not parse: " + e.getMessage());
         }

@@ -127,4 +127,24 @@ class RulesParserTest {
                 .hasMessageContaining("gate.state-ttl");
         RulesUpdates.check(r, Duration.ofDays(10));
     }
+
+    /** Documents from push.rules are outside input: deep, alias-bombed or huge ones are refused. */
+    @Test
+    void hostileDocumentsAreRefusedNotThrownAsErrors() {
+        String deep = "msgTypes: " + "[".repeat(10_000) + "]".repeat(10_000);
+        assertThatThrownBy(() -> RulesParser.parse(deep))
+                .isInstanceOf(io.pushline.udf.RulesException.class)
+                .hasMessageContaining("do not parse");
+        StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for (char c = 'b'; c <= 'p'; c++) {
+            char prev = (char) (c - 1);
+            bomb.append(c).append(": &").append(c).append(" [");
+            bomb.append(("*" + prev + ", ").repeat(8)).append("*").append(prev).append("]\n");
+        }
+        assertThatThrownBy(() -> RulesParser.parse(bomb.toString()))
+                .isInstanceOf(io.pushline.udf.RulesException.class);
+        String huge = "timezone: UTC\n# " + "x".repeat(2 << 20) + "\n";
+        assertThatThrownBy(() -> RulesParser.parse(huge))
+                .isInstanceOf(io.pushline.udf.RulesException.class);
+    }
 }
