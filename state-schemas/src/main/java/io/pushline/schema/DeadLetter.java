@@ -3,16 +3,17 @@ package io.pushline.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A record of {@code push.dlq}: input that could not be used, with where it came from and why.
  *
  * <p>Bounded and safe to show: the raw text keeps its first {@link #MAX_RAW} characters ({@code
  * rawLength} then says how long it was) and the reason its first {@link #MAX_REASON}, so a dead
- * letter always fits the producer's record limit however large its input; the values of {@code
- * token}, {@code title} and {@code body} fields are masked in both, so device tokens and message
- * texts never reach the dead-letter topic. The position (partition and offset, or line) finds the
- * original.
+ * letter always fits the producer's record limit however large its input; string values are masked
+ * in both except those of a few fields that find the record ({@link #SHOWN_KEYS}: msgId, deviceId,
+ * type, ts, ...), so device tokens, uids and message texts never reach the dead-letter topic. The
+ * position (partition and offset, or line) finds the original.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"source", "position", "reason", "raw", "rawLength"})
@@ -32,7 +33,31 @@ public class DeadLetter {
     public static final int MAX_RAW = 4_096;
     public static final int MAX_REASON = 1_000;
 
-    private static final String[] SECRET_KEYS = {"\"token\"", "\"title\"", "\"body\""};
+    /**
+     * Fields whose string values stay readable in a dead letter: what finds the record and says
+     * what it was, none of them a secret or a text. Every other string value is masked.
+     */
+    static final Set<String> SHOWN_KEYS =
+            Set.of(
+                    "ts",
+                    "at",
+                    "type",
+                    "msgId",
+                    "msgType",
+                    "deviceId",
+                    "vendor",
+                    "tz",
+                    "zone",
+                    "priority",
+                    "level",
+                    "status",
+                    "code",
+                    "source",
+                    "reason",
+                    "inbox",
+                    "segment",
+                    "op",
+                    "version");
 
     public DeadLetter() {}
 
@@ -49,51 +74,49 @@ public class DeadLetter {
     }
 
     /**
-     * {@code text} with the string value of every token, title and body field replaced by "***" (a
-     * value cut off at the end of the text is masked to the end). A scan, not a regular expression:
-     * Java's regex engine recurses per repetition and overflows on long values.
+     * {@code text} with every JSON string value masked as "***", except the values of {@link
+     * #SHOWN_KEYS} (keys themselves, numbers and the text outside strings stay). So a device token,
+     * a title, a body or a uid never shows, whatever field (or escaped key, or array) it hides in;
+     * a string cut off at the end of the text is masked to the end. A scan, not a regular
+     * expression: Java's regex engine recurses per repetition and overflows on long values.
      */
     public static String mask(String text) {
         if (text == null || text.indexOf('"') < 0) {
             return text;
         }
-        StringBuilder out = null;
+        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_RAW + 16));
         int copied = 0;
-        for (int i = text.indexOf('"'); i >= 0 && i < text.length(); ) {
-            int valueStart = secretValueAt(text, i);
-            if (valueStart < 0) {
-                i = text.indexOf('"', i + 1);
-                continue;
+        String key = null;
+        int i = text.indexOf('"');
+        while (i >= 0) {
+            int end = stringEnd(text, i);
+            int next = skipSpaces(text, end);
+            if (next < text.length() && text.charAt(next) == ':') {
+                key = text.substring(i + 1, Math.max(i + 1, end - 1));
+            } else if (!(afterColon(text, i) && key != null && SHOWN_KEYS.contains(key))) {
+                out.append(text, copied, i).append("\"***\"");
+                copied = end;
             }
-            int end = valueStart + 1;
-            while (end < text.length() && text.charAt(end) != '"') {
-                end += text.charAt(end) == '\\' ? 2 : 1;
-            }
-            end = Math.min(end + 1, text.length());
-            if (out == null) {
-                out = new StringBuilder(text.length());
-            }
-            out.append(text, copied, valueStart).append("\"***\"");
-            copied = end;
-            i = text.indexOf('"', end);
+            i = end < text.length() ? text.indexOf('"', end) : -1;
         }
-        return out == null ? text : out.append(text, copied, text.length()).toString();
+        return out.append(text, copied, text.length()).toString();
     }
 
-    /** Where the string value of a secret key starting at {@code i} starts, else -1. */
-    private static int secretValueAt(String text, int i) {
-        for (String key : SECRET_KEYS) {
-            if (text.startsWith(key, i)) {
-                int j = skipSpaces(text, i + key.length());
-                if (j < text.length() && text.charAt(j) == ':') {
-                    j = skipSpaces(text, j + 1);
-                    if (j < text.length() && text.charAt(j) == '"') {
-                        return j;
-                    }
-                }
-            }
+    /** Just past the closing quote of the string opening at {@code start}, or the text's end. */
+    private static int stringEnd(String text, int start) {
+        int end = start + 1;
+        while (end < text.length() && text.charAt(end) != '"') {
+            end += text.charAt(end) == '\\' ? 2 : 1;
         }
-        return -1;
+        return Math.min(end + 1, text.length());
+    }
+
+    private static boolean afterColon(String text, int i) {
+        int j = i - 1;
+        while (j >= 0 && Character.isWhitespace(text.charAt(j))) {
+            j--;
+        }
+        return j >= 0 && text.charAt(j) == ':';
     }
 
     private static int skipSpaces(String text, int j) {

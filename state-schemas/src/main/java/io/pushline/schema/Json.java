@@ -36,4 +36,35 @@ public final class Json {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * What is wrong with text that did not parse, without the text itself: the parser quotes the
+     * token it stopped at ({@code Unrecognized token 'abc...'}), which may be a device token, so
+     * every quoted piece longer than one character is masked, except a field's name.
+     */
+    public static String problem(Throwable e) {
+        Throwable t = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+        String m =
+                t instanceof JsonProcessingException
+                        ? ((JsonProcessingException) t).getOriginalMessage()
+                        : t.getMessage();
+        if (m == null) {
+            return t.getClass().getSimpleName();
+        }
+        StringBuilder out = new StringBuilder(m.length());
+        int i = 0;
+        while (i < m.length()) {
+            int open = m.indexOf('\'', i);
+            int close = open < 0 ? -1 : m.indexOf('\'', open + 1);
+            if (close < 0) {
+                out.append(m, i, m.length());
+                break;
+            }
+            boolean shown = close - open <= 2 || m.startsWith("field ", Math.max(0, open - 6));
+            out.append(m, i, open + 1).append(shown ? m.substring(open + 1, close) : "***");
+            out.append('\'');
+            i = close + 1;
+        }
+        return out.toString();
+    }
 }

@@ -66,7 +66,7 @@ public final class WireParser {
         try {
             node = Json.WIRE.readTree(text);
         } catch (JsonProcessingException e) {
-            return new Bad("not valid JSON: " + e.getOriginalMessage());
+            return new Bad("not valid JSON: " + Json.problem(e));
         }
         if (node == null || !node.isObject()) {
             return new Bad("not a JSON object");

@@ -22,7 +22,43 @@ class DeadLetterTest {
         String push =
                 "{\"msgId\":\"m1\",\"title\":\"Hi \\u00e9\",\"body\":\"SECRET\",\"x\":\"body\"}";
         assertThat(DeadLetter.of("push.requests", "1-2", "r", push).raw)
-                .isEqualTo("{\"msgId\":\"m1\",\"title\":\"***\",\"body\":\"***\",\"x\":\"body\"}");
+                .isEqualTo("{\"msgId\":\"m1\",\"title\":\"***\",\"body\":\"***\",\"x\":\"***\"}");
+    }
+
+    /** Only the fields that find a record show: a secret in any other place is masked. */
+    @Test
+    void secretsHiddenUnderOtherKeysEscapedKeysOrInArraysAreMasked() {
+        String sly =
+                "{\"msgId\":\"m1\",\"\\u0074oken\":\"SECRET1\",\"extra\":{\"t\":\"SECRET2\"},"
+                        + "\"target\":{\"uids\":[\"SECRET3\", \"SECRET4\"]},\"n\":12,\"ok\":true}";
+        String raw = DeadLetter.of("push.requests", "0-1", "r", sly).raw;
+        assertThat(raw)
+                .doesNotContain("SECRET")
+                .contains("\"msgId\":\"m1\"")
+                .contains("\"n\":12,\"ok\":true")
+                .contains("\"uids\":[\"***\", \"***\"]");
+        // a shown key's value is shown only right after its colon, not further along an array
+        assertThat(DeadLetter.mask("{\"msgId\":[\"a\",\"SECRET\"]}")).doesNotContain("SECRET");
+    }
+
+    @Test
+    void parserProblemsDoNotQuoteTheRecord() {
+        String bad = "{\"deviceId\":\"d1\",\"token\": SECRETTOKEN}";
+        String problem;
+        try {
+            Json.WIRE.readTree(bad);
+            throw new AssertionError("parsed");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            assertThat(e.getOriginalMessage()).contains("SECRETTOKEN");
+            problem = Json.problem(e);
+        }
+        assertThat(problem).startsWith("Unrecognized token '***'").doesNotContain("SECRET");
+        try {
+            Json.WIRE.readTree("{\"ts\":1,\"ts\":2}");
+            throw new AssertionError("parsed");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            assertThat(Json.problem(e)).contains("Duplicate field 'ts'");
+        }
     }
 
     @Test

@@ -158,7 +158,7 @@ public final class ReceiptParser {
         try {
             node = Json.WIRE.readTree(text);
         } catch (JsonProcessingException ex) {
-            return "not valid JSON: " + ex.getOriginalMessage();
+            return "not valid JSON: " + Json.problem(ex);
         }
         if (node == null || !node.isObject()) {
             return "not a JSON object";

@@ -24,7 +24,7 @@ public class SegmentChange {
         try {
             c = Json.MAPPER.readValue(text, SegmentChange.class);
         } catch (JsonProcessingException e) {
-            return bad(source, position, "not a segment change: " + e.getOriginalMessage(), text);
+            return bad(source, position, "not a segment change: " + Json.problem(e), text);
         }
         if (c == null) {
             return bad(source, position, "not a segment change: empty", text);

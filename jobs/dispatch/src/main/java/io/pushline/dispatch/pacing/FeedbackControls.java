@@ -22,7 +22,7 @@ public class FeedbackControls extends ProcessFunction<String, PacingControl> {
         try {
             f = Json.read(text, VendorFeedback.class);
         } catch (RuntimeException e) {
-            reject(ctx, "not a feedback record: " + e.getMessage(), text);
+            reject(ctx, "not a feedback record: " + Json.problem(e), text);
             return;
         }
         String problem = f == null ? "empty record" : f.problem();

@@ -19,7 +19,7 @@ public class StatusReports extends ProcessFunction<String, PacingStatus> {
         try {
             s = Json.read(text, PacingStatus.class);
         } catch (RuntimeException e) {
-            reject(ctx, "not a pacing report: " + e.getMessage(), text);
+            reject(ctx, "not a pacing report: " + Json.problem(e), text);
             return;
         }
         if (s == null || Vendor.fromWire(s.vendor) == null) {
