@@ -1,9 +1,13 @@
 package io.pushline.udf;
 
+import io.pushline.schema.Json;
+import io.pushline.schema.RecordFailure;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.gate.SpilledPush;
 import io.pushline.schema.registry.RegistryState;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -35,6 +39,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private transient ListState<SpilledPush> spilledState;
     private transient EventTimeQueue.Waiting<IN>[] chunk;
     private transient StreamRecord<OUT> out;
+    private transient Counter failureCount;
 
     protected EventTimeOrderedOperator(String name, Class<IN> type, int maxOnHeap) {
         this.name = name;
@@ -112,7 +117,12 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
             for (int i = 0; i < n; i++) {
                 EventTimeQueue.Waiting<IN> w = chunk[i];
                 chunk[i] = null;
-                handle(queue.take(w), w.ts);
+                IN record = queue.take(w);
+                try {
+                    handle(record, w.ts);
+                } catch (Throwable t) {
+                    failed(record, w.ts, t);
+                }
             }
         } while (n == CHUNK);
         super.processWatermark(mark);
@@ -122,6 +132,32 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
         queue.snapshot(onHeapState, spilledState);
+    }
+
+    /**
+     * Handling {@code record} threw {@code t}: unless that is not the record's fault (see {@link
+     * RecordFailure}), it becomes a dead letter on {@link DispatchTags#DEAD_LETTERS} and the stage
+     * goes on with the next record.
+     */
+    private void failed(IN record, long ts, Throwable t) {
+        if (failureCount == null) {
+            failureCount = getMetricGroup().counter("recordFailures");
+        }
+        failureCount.inc();
+        emit(
+                DispatchTags.DEAD_LETTERS,
+                RecordFailure.deadLetter(
+                        name,
+                        positionOf(record),
+                        () -> Json.write(record),
+                        t,
+                        failureCount.getCount()),
+                ts);
+    }
+
+    /** What finds {@code record} in a dead letter (no uid, no token): null by default. */
+    protected String positionOf(IN record) {
+        return null;
     }
 
     /** Records waiting for the watermark. */

@@ -7,6 +7,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -154,10 +155,16 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         try {
             audience = audiences.evaluate(p.target.audience);
         } catch (ExpressionException e) {
-            rejected.inc();
-            DeadLetter dead =
-                    DeadLetter.of(in.source, in.position, REJECTED + e.getMessage(), Json.write(p));
-            output.collect(DispatchTags.DEAD_LETTERS, new StreamRecord<>(dead));
+            reject(DeadLetter.of(in.source, in.position, REJECTED + e.getMessage(), Json.write(p)));
+            return;
+        } catch (Throwable t) {
+            reject(
+                    RecordFailure.deadLetter(
+                            "campaign-expander",
+                            in.source + " " + in.position,
+                            () -> Json.write(p),
+                            t,
+                            rejected.getCount() + 1));
             return;
         }
         campaigns.inc();
@@ -175,6 +182,11 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                         CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size),
                         audience));
         schedule(0);
+    }
+
+    private void reject(DeadLetter dead) {
+        rejected.inc();
+        output.collect(DispatchTags.DEAD_LETTERS, new StreamRecord<>(dead));
     }
 
     /** A vendor's backlog from the pacer (through push.pacing). */

@@ -171,7 +171,12 @@ public final class DispatchJob {
                 decided.union(
                         registry.getSideOutput(DispatchTags.DECISIONS),
                         uidIndex.getSideOutput(DispatchTags.DECISIONS));
-        deadLetters = deadLetters.union(rules.getSideOutput(DispatchTags.DEAD_LETTERS));
+        deadLetters =
+                deadLetters.union(
+                        rules.getSideOutput(DispatchTags.DEAD_LETTERS),
+                        registry.getSideOutput(DispatchTags.DEAD_LETTERS),
+                        uidIndex.getSideOutput(DispatchTags.DEAD_LETTERS),
+                        decided.getSideOutput(DispatchTags.DEAD_LETTERS));
         DataStream<SendRecord> sends = decided.getSideOutput(DispatchTags.SENDS);
         DataStream<PacingStatus> reports = null;
         if (pacing != null) {

@@ -1,7 +1,10 @@
 package io.pushline.dispatch;
 
+import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
+import io.pushline.schema.RecordFailure;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.ScheduleState;
 import java.util.ArrayList;
@@ -29,6 +32,7 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
     private transient Counter released;
     private transient Counter releasedLate;
     private transient Counter deadLetters;
+    private transient long failures;
 
     public Scheduler(boolean campaigns) {
         this.campaigns = campaigns;
@@ -49,7 +53,7 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         long at = in.request.at;
         if (at <= ctx.timerService().currentWatermark()) {
             releasedLate.inc();
-            release(in, ctx, out);
+            guardedRelease(in, ctx, out);
             return;
         }
         scheduled.inc();
@@ -68,9 +72,25 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         due.sort((a, b) -> Long.compare(a.request.at, b.request.at));
         for (ParsedRecord r : due) {
             released.inc();
-            release(r, ctx, out);
+            guardedRelease(r, ctx, out);
         }
         waiting.update(later);
+    }
+
+    private void guardedRelease(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
+        try {
+            release(in, ctx, out);
+        } catch (Throwable t) {
+            deadLetters.inc();
+            ctx.output(
+                    DispatchTags.DEAD_LETTERS,
+                    RecordFailure.deadLetter(
+                            "scheduler",
+                            in.source + " " + in.position,
+                            () -> Json.write(in.request),
+                            t,
+                            ++failures));
+        }
     }
 
     private void release(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {

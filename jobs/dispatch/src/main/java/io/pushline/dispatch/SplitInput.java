@@ -4,6 +4,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import java.time.Duration;
@@ -26,6 +27,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     private final long maxAheadMs;
     private final Duration maxFuture;
     private transient Counter deadLetters;
+    private transient long failures;
 
     /**
      * @param campaigns whether audience targets can be expanded ({@link DispatchTags#CAMPAIGNS});
@@ -60,6 +62,22 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
 
     @Override
     public void processElement(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
+        try {
+            split(in, ctx, out);
+        } catch (Throwable t) {
+            deadLetters.inc();
+            ctx.output(
+                    DispatchTags.DEAD_LETTERS,
+                    RecordFailure.deadLetter(
+                            "split-input",
+                            in.source + " " + in.position,
+                            () -> Json.write(in.event != null ? in.event : in.request),
+                            t,
+                            ++failures));
+        }
+    }
+
+    private void split(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
         if (in.dead != null) {
             deadLetters.inc();
             ctx.output(DispatchTags.DEAD_LETTERS, in.dead);

@@ -1,7 +1,10 @@
 package io.pushline.dispatch.gate;
 
+import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
+import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.dispatch.DevicePush;
@@ -68,6 +71,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     static final String OTHER = "other";
 
     private transient MetricGroup metrics;
+    private transient Counter failures;
     private transient StreamRecord<Decision> decisionOut;
     private transient Names names;
     private transient EventTimeQueue.Waiting<DevicePush>[] chunk;
@@ -151,6 +155,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         super.open();
         LegacyTimers.claim((name, ns, target) -> getInternalTimerService(name, ns, target));
         metrics = getRuntimeContext().getMetricGroup().addGroup("gate");
+        failures = metrics.counter("recordFailures");
         counters = new HashMap<>();
         decisionOut = new StreamRecord<>(null);
         chunk = new EventTimeQueue.Waiting[CHUNK];
@@ -207,7 +212,12 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             for (int i = 0; i < n; i++) {
                 EventTimeQueue.Waiting<DevicePush> next = chunk[i];
                 chunk[i] = null;
-                decide(queue.take(next));
+                DevicePush d = queue.take(next);
+                try {
+                    decide(d);
+                } catch (Throwable t) {
+                    failed(d, t);
+                }
             }
         } while (n == CHUNK);
         super.processWatermark(mark);
@@ -224,11 +234,24 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             EventTimeQueue.Waiting<DevicePush> w = chunk[i];
             touched += w.key.length();
             DevicePush d = w.onHeap();
-            if (d != null) {
+            if (d != null && d.request.msgId != null) {
                 touched += d.request.ts + (d.device.pushEnabled ? 1 : 0) + d.request.msgId.length();
             }
         }
         warmed = touched;
+    }
+
+    /** Deciding {@code d} threw: a dead letter unless that is not the record's fault. */
+    private void failed(DevicePush d, Throwable t) {
+        failures.inc();
+        DeadLetter dead =
+                RecordFailure.deadLetter(
+                        "gate",
+                        "msgId " + d.request.msgId + ", deviceId " + d.device.deviceId,
+                        () -> Json.write(d.request),
+                        t,
+                        failures.getCount());
+        output.collect(DispatchTags.DEAD_LETTERS, new StreamRecord<>(dead, d.request.ts));
     }
 
     private void decide(DevicePush d) throws Exception {

@@ -1,6 +1,7 @@
 package io.pushline.dispatch.gate;
 
 import io.pushline.schema.DeadLetter;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.udf.RulesException;
 import java.time.Duration;
@@ -14,6 +15,8 @@ import org.apache.flink.util.Collector;
  * gate (broadcast), a bad one to the dead letters with the reason, and the rules in force stay.
  */
 public class RulesUpdates extends ProcessFunction<String, String> {
+    private transient long failures;
+
     private final Duration stateTtl;
     private transient Counter accepted;
     private transient Counter rejected;
@@ -31,6 +34,16 @@ public class RulesUpdates extends ProcessFunction<String, String> {
 
     @Override
     public void processElement(String text, Context ctx, Collector<String> out) {
+        try {
+            handle(text, ctx, out);
+        } catch (Throwable t) {
+            ctx.output(
+                    DispatchTags.DEAD_LETTERS,
+                    RecordFailure.deadLetter("push.rules", null, () -> text, t, ++failures));
+        }
+    }
+
+    private void handle(String text, Context ctx, Collector<String> out) {
         try {
             check(RulesParser.parse(text), stateTtl);
             accepted.inc();

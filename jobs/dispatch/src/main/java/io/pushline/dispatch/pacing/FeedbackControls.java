@@ -2,6 +2,7 @@ package io.pushline.dispatch.pacing;
 
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
 import io.pushline.schema.VendorFeedback;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -15,9 +16,21 @@ import org.apache.flink.util.Collector;
  */
 public class FeedbackControls extends ProcessFunction<String, PacingControl> {
     private static final long serialVersionUID = 1L;
+    private transient long failures;
 
     @Override
     public void processElement(String text, Context ctx, Collector<PacingControl> out) {
+        try {
+            handle(text, ctx, out);
+        } catch (Throwable t) {
+            ctx.output(
+                    DispatchTags.DEAD_LETTERS,
+                    RecordFailure.deadLetter(
+                            Topics.VENDOR_FEEDBACK, null, () -> text, t, ++failures));
+        }
+    }
+
+    private void handle(String text, Context ctx, Collector<PacingControl> out) {
         VendorFeedback f;
         try {
             f = Json.read(text, VendorFeedback.class);

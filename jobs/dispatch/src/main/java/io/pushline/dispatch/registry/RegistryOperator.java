@@ -66,6 +66,13 @@ public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, De
     }
 
     @Override
+    protected String positionOf(RegistryInput in) {
+        return in.event != null
+                ? "deviceId " + in.deviceId
+                : "msgId " + in.request.msgId + ", deviceId " + in.deviceId;
+    }
+
+    @Override
     protected void handle(RegistryInput in, long ts) throws Exception {
         if (in.event != null) {
             apply(in.event);

@@ -54,6 +54,11 @@ public class UidIndexOperator extends EventTimeOrderedOperator<UidKeyed, DeviceP
     }
 
     @Override
+    protected String positionOf(UidKeyed in) {
+        return in.isRequest() ? "msgId " + in.request.msgId : "deviceId " + in.deviceId;
+    }
+
+    @Override
     protected void handle(UidKeyed in, long ts) throws Exception {
         if (!in.isRequest()) {
             if (in.device == null) {

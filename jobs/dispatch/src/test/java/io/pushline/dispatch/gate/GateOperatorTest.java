@@ -5,8 +5,11 @@ import static io.pushline.dispatch.gate.GateHarness.device;
 import static io.pushline.dispatch.gate.GateHarness.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DevicePush;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.registry.DeviceInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -421,5 +424,33 @@ public class GateOperatorTest {
         assertThat(GateOperator.msgTypeLabel(null, rules)).isEqualTo("other");
         assertThat(GateOperator.vendorLabel("huawei")).isEqualTo("huawei");
         assertThat(GateOperator.vendorLabel("nokia")).isEqualTo("other");
+    }
+
+    /** What deciding one push throws makes that push a dead letter; the next is decided. */
+    @Test
+    void aPushThatMakesTheGateThrowIsADeadLetterAndTheNextIsDecided() throws Exception {
+        try (var h = GateHarness.harness(new GateOperator(ExampleRules.YAML, Duration.ofDays(8)))) {
+            h.open();
+            // the parser refuses unknown zones; the gate must survive one anyway
+            DeviceInfo mars = device("d1", "u1", "Mars/Base");
+            h.processElement1(
+                    new StreamRecord<>(
+                            DevicePush.of(push(MIN, "m1", "news", null, "t"), mars), MIN));
+            h.processElement1(
+                    new StreamRecord<>(
+                            DevicePush.of(
+                                    push(MIN + 1, "m2", "news", null, "t"),
+                                    device("d2", "u2", "UTC")),
+                            MIN + 1));
+            h.processBothWatermarks(new Watermark(2 * MIN));
+            assertThat(h.extractOutputValues()).extracting(d -> d.msgId).containsExactly("m2");
+            var dead = h.getSideOutput(DispatchTags.DEAD_LETTERS);
+            assertThat(dead).hasSize(1);
+            DeadLetter d = dead.peek().getValue();
+            assertThat(d.source).isEqualTo("gate");
+            assertThat(d.reason).startsWith("gate failed on this record: java.time.");
+            assertThat(d.position).isEqualTo("msgId m1, deviceId d1");
+            assertThat(Json.write(d)).doesNotContain("tok-d1").doesNotContain("body of");
+        }
     }
 }

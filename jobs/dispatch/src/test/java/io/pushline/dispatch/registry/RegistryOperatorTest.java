@@ -2,6 +2,7 @@ package io.pushline.dispatch.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.DeviceEvent;
 import io.pushline.schema.PushRequest;
@@ -107,6 +108,33 @@ class RegistryOperatorTest {
                 .satisfies(d -> assertThat(d.device.pushEnabled).isFalse());
         // The switch before the bind changed nothing: only bind and the later switch are mirrored.
         assertThat(side(DispatchTags.REGISTRY_CHANGES)).hasSize(2);
+    }
+
+    /** A record that makes the registry throw is a dead letter; the records after it go on. */
+    @Test
+    void aRecordThatThrowsIsADeadLetterWithoutItsToken() throws Exception {
+        DeviceEvent odd = bind(10, 1, "d1", "u1");
+        odd.type = "rebind"; // the parser refuses this type; the registry must survive it anyway
+        h.processElement(RegistryInput.of(odd), 10);
+        h.processElement(RegistryInput.of(bind(11, 2, "d1", "u1")), 11);
+        h.processElement(RegistryInput.of("d1", push(12, 3, "m1")), 12);
+        h.processWatermark(12);
+
+        assertThat(h.extractOutputValues()).extracting(d -> d.request.msgId).containsExactly("m1");
+        List<DeadLetter> dead = side(DispatchTags.DEAD_LETTERS);
+        assertThat(dead)
+                .singleElement()
+                .satisfies(
+                        d -> {
+                            assertThat(d.source).isEqualTo("registry-buffer");
+                            assertThat(d.position).isEqualTo("deviceId d1");
+                            assertThat(d.reason)
+                                    .contains("IllegalStateException")
+                                    .contains("rebind");
+                            assertThat(d.raw)
+                                    .contains("\"token\":\"***\"")
+                                    .doesNotContain("tok-d1");
+                        });
     }
 
     @Test
