@@ -128,6 +128,7 @@ final class DemoGateways {
                         + "\",\"ts\":"
                         + ts
                         + (code == null ? "" : ",\"code\":\"" + code + "\"")
+                        + ("token_invalid".equals(type) ? ",\"token\":" + Json.write(s.token) : "")
                         + "}");
     }
 }

@@ -51,6 +51,17 @@ public class DeviceEvent {
         return e;
     }
 
+    /**
+     * An unbind that only holds while the device is bound with {@code token}: what the receipts job
+     * writes for a token a vendor refused, so a stale or forged report cannot unbind a device bound
+     * with another token.
+     */
+    public static DeviceEvent unbind(long ts, String deviceId, String token) {
+        DeviceEvent e = unbind(ts, deviceId);
+        e.token = token;
+        return e;
+    }
+
     public static DeviceEvent switchTo(long ts, String deviceId, boolean enabled) {
         DeviceEvent e = new DeviceEvent();
         e.ts = ts;

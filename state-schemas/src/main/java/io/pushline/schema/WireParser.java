@@ -103,6 +103,12 @@ public final class WireParser {
         if (e.deviceId == null) {
             return new Bad(missingOrWrong(node, "deviceId", "a non-empty string"));
         }
+        if (DeviceEvent.UNBIND.equals(type) && node.has("token")) {
+            e.token = textOf(node, "token");
+            if (e.token == null) {
+                return new Bad("field 'token' of an unbind must be a string");
+            }
+        }
         if (DeviceEvent.BIND.equals(type)) {
             e.uid = id(node, "uid");
             if (e.uid == null) {

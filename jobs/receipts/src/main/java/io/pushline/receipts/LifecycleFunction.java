@@ -148,7 +148,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
                 }
                 l.tokenInvalidAt = e.ts;
                 if (!l.deviceId.startsWith("uid:")) {
-                    ctx.output(ReceiptTags.UNBIND, DeviceEvent.unbind(e.ts, l.deviceId));
+                    ctx.output(ReceiptTags.UNBIND, DeviceEvent.unbind(e.ts, l.deviceId, e.token));
                     unbinds.inc();
                 }
                 break;

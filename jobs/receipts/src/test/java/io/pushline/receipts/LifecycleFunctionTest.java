@@ -94,12 +94,16 @@ class LifecycleFunctionTest {
     void anInvalidTokenUnbindsTheDeviceOnce() throws Exception {
         try (var h = harness(null)) {
             h.processElement(decision("m", "d1", "PASS", null, 0, T), T);
-            h.processElement(receipt(ReceiptEvent.TOKEN_INVALID, "m", "d1", T + 900), T + 900);
+            ReceiptEvent invalid = receipt(ReceiptEvent.TOKEN_INVALID, "m", "d1", T + 900);
+            invalid.token = "tok-1";
+            h.processElement(invalid, T + 900);
             h.processElement(receipt(ReceiptEvent.TOKEN_INVALID, "m", "d1", T + 950), T + 950);
             List<DeviceEvent> unbinds = side(h, ReceiptTags.UNBIND);
             assertThat(unbinds).hasSize(1);
             assertThat(unbinds.get(0).type).isEqualTo(DeviceEvent.UNBIND);
             assertThat(unbinds.get(0).deviceId).isEqualTo("d1");
+            // the registry unbinds only if d1 is still bound with this token
+            assertThat(unbinds.get(0).token).isEqualTo("tok-1");
             assertThat(unbinds.get(0).ts).isEqualTo(T + 900);
             assertThat(h.extractOutputValues().get(1).metric).isEqualTo(MetricDelta.TOKEN_INVALID);
         }

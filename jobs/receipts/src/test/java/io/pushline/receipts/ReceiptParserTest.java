@@ -2,6 +2,7 @@ package io.pushline.receipts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.receipts.ReceiptEvent;
 import io.pushline.schema.receipts.ReceiptParser;
@@ -24,10 +25,30 @@ class ReceiptParserTest {
                                             "{\"type\":\""
                                                     + t
                                                     + "\",\"msgId\":\"m\",\"deviceId\":\"d\","
-                                                    + "\"vendor\":\"fcm\",\"ts\":5}")
+                                                    + "\"vendor\":\"fcm\",\"ts\":5,\"token\":\"tk\"}")
                                     .dead)
                     .isNull();
         }
+    }
+
+    /** Without the refused token the registry could not tell a real report from a forged one. */
+    @Test
+    void anInvalidTokenReportNamesTheToken() {
+        String noToken =
+                "{\"type\":\"token_invalid\",\"msgId\":\"m\",\"deviceId\":\"d\",\"vendor\":\"fcm\",\"ts\":5}";
+        assertThat(reason(noToken)).startsWith("missing field 'token'");
+        assertThat(reason(noToken.replace("}", ",\"token\":7}")))
+                .startsWith("field 'token' must be the refused token");
+        ReceiptEvent e = parse(noToken.replace("}", ",\"token\":\"SECRET\"}"));
+        assertThat(e.dead).isNull();
+        assertThat(e.token).isEqualTo("SECRET");
+        // nor does a dead letter of such a report carry it
+        ReceiptEvent bad =
+                parse(
+                        noToken.replace("\"ts\":5", "\"ts\":\"x\"")
+                                .replace("}", ",\"token\":\"SECRET\"}"));
+        assertThat(bad.dead).isNotNull();
+        assertThat(Json.write(bad.dead)).doesNotContain("SECRET");
     }
 
     @Test

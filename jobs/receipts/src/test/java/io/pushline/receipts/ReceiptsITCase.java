@@ -299,7 +299,11 @@ class ReceiptsITCase {
     @Test
     void invalidTokensAreUnboundInTheRegistry() {
         assertThat(unbinds).hasSize(2);
-        assertThat(unbinds).allMatch(s -> s.contains("\"d33\"") || s.contains("\"d34\""));
+        assertThat(unbinds)
+                .allMatch(
+                        s ->
+                                s.contains("\"d33\",\"token\":\"t33\"")
+                                        || s.contains("\"d34\",\"token\":\"t34\""));
         Map<String, String> byUid = new TreeMap<>();
         for (Decision d : afterDecisions) {
             byUid.put(d.uid, d.isPass() ? "PASS" : d.reason);
@@ -556,6 +560,7 @@ class ReceiptsITCase {
                         + "\",\"ts\":"
                         + ts
                         + (code == null ? "" : ",\"code\":\"" + code + "\"")
+                        + (type.equals("token_invalid") ? ",\"token\":\"t" + device + "\"" : "")
                         + "}");
     }
 

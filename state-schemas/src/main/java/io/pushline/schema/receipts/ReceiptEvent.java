@@ -41,6 +41,9 @@ public class ReceiptEvent {
     /** Event time: the push's time for decisions, the vendor's report time for receipts. */
     public long ts;
 
+    /** {@code token_invalid} only: the token the vendor refused. */
+    public String token;
+
     public DeadLetter dead;
 
     public ReceiptEvent() {}

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
 
 /**
@@ -22,8 +23,10 @@ public final class ReceiptParser {
                 return (ReceiptEvent) parsed;
             }
             return ReceiptEvent.of(DeadLetter.of(topic, position, (String) parsed, text));
-        } catch (RuntimeException e) {
-            return ReceiptEvent.of(DeadLetter.of(topic, position, "unreadable record: " + e, text));
+        } catch (Throwable t) {
+            return ReceiptEvent.of(
+                    RecordFailure.deadLetter(
+                            "receipts-parser", topic + " " + position, () -> text, t, 1));
         }
     }
 
@@ -69,6 +72,13 @@ public final class ReceiptParser {
         }
         if (e.vendor == null) {
             return missingOrWrong(n, "vendor", "a non-empty string");
+        }
+        if (e.kind == ReceiptEvent.TOKEN_INVALID) {
+            e.token = text(n, "token");
+            if (e.token == null || e.token.isEmpty()) {
+                return missingOrWrong(n, "token", "the refused token, a non-empty string")
+                        + " (the registry unbinds the device only if it is bound with this token)";
+            }
         }
         if (e.kind == ReceiptEvent.FAILED) {
             JsonNode code = n.get("code");

@@ -18,9 +18,10 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
 
 /**
- * The device registry, keyed by deviceId. Applies bind, unbind and switch in event-time order;
- * resolves requests that target the device by id. Every change of a binding also goes to the uid
- * index ({@link DispatchTags#UID_KEYED}) and to HBase ({@link DispatchTags#REGISTRY_CHANGES}).
+ * The device registry, keyed by deviceId. Applies bind, unbind and switch in event-time order (an
+ * unbind that names a token only if the device is bound with that token); resolves requests that
+ * target the device by id. Every change of a binding also goes to the uid index ({@link
+ * DispatchTags#UID_KEYED}) and to HBase ({@link DispatchTags#REGISTRY_CHANGES}).
  */
 public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, DevicePush> {
     private static final long serialVersionUID = 1L;
@@ -28,6 +29,7 @@ public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, De
     private transient ValueState<DeviceInfo> device;
     private transient Counter binds;
     private transient Counter unbinds;
+    private transient Counter staleUnbinds;
     private transient Counter switches;
     private transient Counter ignoredSwitches;
 
@@ -48,6 +50,7 @@ public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, De
         unbinds = metrics.addGroup("event", "unbind").counter("deviceEvents");
         switches = metrics.addGroup("event", "switch").counter("deviceEvents");
         ignoredSwitches = metrics.counter("switchesForUnboundDevices");
+        staleUnbinds = metrics.counter("unbindsForAnotherToken");
     }
 
     @Override
@@ -110,10 +113,16 @@ public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, De
                 after.updatedTs = e.ts;
                 break;
             case DeviceEvent.UNBIND:
-                unbinds.inc();
                 if (before == null) {
+                    unbinds.inc();
                     return;
                 }
+                if (e.token != null && !e.token.equals(before.token)) {
+                    // a refused token of an earlier binding, or a forged report: not this one's
+                    staleUnbinds.inc();
+                    return;
+                }
+                unbinds.inc();
                 after = null;
                 break;
             case DeviceEvent.SWITCH:

@@ -110,6 +110,22 @@ class RegistryOperatorTest {
         assertThat(side(DispatchTags.REGISTRY_CHANGES)).hasSize(2);
     }
 
+    /** An unbind naming a token holds only for that binding: a forged or stale one is ignored. */
+    @Test
+    void anUnbindForAnotherTokenLeavesTheDeviceBound() throws Exception {
+        h.processElement(RegistryInput.of(bind(10, 1, "d1", "u1")), 10);
+        h.processElement(RegistryInput.of(DeviceEvent.unbind(20, "d1", "forged")), 20);
+        h.processElement(RegistryInput.of("d1", push(30, 3, "m1")), 30);
+        h.processElement(RegistryInput.of(DeviceEvent.unbind(40, "d1", "tok-d1")), 40);
+        h.processElement(RegistryInput.of("d1", push(50, 5, "m2")), 50);
+        h.processWatermark(50);
+
+        assertThat(h.extractOutputValues()).extracting(d -> d.request.msgId).containsExactly("m1");
+        assertThat(side(DispatchTags.DECISIONS))
+                .extracting(d -> d.msgId + " " + d.reason)
+                .containsExactly("m2 no_device");
+    }
+
     /** A record that makes the registry throw is a dead letter; the records after it go on. */
     @Test
     void aRecordThatThrowsIsADeadLetterWithoutItsToken() throws Exception {
