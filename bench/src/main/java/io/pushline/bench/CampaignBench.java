@@ -98,6 +98,8 @@ final class CampaignBench {
         // Event time moves only with the input (ticks), never with the wall clock: under
         // backpressure a busy partition looks idle and its binds would arrive late.
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-campaign");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());

@@ -66,4 +66,22 @@ class IdleAdvancingWatermarksTest {
         gen.onPeriodicEmit(out);
         assertThat(emitted).containsExactly(TS - 2_001);
     }
+
+    /** One record stamped years ahead must not make every later record late. */
+    @Test
+    void aRecordFarAheadOfTheWallClockDoesNotMoveTheWatermark() {
+        IdleAdvancingWatermarks checked =
+                new IdleAdvancingWatermarks(
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(5),
+                        Duration.ofHours(1),
+                        activity,
+                        wall);
+        PushRequest p = new PushRequest();
+        checked.onEvent(ParsedRecord.of(p), WALL + Duration.ofDays(3650).toMillis(), out);
+        checked.onEvent(ParsedRecord.of(p), Long.MAX_VALUE, out);
+        checked.onEvent(ParsedRecord.of(p), WALL + 1_000, out);
+        checked.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(WALL + 1_000 - 2_001);
+    }
 }

@@ -76,7 +76,12 @@ public final class DispatchJob {
             int maxParallelism) {
         boolean campaigns = audience.audiences != null;
         SingleOutputStreamOperator<RegistryInput> split =
-                input.process(new SplitInput(campaigns, gate.maxScheduleAhead, gate.maxFuture))
+                input.process(
+                                new SplitInput(
+                                        campaigns,
+                                        gate.maxScheduleAhead,
+                                        gate.maxFuture,
+                                        gate.maxPast))
                         .uid("split-input")
                         .name("Split input");
         SingleOutputStreamOperator<RegistryInput> released =
@@ -261,7 +266,8 @@ public final class DispatchJob {
         WatermarkStrategy<ParsedRecord> watermarks =
                 IdleAdvancingWatermarks.strategy(
                         options.get(DispatchOptions.MAX_OUT_OF_ORDERNESS),
-                        options.get(DispatchOptions.IDLE_ADVANCE));
+                        options.get(DispatchOptions.IDLE_ADVANCE),
+                        options.get(DispatchOptions.MAX_FUTURE));
         DataStream<ParsedRecord> input =
                 env.fromSource(KafkaIO.dispatchInput(options, groupId), watermarks, "Kafka input")
                         .uid("source-kafka")

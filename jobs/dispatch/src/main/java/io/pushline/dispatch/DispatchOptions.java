@@ -61,6 +61,17 @@ public final class DispatchOptions {
                                     + " the watermark to reach it, holding nothing back but"
                                     + " memory, without a word. 0 turns the check off.");
 
+    public static final ConfigOption<Duration> MAX_PAST =
+            ConfigOptions.key("dispatch.max-past")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A device event or request whose 'ts' is more than this behind the"
+                                    + " wall clock is a dead letter: the gate's memory of that"
+                                    + " time (caps, intervals, copies) is gone, so it cannot be"
+                                    + " decided by the rules. Default: dispatch.gate.state-ttl."
+                                    + " 0 turns the check off (replaying old traces).");
+
     public static final ConfigOption<Duration> IDLE_ADVANCE =
             ConfigOptions.key("dispatch.idle-advance")
                     .durationType()
@@ -223,6 +234,7 @@ public final class DispatchOptions {
                 MAX_OUT_OF_ORDERNESS,
                 MAX_SCHEDULE_AHEAD,
                 MAX_FUTURE,
+                MAX_PAST,
                 IDLE_ADVANCE,
                 MAX_PARALLELISM,
                 GATE_RULES,

@@ -23,6 +23,9 @@ public final class GateSettings implements Serializable {
     /** How far ahead of the wall clock a record's time may be; null (replay): no check. */
     Duration maxFuture;
 
+    /** How far behind the wall clock a record's time may be; null (replay): no check. */
+    Duration maxPast;
+
     public GateSettings(String rules, Duration stateTtl) {
         RulesUpdates.check(RulesParser.parse(rules), stateTtl);
         this.rules = rules;
@@ -47,6 +50,12 @@ public final class GateSettings implements Serializable {
                     "option '" + DispatchOptions.MAX_FUTURE.key() + "' must not be negative");
         }
         s.maxFuture = future.isZero() ? null : future;
+        Duration past = options.getOptional(DispatchOptions.MAX_PAST).orElse(s.stateTtl);
+        if (past.isNegative()) {
+            throw new IllegalArgumentException(
+                    "option '" + DispatchOptions.MAX_PAST.key() + "' must not be negative");
+        }
+        s.maxPast = past.isZero() ? null : past;
         return s;
     }
 

@@ -26,6 +26,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     private final boolean campaigns;
     private final long maxAheadMs;
     private final Duration maxFuture;
+    private final Duration maxPast;
     private transient Counter deadLetters;
     private transient long failures;
 
@@ -45,14 +46,20 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         this(campaigns, maxAhead, null);
     }
 
+    public SplitInput(boolean campaigns, Duration maxAhead, Duration maxFuture) {
+        this(campaigns, maxAhead, maxFuture, null);
+    }
+
     /**
      * @param maxFuture how far ahead of the wall clock a record's {@code ts} may be; further is a
      *     dead letter. Null: no check (a replay has no wall clock of its own).
+     * @param maxPast how far behind the wall clock it may be, likewise
      */
-    public SplitInput(boolean campaigns, Duration maxAhead, Duration maxFuture) {
+    public SplitInput(boolean campaigns, Duration maxAhead, Duration maxFuture, Duration maxPast) {
         this.campaigns = campaigns;
         this.maxAheadMs = maxAhead.toMillis();
         this.maxFuture = maxFuture;
+        this.maxPast = maxPast;
     }
 
     @Override
@@ -81,7 +88,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         if (in.dead != null) {
             deadLetters.inc();
             ctx.output(DispatchTags.DEAD_LETTERS, in.dead);
-        } else if (maxFuture != null && tooFarAhead(in, ctx)) {
+        } else if ((maxFuture != null || maxPast != null) && outsideHorizon(in, ctx)) {
             deadLetters.inc();
         } else if (in.event != null) {
             out.collect(RegistryInput.of(in.event));
@@ -92,10 +99,18 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         }
     }
 
-    private boolean tooFarAhead(ParsedRecord in, Context ctx) {
+    /** Dead-letters {@code in} if its time is too far from the wall clock. */
+    private boolean outsideHorizon(ParsedRecord in, Context ctx) {
         long ts = in.event != null ? in.event.ts : in.request.ts;
         long now = ctx.timerService().currentProcessingTime();
-        if (ts - now <= maxFuture.toMillis()) {
+        String reason;
+        if (maxFuture != null && ts > now + maxFuture.toMillis()) {
+            reason = away(ts - now) + " ahead of the wall clock, more than " + maxFuture;
+            reason += " (dispatch.max-future)";
+        } else if (maxPast != null && ts < now - maxPast.toMillis()) {
+            reason = away(now - ts) + " behind the wall clock, more than " + maxPast;
+            reason += " (dispatch.max-past: the gate no longer remembers that time)";
+        } else {
             return false;
         }
         ctx.output(
@@ -103,13 +118,14 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
                 DeadLetter.of(
                         in.source,
                         in.position,
-                        "field 'ts' is "
-                                + Duration.ofMillis(ts - now).withNanos(0)
-                                + " ahead of the wall clock, more than "
-                                + maxFuture
-                                + " (dispatch.max-future)",
+                        "field 'ts' is " + reason,
                         Json.write(in.event != null ? in.event : in.request)));
         return true;
+    }
+
+    /** A distance in time, to the second; saturated for absurd timestamps. */
+    private static String away(long ms) {
+        return ms < 0 ? "far" : Duration.ofMillis(ms).withNanos(0).toString();
     }
 
     private void schedule(ParsedRecord in, Context ctx) {

@@ -75,6 +75,8 @@ class CampaignRestoreITCase {
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         // Event time moves with the input only (ticks), as in a catch-up; see the README.
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-restore");
         // About four seconds of expansion, so the kill lands in the middle of it.
         opts.put(DispatchOptions.AUDIENCE_MAX_IDS_PER_SECOND.key(), "150");

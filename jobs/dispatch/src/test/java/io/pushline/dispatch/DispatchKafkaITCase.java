@@ -108,6 +108,8 @@ class DispatchKafkaITCase {
         opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-dispatch");
 
         StreamExecutionEnvironment env =

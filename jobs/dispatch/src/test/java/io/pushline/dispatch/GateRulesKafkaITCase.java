@@ -58,6 +58,8 @@ class GateRulesKafkaITCase {
         opts.put(DispatchOptions.GROUP_ID.key(), "it-rules");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-rules");
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "1 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.MAX_OUT_OF_ORDERNESS.key(), "500 ms");
         opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
         StreamExecutionEnvironment env =

@@ -86,6 +86,8 @@ class PacingKafkaITCase {
         opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-pacing");
         opts.put(DispatchOptions.PACING_RATES.key(), "huawei:20");
         // its own registry tables: other ITCases assert the exact rows of theirs

@@ -133,6 +133,8 @@ class PersonalScheduleITCase {
         opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         // the day is in 2030: no wall-clock horizon for a simulated day
         opts.put(DispatchOptions.MAX_FUTURE.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-personal");

@@ -163,6 +163,34 @@ class SchedulerTest {
         replay.close();
     }
 
+    @Test
+    void recordsOlderThanTheGatesMemoryAreDeadLetters() throws Exception {
+        long now = 1_800_000_000_000L;
+        OneInputStreamOperatorTestHarness<ParsedRecord, RegistryInput> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new SplitInput(
+                                false,
+                                Duration.ofDays(2),
+                                Duration.ofHours(1),
+                                Duration.ofDays(8)));
+        h.setProcessingTime(now);
+        long day = Duration.ofDays(1).toMillis();
+        h.processElement(record(uidPush("week", now - 7 * day, now - 7 * day, "u1")), 0);
+        h.processElement(record(uidPush("month", now - 30 * day, now - 30 * day, "u1")), 0);
+        h.processElement(record(uidPush("min", Long.MIN_VALUE + 1, Long.MIN_VALUE + 1, "u1")), 0);
+        h.processElement(record(uidPush("max", Long.MAX_VALUE, Long.MAX_VALUE, "u1")), 0);
+
+        assertThat(side(h, DispatchTags.UID_KEYED).stream().map(u -> u.request.msgId))
+                .containsExactly("week");
+        List<DeadLetter> dead = side(h, DispatchTags.DEAD_LETTERS);
+        assertThat(dead).extracting(d -> d.position).containsExactly("month", "min", "max");
+        assertThat(dead.get(0).reason)
+                .isEqualTo(
+                        "field 'ts' is PT720H behind the wall clock, more than PT192H"
+                                + " (dispatch.max-past: the gate no longer remembers that time)");
+        h.close();
+    }
+
     private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput>
             harness(OperatorSubtaskState restore) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput> h =

@@ -2,6 +2,8 @@ package io.pushline.receipts;
 
 import io.pushline.schema.Decision;
 import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Json;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricDelta;
 import io.pushline.schema.receipts.ReceiptEvent;
@@ -40,6 +42,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
     private transient Counter duplicates;
     private transient Counter orphans;
     private transient Counter unbinds;
+    private transient long failures;
 
     public LifecycleFunction(Duration stateTtl, Duration decisionWait) {
         this.stateTtl = stateTtl;
@@ -62,6 +65,21 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
     @Override
     public void processElement(ReceiptEvent e, Context ctx, Collector<MetricDelta> out)
             throws Exception {
+        try {
+            handle(e, ctx, out);
+        } catch (Throwable t) {
+            ctx.output(
+                    ReceiptTags.DEAD_LETTERS,
+                    RecordFailure.deadLetter(
+                            "lifecycle",
+                            "msgId " + e.msgId + ", deviceId " + e.deviceId,
+                            () -> Json.write(e),
+                            t,
+                            ++failures));
+        }
+    }
+
+    private void handle(ReceiptEvent e, Context ctx, Collector<MetricDelta> out) throws Exception {
         Lifecycle l = state.value();
         if (l == null) {
             l = new Lifecycle();

@@ -143,7 +143,8 @@ public final class ReceiptsJob {
                 days,
                 lifecycles,
                 counts.getSideOutput(ReceiptTags.UNBIND),
-                valid.getSideOutput(ReceiptTags.DEAD_LETTERS).union(tooLate));
+                valid.getSideOutput(ReceiptTags.DEAD_LETTERS)
+                        .union(tooLate, counts.getSideOutput(ReceiptTags.DEAD_LETTERS)));
     }
 
     /** Sends each stream of the topology to its sink, with the sinks' stable uids. */

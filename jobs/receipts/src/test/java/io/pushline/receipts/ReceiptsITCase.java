@@ -522,6 +522,8 @@ class ReceiptsITCase {
         o.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
         o.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         o.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // stamped at fixed dates long past: no wall-clock horizon behind
+        o.put(DispatchOptions.MAX_PAST.key(), "0 s");
         o.put(DispatchOptions.PACING_ENABLED.key(), "false");
         o.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), txPrefix);
         StreamExecutionEnvironment env =
