@@ -13,6 +13,15 @@ import java.util.List;
  * record comes back as a dead letter whose reason names the field.
  */
 public final class WireParser {
+    /** Longest record read, in characters; Kafka's default record limit is about as large. */
+    public static final int MAX_RECORD = 1 << 20;
+
+    /** Longest id (deviceId, uid, msgId, msgType, vendor, each listed target). */
+    public static final int MAX_ID = 256;
+
+    /** Longest device token (APNs tokens have 64 characters, FCM ones about 160). */
+    public static final int MAX_TOKEN = 4_096;
+
     private final boolean knownVendorsOnly;
 
     /**
@@ -42,10 +51,10 @@ public final class WireParser {
                 return ParsedRecord.of(r.request());
             }
             return ParsedRecord.of(DeadLetter.of(source, position, ((Bad) parsed).reason(), text));
-        } catch (RuntimeException e) {
+        } catch (Throwable t) {
             // A parser bug must not stop the job either; the record is kept with the cause.
             return ParsedRecord.of(
-                    DeadLetter.of(source, position, "unreadable record: " + e, text));
+                    RecordFailure.deadLetter("parser", source + " " + position, () -> text, t, 1));
         }
     }
 
@@ -61,6 +70,9 @@ public final class WireParser {
     private Parsed parse(String text, long seq) {
         if (text == null || text.isBlank()) {
             return new Bad("empty record");
+        }
+        if (text.length() > MAX_RECORD) {
+            return new Bad("record of " + text.length() + " characters, more than " + MAX_RECORD);
         }
         JsonNode node;
         try {
@@ -92,6 +104,18 @@ public final class WireParser {
             default:
                 return new Bad("unknown type '" + type + "'");
         }
+    }
+
+    /** The first field of {@code fields} (name, value pairs) longer than allowed, or null. */
+    private static Bad tooLong(String... fields) {
+        for (int i = 0; i < fields.length; i += 2) {
+            String v = fields[i + 1];
+            int max = fields[i].equals("token") ? MAX_TOKEN : MAX_ID;
+            if (v != null && v.length() > max) {
+                return new Bad("field '" + fields[i] + "' is longer than " + max + " characters");
+            }
+        }
+        return null;
     }
 
     private Parsed deviceEvent(JsonNode node, String type, long ts, long seq) {
@@ -152,7 +176,9 @@ public final class WireParser {
             }
             e.enabled = enabled.booleanValue();
         }
-        return new Event(e);
+        Bad longField =
+                tooLong("deviceId", e.deviceId, "uid", e.uid, "vendor", e.vendor, "token", e.token);
+        return longField != null ? longField : new Event(e);
     }
 
     private Parsed push(JsonNode node, long ts, long seq) {
@@ -216,14 +242,22 @@ public final class WireParser {
             kinds++;
             p.target.uids = idList(target.get("uids"));
             if (p.target.uids == null) {
-                return new Bad("field 'target.uids' must be an array of non-empty strings");
+                return new Bad(
+                        "field 'target.uids' must be an array of non-empty strings"
+                                + " of at most "
+                                + MAX_ID
+                                + " characters");
             }
         }
         if (present(target, "devices")) {
             kinds++;
             p.target.devices = idList(target.get("devices"));
             if (p.target.devices == null) {
-                return new Bad("field 'target.devices' must be an array of non-empty strings");
+                return new Bad(
+                        "field 'target.devices' must be an array of non-empty strings"
+                                + " of at most "
+                                + MAX_ID
+                                + " characters");
             }
         }
         if (present(target, "audience")) {
@@ -239,7 +273,8 @@ public final class WireParser {
                             + kinds
                             + ")");
         }
-        return new Request(p);
+        Bad longField = tooLong("msgId", p.msgId, "msgType", p.msgType);
+        return longField != null ? longField : new Request(p);
     }
 
     private static boolean present(JsonNode node, String field) {
@@ -269,7 +304,9 @@ public final class WireParser {
         }
         List<String> out = new ArrayList<>(array.size());
         for (JsonNode item : array) {
-            if (!item.isTextual() || item.textValue().isEmpty()) {
+            if (!item.isTextual()
+                    || item.textValue().isEmpty()
+                    || item.textValue().length() > MAX_ID) {
                 return null;
             }
             out.add(item.textValue());

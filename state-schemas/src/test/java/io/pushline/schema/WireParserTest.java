@@ -163,4 +163,30 @@ class WireParserTest {
         assertThat(strict.parse(nul, "device.events", "0-3", 3).event.deviceId)
                 .isEqualTo("d\u0000");
     }
+
+    /** Ids and tokens have a length limit, and so has a whole record, each with its reason. */
+    @Test
+    void overlongFieldsAndRecordsAreRefusedNamingTheLimit() {
+        String longId = "d".repeat(WireParser.MAX_ID + 1);
+        String bind =
+                "{\"ts\":1,\"type\":\"bind\",\"deviceId\":\"%s\",\"uid\":\"u\",\"vendor\":\"fcm\","
+                        + "\"token\":\"%s\"}";
+        assertThat(strict.parse(String.format(bind, longId, "t"), "e", "0-1", 1).dead.reason)
+                .isEqualTo("field 'deviceId' is longer than 256 characters");
+        String longToken = "t".repeat(WireParser.MAX_TOKEN + 1);
+        ParsedRecord r = strict.parse(String.format(bind, "d", longToken), "e", "0-2", 2);
+        assertThat(r.dead.reason).isEqualTo("field 'token' is longer than 4096 characters");
+        assertThat(r.dead.raw).doesNotContain("ttt");
+        assertThat(strict.parse(String.format(bind, "d".repeat(256), "t"), "e", "0-3", 3).event)
+                .isNotNull();
+        String push =
+                "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"title\":\"t\","
+                        + "\"body\":\"b\",\"target\":{\"uids\":[\"u1\",\"%s\"]}}";
+        assertThat(strict.parse(String.format(push, longId), "r", "0-4", 4).dead.reason)
+                .contains("of at most 256 characters");
+        String huge = String.format(push, "u2").replace("\"b\"", "\"" + "b".repeat(1 << 20) + "\"");
+        assertThat(strict.parse(huge, "r", "0-5", 5).dead.reason)
+                .startsWith("record of ")
+                .endsWith("characters, more than 1048576");
+    }
 }
