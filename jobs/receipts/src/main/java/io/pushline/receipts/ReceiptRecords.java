@@ -1,8 +1,10 @@
 package io.pushline.receipts;
 
+import io.pushline.common.RecordText;
+import io.pushline.schema.DeadLetter;
 import io.pushline.schema.receipts.ReceiptEvent;
 import io.pushline.schema.receipts.ReceiptParser;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -17,11 +19,21 @@ class ReceiptRecords implements KafkaRecordDeserializationSchema<ReceiptEvent> {
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<ReceiptEvent> out) {
-        String text =
-                record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
-        out.collect(
-                ReceiptParser.parse(
-                        record.topic(), text, record.partition() + "-" + record.offset()));
+        String position = record.partition() + "-" + record.offset();
+        String text;
+        try {
+            text = RecordText.decode(record.value());
+        } catch (CharacterCodingException e) {
+            out.collect(
+                    ReceiptEvent.of(
+                            DeadLetter.of(
+                                    record.topic(),
+                                    position,
+                                    RecordText.problem(record.value()),
+                                    RecordText.lenient(record.value()))));
+            return;
+        }
+        out.collect(ReceiptParser.parse(record.topic(), text, position));
     }
 
     @Override
