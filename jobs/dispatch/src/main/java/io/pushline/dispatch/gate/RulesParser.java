@@ -176,8 +176,13 @@ public final class RulesParser {
         if (p.get("weights") != null) {
             for (Map.Entry<String, Object> e :
                     YamlRules.map(p.get("weights"), "pacing.weights").entrySet()) {
-                Integer level = optionalInt(e.getKey(), "pacing.weights." + e.getKey());
-                weights.put(level, optionalInt(e.getValue(), "pacing.weights." + e.getKey()));
+                String key = "pacing.weights." + e.getKey();
+                Integer level = optionalInt(e.getKey(), key);
+                Integer weight = optionalInt(e.getValue(), key);
+                if (level == null || weight == null) {
+                    throw new RulesException(key + ": expected a level and its weight, integers");
+                }
+                weights.put(level, weight);
             }
         }
         Integer realtime = optionalInt(p.get("realtimeLevel"), "pacing.realtimeLevel");

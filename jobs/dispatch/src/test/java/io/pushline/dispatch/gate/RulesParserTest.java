@@ -116,6 +116,8 @@ class RulesParserTest {
                 .hasMessage("pacing.rates.fcm: must be a positive number, got 0.0");
         assertThatThrownBy(() -> RulesParser.parse("pacing: {weights: {16: 2}}"))
                 .hasMessage("pacing.weights.16: levels are 0 to 15");
+        assertThatThrownBy(() -> RulesParser.parse("pacing: {weights: {\"0\": null}}"))
+                .hasMessage("pacing.weights.0: expected a level and its weight, integers");
         assertThatThrownBy(() -> RulesParser.parse("pacing: {burst: 2}"))
                 .hasMessageStartingWith("pacing.burst: unknown key");
     }
