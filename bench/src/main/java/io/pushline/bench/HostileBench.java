@@ -62,6 +62,7 @@ final class HostileBench {
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "latest");
         opts.put(DispatchOptions.GROUP_ID.key(), "pushline-hostile-" + run);
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "pushline-hostile-" + run);
+        BenchResults results = new BenchResults("hostile", args);
         Path work = Files.createTempDirectory("pushline-hostile");
         Configuration flink = LocalFlink.configuration(work);
         flink.set(RestOptions.BIND_PORT, "0");
@@ -103,7 +104,6 @@ final class HostileBench {
             System.out.println("problem: " + p);
         }
         int leaked = report.tokensLeaked() + inLogs;
-        BenchResults results = new BenchResults("hostile", args);
         results.put("inputs", report.inputs());
         results.put("jobsStopped", report.jobsStopped());
         results.put("canariesDecided", report.canariesDecided());

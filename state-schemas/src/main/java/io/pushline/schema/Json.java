@@ -60,7 +60,13 @@ public final class Json {
                 out.append(m, i, m.length());
                 break;
             }
-            boolean shown = close - open <= 2 || m.startsWith("field ", Math.max(0, open - 6));
+            String quoted = m.substring(open + 1, close);
+            boolean shown =
+                    close - open <= 2
+                            || quoted.equals("null")
+                            || quoted.equals("true")
+                            || quoted.equals("false")
+                            || m.startsWith("field ", Math.max(0, open - 6));
             out.append(m, i, open + 1).append(shown ? m.substring(open + 1, close) : "***");
             out.append('\'');
             i = close + 1;

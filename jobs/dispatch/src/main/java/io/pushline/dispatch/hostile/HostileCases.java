@@ -155,6 +155,11 @@ public final class HostileCases {
         c.add(
                 dead(
                         r,
+                        "audience of 10,000 NOTs (40 KB)",
+                        push(now, "", "{\"audience\":\"" + "NOT ".repeat(10_000) + "sports\"}")));
+        c.add(
+                dead(
+                        r,
                         "audience expression of 200 KB",
                         push(
                                 now,
