@@ -20,6 +20,7 @@ import io.pushline.segments.SegmentsOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -244,7 +245,15 @@ final class DemoCommand {
                     }
                 });
         long[] dead = {0};
-        CommittedRecords.readAll(kafka, Topics.DLQ, r -> dead[0]++);
+        StringBuilder deadText = new StringBuilder();
+        CommittedRecords.readAll(
+                kafka,
+                Topics.DLQ,
+                r -> {
+                    dead[0]++;
+                    deadText.append(new String(r.value(), StandardCharsets.UTF_8)).append('\n');
+                });
+        int leaked = DemoData.leakedTokens(deadText, data.tokens) + leakedInLog(data);
         long rows = 0;
         try (Table t = stack.hbase().connection().getTable(HBaseTables.devices("pushline"));
                 ResultScanner s = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()))) {
@@ -289,7 +298,12 @@ final class DemoCommand {
                         && gated == expected.getOrDefault("gated", 0L) + nightly.slots
                         && personal.values().stream().mapToLong(x -> x).sum() == nightly.slots
                         && dead[0] == data.expectedDeadLetters
+                        && leaked == 0
                         && rows == data.expectedRegistryRows + nightly.users;
+        System.out.printf(
+                "Check: none of the %,d device tokens the demo bound shows in push.dlq or the"
+                        + " log. %s%n",
+                data.tokens.size(), leaked == 0 ? "OK" : "FAILED: " + leaked + " do");
         if (ok) {
             System.out.println(
                     "Check: no_device, push_disabled, decisions reaching the rules, dead letters and"
@@ -389,5 +403,15 @@ final class DemoCommand {
             // Reported below.
         }
         throw new UsageException(name + " must be a positive integer, not '" + value + "'");
+    }
+
+    /** Tokens of {@code data} in the launcher's log file, when there is one. */
+    private static int leakedInLog(DemoData data) throws Exception {
+        String file = System.getProperty("pushline.log.file");
+        if (file == null || !Files.isRegularFile(Paths.get(file))) {
+            return 0;
+        }
+        return DemoData.leakedTokens(
+                Files.readString(Paths.get(file), StandardCharsets.ISO_8859_1), data.tokens);
     }
 }

@@ -53,6 +53,10 @@ final class DemoData {
     final Map<String, Long> expectedByRegistry = new TreeMap<>();
 
     long expectedDeadLetters;
+
+    /** Every device token the demo writes: none may show in a dead letter or a log line. */
+    final Set<String> tokens = new HashSet<>();
+
     long expectedRegistryRows;
 
     private final Map<String, DeviceEvent> bound = new HashMap<>();
@@ -106,6 +110,17 @@ final class DemoData {
         }
         deadLetter(deviceEvents, "dev-bad-1", "{\"ts\": 1, \"type\": \"bind\", \"deviceId\": ");
         deadLetter(deviceEvents, "dev-bad-2", "{\"ts\":1,\"type\":\"bind\",\"deviceId\":\"x\"}");
+        // a bind the registry refuses (unknown zone), with a token the dead letter must not show
+        DeviceEvent mars =
+                DeviceEvent.bind(
+                        ts,
+                        "dev-bad-3",
+                        "u-bad-3",
+                        "fcm",
+                        Long.toHexString(rnd.nextLong()),
+                        "Mars/Base");
+        tokens.add(mars.token);
+        deadLetter(deviceEvents, "dev-bad-3", Json.write(mars));
         expectedRegistryRows = bound.size();
         List<String> sports = new ArrayList<>();
         List<String> beijing = new ArrayList<>();
@@ -187,6 +202,9 @@ final class DemoData {
 
     private void event(DeviceEvent e) {
         deviceEvents.add(new String[] {e.deviceId, Json.write(e)});
+        if (e.token != null) {
+            tokens.add(e.token);
+        }
         DeviceEvent before = bound.get(e.deviceId);
         switch (e.type) {
             case DeviceEvent.BIND:
@@ -260,6 +278,34 @@ final class DemoData {
     private void deadLetter(List<String[]> topic, String key, String raw) {
         topic.add(new String[] {key, raw});
         expectedDeadLetters++;
+    }
+
+    /**
+     * How many of {@code tokens} (hex, as the demo makes them) show in {@code text}: each run of
+     * hex digits is looked up, so a large log is read once.
+     */
+    static int leakedTokens(CharSequence text, Set<String> tokens) {
+        Set<String> found = new HashSet<>();
+        int start = -1;
+        for (int i = 0; i <= text.length(); i++) {
+            boolean hex = i < text.length() && Character.digit(text.charAt(i), 16) >= 0;
+            if (hex && start < 0) {
+                start = i;
+            } else if (!hex && start >= 0) {
+                String run =
+                        text.subSequence(start, i).toString().toLowerCase(java.util.Locale.ROOT);
+                for (int from = 0; from + 8 <= run.length() && from < 16; from++) {
+                    for (int to = Math.min(run.length(), from + 16); to >= from + 8; to--) {
+                        String candidate = run.substring(from, to);
+                        if (tokens.contains(candidate)) {
+                            found.add(candidate);
+                        }
+                    }
+                }
+                start = -1;
+            }
+        }
+        return found.size();
     }
 
     private static void count(Map<String, Long> m, String k) {

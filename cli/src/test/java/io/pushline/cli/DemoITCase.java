@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.Appender;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +29,18 @@ class DemoITCase {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream stdout = System.out;
         int code;
+        // every log line of the run (the stack's, Flink's, the jobs'), to look for tokens in
+        StringWriter logs = new StringWriter();
+        LoggerContext ctx = LoggerContext.getContext(false);
+        Appender appender =
+                WriterAppender.newBuilder()
+                        .setName("demo-log-scan")
+                        .setTarget(logs)
+                        .setLayout(PatternLayout.newBuilder().withPattern("%m %ex%n").build())
+                        .build();
+        appender.start();
+        ctx.getConfiguration().getRootLogger().addAppender(appender, Level.ALL, null);
+        ctx.updateLoggers();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             code =
@@ -32,6 +50,9 @@ class DemoITCase {
                             });
         } finally {
             System.setOut(stdout);
+            ctx.getConfiguration().getRootLogger().removeAppender("demo-log-scan");
+            ctx.updateLoggers();
+            appender.stop();
         }
         String out = captured.toString(StandardCharsets.UTF_8);
         System.out.print(out);
@@ -49,6 +70,13 @@ class DemoITCase {
                 .contains("Report page:")
                 .contains("$ ./pushline trace msg-")
                 .containsPattern("status     \\w+");
+        assertThat(out).contains("device tokens the demo bound shows in push.dlq or the log. OK");
+        // the same data as the run (the seed fixes the tokens), its tokens in none of the logs
+        DemoData data = DemoData.generate(5000, 300, 42L, 0L);
+        assertThat(data.tokens).hasSizeGreaterThan(5000);
+        assertThat(logs.toString()).isNotEmpty();
+        assertThat(DemoData.leakedTokens(logs.toString(), data.tokens)).isZero();
+        assertThat(DemoData.leakedTokens(out, data.tokens)).isZero();
         assertThat(code).isZero();
     }
 }
