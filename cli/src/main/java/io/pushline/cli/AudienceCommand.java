@@ -185,8 +185,7 @@ final class AudienceCommand {
         Configuration options = storeOptions(a);
         try (Connection c =
                         ConnectionFactory.createConnection(
-                                HBaseTables.clientConf(
-                                        options.get(CommonOptions.HBASE_ZK_QUORUM)));
+                                HBaseTables.clientConf(HBaseTables.address(options)));
                 SegmentStore store =
                         new SegmentStore(c, options.get(CommonOptions.HBASE_NAMESPACE))) {
             List<SegmentStore.Info> all = store.list();
@@ -321,8 +320,7 @@ final class AudienceCommand {
             store =
                     new StoreAudiences(
                             ConnectionFactory.createConnection(
-                                    HBaseTables.clientConf(
-                                            options.get(CommonOptions.HBASE_ZK_QUORUM))),
+                                    HBaseTables.clientConf(HBaseTables.address(options))),
                             options.get(CommonOptions.HBASE_NAMESPACE),
                             100_000);
         }

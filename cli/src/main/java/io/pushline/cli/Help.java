@@ -89,6 +89,7 @@ final class Help {
         StringBuilder b = new StringBuilder();
         section(b, "Common (every job)", CommonOptions.all());
         b.append(CommonOptions.KAFKA_PROPERTIES_ROW);
+        b.append(CommonOptions.HBASE_PROPERTIES_ROW);
         for (JobOptions job : JobOptions.ALL) {
             section(b, job.title(), job.own());
         }

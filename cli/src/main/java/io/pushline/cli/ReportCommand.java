@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.receipts.MetricRow;
@@ -48,9 +49,7 @@ final class ReportCommand {
         Configuration o = ReceiptsCli.options(options, USAGE);
         CampaignReport r =
                 CampaignReport.load(
-                        o.get(CommonOptions.HBASE_ZK_QUORUM),
-                        o.get(CommonOptions.HBASE_NAMESPACE),
-                        msgId);
+                        HBaseTables.address(o), o.get(CommonOptions.HBASE_NAMESPACE), msgId);
         if (r.isEmpty()) {
             System.out.println(
                     "no metrics for campaign '"

@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
 import io.pushline.common.UsageException;
 import io.pushline.receipts.sql.ReceiptCatalog;
 import io.pushline.receipts.sql.ReceiptSql;
@@ -40,7 +41,7 @@ final class SqlCommand {
         Configuration o = ReceiptsCli.options(options, USAGE);
         TableEnvironment sql =
                 ReceiptCatalog.open(
-                        o.get(CommonOptions.HBASE_ZK_QUORUM),
+                        HBaseTables.address(o),
                         o.get(CommonOptions.HBASE_NAMESPACE),
                         new Configuration());
         if (query != null) {

@@ -48,7 +48,7 @@ final class TraceCommand {
         Result res;
         try (Connection c =
                         ConnectionFactory.createConnection(
-                                HBaseTables.clientConf(o.get(CommonOptions.HBASE_ZK_QUORUM)));
+                                HBaseTables.clientConf(HBaseTables.address(o)));
                 Table t =
                         c.getTable(
                                 TableName.valueOf(

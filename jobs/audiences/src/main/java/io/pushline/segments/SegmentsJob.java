@@ -96,7 +96,7 @@ public final class SegmentsJob {
      */
     public static Report run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.requireAddress(options);
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         Map<String, String> files = PackageFiles.list(options);

@@ -31,6 +31,22 @@ public final class CommonOptions {
      */
     public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
 
+    /**
+     * Options under this prefix are HBase client properties, given to every HBase connection of a
+     * job or command with the prefix taken off (Kerberos or other authentication, timeouts).
+     */
+    public static final String HBASE_PROPERTIES_PREFIX = "hbase.properties.";
+
+    /** The documentation row of {@link #HBASE_PROPERTIES_PREFIX}, as help options prints it. */
+    public static final String HBASE_PROPERTIES_ROW =
+            "| `hbase.properties.<name>` | (none) | Any HBase client property, given to every"
+                    + " HBase connection of the job with the prefix taken off: authentication"
+                    + " (`--hbase.properties.hbase.security.authentication kerberos`,"
+                    + " `--hbase.properties.hbase.master.kerberos.principal hbase/_HOST@REALM`,"
+                    + " `--hbase.properties.hbase.regionserver.kerberos.principal"
+                    + " hbase/_HOST@REALM`), timeouts, retries. The Kerberos login itself is"
+                    + " Flink's (`security.kerberos.login.keytab`, `.principal`). |\n";
+
     /** The documentation row of {@link #KAFKA_PROPERTIES_PREFIX}, as help options prints it. */
     public static final String KAFKA_PROPERTIES_ROW =
             "| `kafka.properties.<name>` | (none) | Any Kafka client property, given to every"

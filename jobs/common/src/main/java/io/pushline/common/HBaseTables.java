@@ -1,6 +1,11 @@
 package io.pushline.common;
 
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.TreeMap;
+import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
@@ -70,13 +75,66 @@ public final class HBaseTables {
         return Bytes.add(Bytes.toBytes(uid), new byte[] {0}, Bytes.toBytes(deviceId));
     }
 
-    /** Client configuration for a quorum given as {@code host:port[,host:port...]}. */
-    public static org.apache.hadoop.conf.Configuration clientConf(String quorum) {
+    /**
+     * The HBase address of a job's options: {@code hbase.zookeeper.quorum}, followed by the {@code
+     * hbase.properties.*} client properties, if any ({@code quorum;key=value;...}, each part
+     * URL-encoded), so that the one string that jobs and sinks already carry to their task managers
+     * carries the authentication settings too. Null without a quorum.
+     */
+    public static String address(Configuration options) {
+        String quorum = options.get(CommonOptions.HBASE_ZK_QUORUM);
+        if (quorum == null || quorum.isBlank()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder(quorum.trim());
+        new TreeMap<>(options.toMap())
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith(CommonOptions.HBASE_PROPERTIES_PREFIX)) {
+                                b.append(';')
+                                        .append(
+                                                encode(
+                                                        k.substring(
+                                                                CommonOptions
+                                                                        .HBASE_PROPERTIES_PREFIX
+                                                                        .length())))
+                                        .append('=')
+                                        .append(encode(v));
+                            }
+                        });
+        return b.toString();
+    }
+
+    /** {@link #address} of options that must name a quorum (the option named otherwise). */
+    public static String requireAddress(Configuration options) {
+        OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        return address(options);
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Client configuration for an {@link #address} (or a bare quorum, {@code
+     * host:port[,host:port...]}).
+     */
+    public static org.apache.hadoop.conf.Configuration clientConf(String address) {
         org.apache.hadoop.conf.Configuration c = HBaseConfiguration.create();
+        String[] parts = address.split(";");
+        String quorum = parts[0];
         c.set("hbase.zookeeper.quorum", quorum);
         // Fail within a minute rather than retrying for a quarter of an hour.
         c.setInt("hbase.client.retries.number", 10);
         c.setInt("zookeeper.recovery.retry", 3);
+        for (int i = 1; i < parts.length; i++) {
+            int eq = parts[i].indexOf('=');
+            if (eq > 0) {
+                c.set(
+                        URLDecoder.decode(parts[i].substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(parts[i].substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
         return c;
     }
 

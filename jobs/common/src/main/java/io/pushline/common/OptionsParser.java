@@ -51,8 +51,8 @@ public final class OptionsParser {
                         "warning: option '" + key + "' is deprecated; use '" + now + "'");
                 key = now;
             }
-            if (key.startsWith(CommonOptions.KAFKA_PROPERTIES_PREFIX)
-                    && key.length() > CommonOptions.KAFKA_PROPERTIES_PREFIX.length()) {
+            if (passThrough(key, CommonOptions.KAFKA_PROPERTIES_PREFIX)
+                    || passThrough(key, CommonOptions.HBASE_PROPERTIES_PREFIX)) {
                 raw.put(key, value);
                 continue;
             }
@@ -134,5 +134,10 @@ public final class OptionsParser {
         public InvalidOptionException(String message) {
             super(message);
         }
+    }
+
+    /** A client property under {@code prefix}: passed on, not checked here. */
+    private static boolean passThrough(String key, String prefix) {
+        return key.startsWith(prefix) && key.length() > prefix.length();
     }
 }

@@ -127,4 +127,28 @@ class OptionsParserTest {
                         () -> OptionsParser.parse(new String[] {"--kafka.properties.", "x"}, KNOWN))
                 .hasMessageContaining("unknown option 'kafka.properties.'");
     }
+
+    @Test
+    void hbaseClientPropertiesTravelWithTheQuorumToEveryConnection() {
+        Configuration c =
+                OptionsParser.parse(
+                        new String[] {
+                            "--hbase.zookeeper.quorum",
+                            "zk1:2181,zk2:2181",
+                            "--hbase.properties.hbase.security.authentication",
+                            "kerberos",
+                            "--hbase.properties.hbase.master.kerberos.principal=hbase/_HOST@EX;A=MPLE"
+                        },
+                        KNOWN);
+        String address = HBaseTables.address(c);
+        assertThat(address).startsWith("zk1:2181,zk2:2181;");
+        org.apache.hadoop.conf.Configuration conf = HBaseTables.clientConf(address);
+        assertThat(conf.get("hbase.zookeeper.quorum")).isEqualTo("zk1:2181,zk2:2181");
+        assertThat(conf.get("hbase.security.authentication")).isEqualTo("kerberos");
+        assertThat(conf.get("hbase.master.kerberos.principal")).isEqualTo("hbase/_HOST@EX;A=MPLE");
+        // a bare quorum is still an address
+        assertThat(HBaseTables.clientConf("zk:2181").get("hbase.zookeeper.quorum"))
+                .isEqualTo("zk:2181");
+        assertThat(HBaseTables.address(new Configuration())).isNull();
+    }
 }

@@ -3,6 +3,7 @@ package io.pushline.dispatch;
 import io.pushline.audience.Audiences;
 import io.pushline.audience.StoreAudiences;
 import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
 import java.io.Serializable;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -47,7 +48,7 @@ public final class AudienceSettings implements Serializable {
         int chunk = atLeast(options, DispatchOptions.AUDIENCE_CHUNK_SIZE, 1).intValue();
         long rate = atLeast(options, DispatchOptions.AUDIENCE_MAX_IDS_PER_SECOND, 0).longValue();
         int cache = atLeast(options, CommonOptions.HBASE_DICTIONARY_CACHE, 0).intValue();
-        String quorum = options.get(CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.address(options);
         Audiences.Factory store =
                 quorum == null || quorum.isBlank()
                         ? null

@@ -336,7 +336,7 @@ public final class DispatchJob {
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {
-        String quorum = options.get(CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.address(options);
         if (quorum == null || quorum.isBlank()) {
             return null;
         }

@@ -66,11 +66,12 @@ public final class DispatchOptions {
                     .durationType()
                     .noDefaultValue()
                     .withDescription(
-                            "A device event or request whose 'ts' is more than this behind the"
-                                    + " wall clock is a dead letter: the gate's memory of that"
-                                    + " time (caps, intervals, copies) is gone, so it cannot be"
-                                    + " decided by the rules. Default: dispatch.gate.state-ttl."
-                                    + " 0 turns the check off (replaying old traces).");
+                            "A push request whose 'ts' is more than this behind the wall clock is"
+                                    + " a dead letter: the gate's memory of that time (caps,"
+                                    + " intervals, copies) is gone, so it cannot be decided by"
+                                    + " the rules. Device events are not checked: bindings have"
+                                    + " no TTL. Default: dispatch.gate.state-ttl. 0 turns the"
+                                    + " check off (replaying old traces).");
 
     public static final ConfigOption<Duration> IDLE_ADVANCE =
             ConfigOptions.key("dispatch.idle-advance")

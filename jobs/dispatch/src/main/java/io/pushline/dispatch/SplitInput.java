@@ -53,7 +53,8 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     /**
      * @param maxFuture how far ahead of the wall clock a record's {@code ts} may be; further is a
      *     dead letter. Null: no check (a replay has no wall clock of its own).
-     * @param maxPast how far behind the wall clock it may be, likewise
+     * @param maxPast how far behind the wall clock a request's {@code ts} may be, likewise (not a
+     *     device event's: the registry keeps bindings without TTL)
      */
     public SplitInput(boolean campaigns, Duration maxAhead, Duration maxFuture, Duration maxPast) {
         this.campaigns = campaigns;
@@ -107,7 +108,8 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         if (maxFuture != null && ts > now + maxFuture.toMillis()) {
             reason = away(ts - now) + " ahead of the wall clock, more than " + maxFuture;
             reason += " (dispatch.max-future)";
-        } else if (maxPast != null && ts < now - maxPast.toMillis()) {
+        } else if (maxPast != null && in.request != null && ts < now - maxPast.toMillis()) {
+            // Requests only: a binding has no TTL, so an old bind is as good as a new one.
             reason = away(now - ts) + " behind the wall clock, more than " + maxPast;
             reason += " (dispatch.max-past: the gate no longer remembers that time)";
         } else {

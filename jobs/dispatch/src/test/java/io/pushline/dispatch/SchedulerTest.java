@@ -179,11 +179,15 @@ class SchedulerTest {
         h.processElement(record(uidPush("month", now - 30 * day, now - 30 * day, "u1")), 0);
         h.processElement(record(uidPush("min", Long.MIN_VALUE + 1, Long.MIN_VALUE + 1, "u1")), 0);
         h.processElement(record(uidPush("max", Long.MAX_VALUE, Long.MAX_VALUE, "u1")), 0);
+        // a binding has no TTL: an old bind is still a binding
+        DeviceEvent old = DeviceEvent.bind(now - 30 * day, "d1", "u1", "fcm", "t", "UTC");
+        h.processElement(ParsedRecord.of(old).from("device.events", "0-1"), 0);
 
         assertThat(side(h, DispatchTags.UID_KEYED).stream().map(u -> u.request.msgId))
                 .containsExactly("week");
         List<DeadLetter> dead = side(h, DispatchTags.DEAD_LETTERS);
         assertThat(dead).extracting(d -> d.position).containsExactly("month", "min", "max");
+        assertThat(h.extractOutputValues()).extracting(r -> r.deviceId).containsExactly("d1");
         assertThat(dead.get(0).reason)
                 .isEqualTo(
                         "field 'ts' is PT720H behind the wall clock, more than PT192H"

@@ -59,7 +59,7 @@ public final class RecallJob {
      */
     public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.requireAddress(options);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         String day = options.get(RecallOptions.DATE);
         LocalDate date;

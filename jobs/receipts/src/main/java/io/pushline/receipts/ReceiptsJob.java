@@ -240,7 +240,7 @@ public final class ReceiptsJob {
     }
 
     static ReceiptsSinks kafkaAndHBaseSinks(Configuration o) throws Exception {
-        String quorum = OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.requireAddress(o);
         String namespace = o.get(CommonOptions.HBASE_NAMESPACE);
         if (o.get(CommonOptions.HBASE_CREATE_TABLES)) {
             try (Connection c =

@@ -62,7 +62,7 @@ public final class NightlyJob {
     /** The production run: files in, HBase tables out; returns when the job has finished. */
     public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.requireAddress(options);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         // the send-time settings first: their rules' zone gives the default day
         SendTimeJob.Settings probe = SendTimeJob.Settings.from(options, "2000-01-01");

@@ -1,6 +1,7 @@
 package io.pushline.schedule;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
 import io.pushline.schema.PushRequest;
@@ -95,7 +96,7 @@ public final class ScheduleFeedJob {
         pipeline.set(PipelineOptions.GENERIC_TYPES, false);
         pipeline.set(PipelineOptions.NAME, NAME);
         env.configure(pipeline);
-        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.requireAddress(options);
         MinuteClock clock = clock(options);
         sinkTo(
                 build(

@@ -99,7 +99,7 @@ public final class SendTimeJob {
      */
     public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
             throws Exception {
-        String quorum = OptionsParser.require(options, CommonOptions.HBASE_ZK_QUORUM);
+        String quorum = HBaseTables.requireAddress(options);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         Settings settings = Settings.from(options, options.get(SendTimeOptions.DATE));
         try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {

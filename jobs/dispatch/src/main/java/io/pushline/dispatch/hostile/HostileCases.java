@@ -113,10 +113,18 @@ public final class HostileCases {
                         "ts of 70 bits",
                         bind(tok).replace("\"ts\":" + now, "\"ts\":1180591620717411303424")));
         c.add(dead(e, "ts Long.MAX_VALUE", bind(tok).replace("" + now, "" + Long.MAX_VALUE)));
-        c.add(dead(e, "ts Long.MIN_VALUE", bind(tok).replace("" + now, "" + Long.MIN_VALUE)));
+        c.add(
+                valid(
+                        e,
+                        "bind at Long.MIN_VALUE (bound, long ago)",
+                        bind(tok).replace("" + now, "" + Long.MIN_VALUE)));
         long tenYears = Duration.ofDays(3650).toMillis();
         c.add(dead(e, "ts ten years ahead", bind(tok).replace("" + now, "" + (now + tenYears))));
-        c.add(dead(e, "ts ten years ago", bind(tok).replace("" + now, "" + (now - tenYears))));
+        c.add(
+                valid(
+                        e,
+                        "bind ten years ago (bindings have no TTL: bound)",
+                        bind(tok).replace("" + now, "" + (now - tenYears))));
         c.add(dead(e, "ts as a string", bind(tok).replace("" + now, "\"now\"")));
         c.add(dead(e, "deviceId as a number", bind(tok).replace("\"hostile-" + run + "\"", "5")));
         c.add(dead(e, "pushEnabled as a string", bind(tok + ",\"pushEnabled\":\"yes\"")));
