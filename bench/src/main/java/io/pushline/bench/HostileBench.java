@@ -1,6 +1,7 @@
 package io.pushline.bench;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
@@ -27,20 +28,23 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * {@code ./pushline bench hostile [--per-case SECONDS]}: the hostile-input suite against the local
- * stack of {@code ./pushline local up}, from outside. A dispatch job starts on a local MiniCluster
- * (RocksDB, parallelism 2, the production restart strategy), then each hostile record goes to its
- * topic followed by a canary push, one at a time; last line {@code hostile inputs N, jobs stopped
- * S, canaries decided C, tokens leaked T}.
+ * {@code ./pushline bench hostile [--per-case SECONDS] [--kafka.properties.NAME VALUE ...]}: the
+ * hostile-input suite against the local stack of {@code ./pushline local up}, from outside. A
+ * dispatch job starts on a local MiniCluster (RocksDB, parallelism 2, the production restart
+ * strategy), then each hostile record goes to its topic followed by a canary push, one at a time;
+ * last line {@code hostile inputs N, jobs stopped S, canaries decided C, tokens leaked T}.
  */
 final class HostileBench {
     private HostileBench() {}
 
     static int run(String[] args) throws Exception {
         long perCase = 60;
+        Properties client = KafkaIO.clientProperties(args);
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--per-case") && i + 1 < args.length) {
                 perCase = Long.parseLong(args[++i]);
+            } else if (args[i].startsWith("--" + CommonOptions.KAFKA_PROPERTIES_PREFIX)) {
+                i += args[i].contains("=") ? 0 : 1; // read above
             } else {
                 throw new UsageException("unknown argument '" + args[i] + "' for bench hostile");
             }
@@ -48,7 +52,7 @@ final class HostileBench {
         Path home = LocalStack.defaultDir();
         Map<String, String> env = localEnv(home);
         String kafka = env.get("KAFKA_BOOTSTRAP");
-        if (kafka == null || !reachable(kafka)) {
+        if (kafka == null || !reachable(kafka, client)) {
             throw new UsageException(
                     "bench hostile plays against the local stack: start ./pushline local up"
                             + (kafka == null ? "" : " (nothing answers at " + kafka + ")"));
@@ -60,6 +64,7 @@ final class HostileBench {
             opts.put(CommonOptions.HBASE_ZK_QUORUM.key(), env.get("HBASE_ZK_QUORUM"));
         }
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "latest");
+        client.forEach((k, v) -> opts.put(CommonOptions.KAFKA_PROPERTIES_PREFIX + k, (String) v));
         opts.put(DispatchOptions.GROUP_ID.key(), "pushline-hostile-" + run);
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "pushline-hostile-" + run);
         BenchResults results = new BenchResults("hostile", args);
@@ -78,7 +83,7 @@ final class HostileBench {
         JobClient job = DispatchJob.start(senv, Configuration.fromMap(opts));
         HostileRun.Report report;
         try (JobWatch watch = new JobWatch(job);
-                HostileRun hostile = new HostileRun(kafka, new Properties(), run)) {
+                HostileRun hostile = new HostileRun(kafka, client, run)) {
             if (!hostile.warmUp(Duration.ofMinutes(2))) {
                 System.out.println("the job decided no plain push within 2 minutes: not measured");
                 return 1;
@@ -153,8 +158,9 @@ final class HostileBench {
         return env;
     }
 
-    private static boolean reachable(String bootstrap) {
+    private static boolean reachable(String bootstrap, Properties client) {
         Properties p = new Properties();
+        p.putAll(client);
         p.put("bootstrap.servers", bootstrap);
         p.put("request.timeout.ms", "5000");
         p.put("default.api.timeout.ms", "5000");

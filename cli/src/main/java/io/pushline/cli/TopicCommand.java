@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommittedRecords;
+import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.io.BufferedReader;
@@ -33,12 +34,13 @@ final class TopicCommand {
     static int produce(String[] args) throws Exception {
         if (args.length == 0) {
             throw new UsageException(
-                    "usage: ./pushline produce TOPIC [FILE] [--bootstrap host:port]");
+                    "usage: ./pushline produce TOPIC [FILE] [--bootstrap host:port]"
+                            + " [--kafka.properties.NAME VALUE ...]");
         }
         String topic = args[0];
         String bootstrap = bootstrap(args);
         Path file = args.length > 1 && !args[1].startsWith("--") ? Paths.get(args[1]) : null;
-        Properties p = new Properties();
+        Properties p = KafkaIO.clientProperties(args);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -63,11 +65,12 @@ final class TopicCommand {
     static int consume(String[] args) throws Exception {
         if (args.length == 0) {
             throw new UsageException(
-                    "usage: ./pushline consume TOPIC [--follow] [--bootstrap host:port]");
+                    "usage: ./pushline consume TOPIC [--follow] [--bootstrap host:port]"
+                            + " [--kafka.properties.NAME VALUE ...]");
         }
         String topic = args[0];
         boolean follow = List.of(args).contains("--follow");
-        Properties p = new Properties();
+        Properties p = KafkaIO.clientProperties(args);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(args));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());

@@ -115,6 +115,28 @@ public final class KafkaIO {
         return p;
     }
 
+    /**
+     * The {@code --kafka.properties.NAME VALUE} arguments as client properties (TLS, SASL), as the
+     * jobs take them.
+     */
+    public static Properties clientProperties(String[] args) {
+        Properties p = new Properties();
+        String prefix = "--" + CommonOptions.KAFKA_PROPERTIES_PREFIX;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith(prefix) && args[i].length() > prefix.length()) {
+                int eq = args[i].indexOf('=');
+                if (eq > 0) {
+                    p.put(args[i].substring(prefix.length(), eq), args[i].substring(eq + 1));
+                } else if (i + 1 < args.length) {
+                    p.put(args[i].substring(prefix.length()), args[++i]);
+                } else {
+                    throw new UsageException("option '" + args[i].substring(2) + "' has no value");
+                }
+            }
+        }
+        return p;
+    }
+
     /** Consumer settings for tools and tests that read what jobs committed, as raw bytes. */
     public static Properties committedReader(String bootstrap) {
         Properties p = new Properties();
