@@ -1,6 +1,7 @@
 package io.pushline.segments;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +45,7 @@ final class ChangeOffsets {
     static ChangeOffsets of(Configuration options) throws Exception {
         String topic = options.get(SegmentsOptions.CHANGES_TOPIC);
         String group = options.get(SegmentsOptions.GROUP_ID);
-        Properties p = new Properties();
+        Properties p = KafkaIO.clientProperties(options);
         p.put(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP));
