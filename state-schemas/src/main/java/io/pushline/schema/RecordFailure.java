@@ -71,11 +71,25 @@ public final class RecordFailure {
         for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
             if (c instanceof InterruptedException
                     || c.getClass().getName().startsWith("org.rocksdb.")
-                    || (c instanceof IOException
-                            && !c.getClass().getName().startsWith("com.fasterxml.jackson."))) {
+                    || isOutsideFailure(c)) {
                 RecordFailure.<RuntimeException>sneaky(t);
             }
         }
+    }
+
+    /**
+     * Whether {@code t} (or a cause) is an outside system failing: an {@link IOException} other
+     * than a parser's, such as HBase not answering. Worth a retry later, not the record's fault.
+     */
+    public static boolean isOutsideFailure(Throwable t) {
+        Throwable c = t;
+        for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
+            if (c instanceof IOException
+                    && !c.getClass().getName().startsWith("com.fasterxml.jackson.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings("unchecked")

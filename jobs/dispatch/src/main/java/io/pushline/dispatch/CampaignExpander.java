@@ -55,6 +55,11 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
     static final long STATUS_FRESH_MS = 5_000;
 
+    /** First and longest wait before asking a failing segment store again. */
+    static final long RETRY_FIRST_MS = 1_000;
+
+    static final long RETRY_MAX_MS = 60_000;
+
     private final Audiences.Factory factory;
     private final int chunkSize;
     private final long maxIdsPerSecond;
@@ -76,6 +81,11 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient Counter pausedMs;
     private transient Map<String, PacingStatus> vendors;
     private transient long pausedSince;
+    private transient ArrayDeque<ParsedRecord> waiting;
+    private transient ListState<ParsedRecord> waitingState;
+    private transient long retryDelayMs;
+    private transient boolean retryScheduled;
+    private transient Counter storeFailures;
 
     /**
      * @param chunkSize ids per chunk
@@ -126,6 +136,16 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         for (CampaignProgress p : checkpointed.get()) {
             running.add(new Running(p, IdSet.fromBytes(p.audience)));
         }
+        waiting = new ArrayDeque<>();
+        waitingState =
+                ctx.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "campaigns-waiting-for-store",
+                                        TypeInformation.of(ParsedRecord.class)));
+        for (ParsedRecord r : waitingState.get()) {
+            waiting.add(r);
+        }
         if (!running.isEmpty()) {
             LOG.info("Resuming {} campaign(s) from the checkpoint", running.size());
         }
@@ -144,20 +164,58 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         getMetricGroup().gauge("expansionPaused", () -> pausedSince > 0 ? 1 : 0);
         getMetricGroup().gauge("campaignsRunning", () -> running.size());
         getMetricGroup().gauge("campaignIdsPending", this::pendingIds);
+        getMetricGroup().gauge("campaignsWaitingForStore", () -> waiting.size());
+        storeFailures = getMetricGroup().counter("segmentStoreFailures");
+        retryDelayMs = RETRY_FIRST_MS;
         schedule(0);
+        if (!waiting.isEmpty()) {
+            scheduleRetry();
+        }
     }
 
     @Override
     public void processElement1(StreamRecord<ParsedRecord> element) throws Exception {
         ParsedRecord in = element.getValue();
+        if (!waiting.isEmpty()) {
+            waiting.add(in); // in order, behind those already waiting for the store
+            return;
+        }
+        expand(in, false);
+    }
+
+    /**
+     * Evaluates and starts {@code in}; returns false when the store failed and it must wait.
+     *
+     * @param waited whether it waited for the store: then it is decided from the current event time
+     *     on, not at its own (long passed, and holding event time back for it would stop every
+     *     realtime push behind it)
+     */
+    private boolean expand(ParsedRecord in, boolean waited) {
         PushRequest p = in.request;
         IdSet audience;
         try {
             audience = audiences.evaluate(p.target.audience);
         } catch (ExpressionException e) {
             reject(DeadLetter.of(in.source, in.position, REJECTED + e.getMessage(), Json.write(p)));
-            return;
+            return true;
         } catch (Throwable t) {
+            if (RecordFailure.isOutsideFailure(t)) {
+                storeFailures.inc();
+                if (waiting.isEmpty()) {
+                    LOG.warn(
+                            "Segment store failed ({}): campaign {} waits and is asked again in"
+                                    + " {} ms; realtime pushes go on",
+                            t.toString(),
+                            p.msgId,
+                            retryDelayMs);
+                }
+                if (waited) {
+                    retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+                }
+                waiting.addFirst(in);
+                scheduleRetry();
+                return false;
+            }
             reject(
                     RecordFailure.deadLetter(
                             "campaign-expander",
@@ -165,7 +223,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                             () -> Json.write(p),
                             t,
                             rejected.getCount() + 1));
-            return;
+            return true;
         }
         campaigns.inc();
         if (outputIdle) {
@@ -175,13 +233,39 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         long size = audience.cardinality();
         LOG.info("Campaign {} at {}: '{}' selects {} ids", p.msgId, p.ts, p.target.audience, size);
         if (size == 0) {
-            return;
+            return true;
+        }
+        if (waited && p.ts <= inputWatermark) {
+            p.ts = inputWatermark + 1;
         }
         running.add(
                 new Running(
                         CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size),
                         audience));
         schedule(0);
+        return true;
+    }
+
+    private void scheduleRetry() {
+        if (retryScheduled) {
+            return;
+        }
+        retryScheduled = true;
+        ProcessingTimeService time = getProcessingTimeService();
+        time.registerTimer(time.getCurrentProcessingTime() + retryDelayMs, t -> retry());
+    }
+
+    /** Asks the store again for the campaigns waiting on it, in order, until one fails. */
+    private void retry() {
+        retryScheduled = false;
+        while (!waiting.isEmpty()) {
+            if (!expand(waiting.poll(), true)) {
+                return;
+            }
+        }
+        retryDelayMs = RETRY_FIRST_MS;
+        LOG.info("Segment store answers again: waiting campaigns started");
+        forwardStatus();
     }
 
     private void reject(DeadLetter dead) {
@@ -233,6 +317,26 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             return;
         }
         // Processing-time steps do not run after the input ends: finish what is left here.
+        for (int attempt = 0; !waiting.isEmpty() && attempt < 5; attempt++) {
+            retry();
+            if (!waiting.isEmpty()) {
+                try {
+                    Thread.sleep(Math.min(retryDelayMs, 5_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        for (ParsedRecord in : waiting) {
+            reject(
+                    DeadLetter.of(
+                            in.source,
+                            in.position,
+                            "the segment store did not answer before the input ended",
+                            Json.write(in.request)));
+        }
+        waiting.clear();
         while (!running.isEmpty()) {
             emitChunk();
         }
@@ -247,6 +351,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             all.add(r.progress);
         }
         checkpointed.update(all);
+        waitingState.update(new ArrayList<>(waiting));
     }
 
     @Override

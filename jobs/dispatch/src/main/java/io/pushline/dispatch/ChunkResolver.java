@@ -1,49 +1,171 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.UidKeyed;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.util.Collector;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 
 /**
  * Maps a chunk of a campaign's dense ids back to uids (one batched dictionary read per chunk) and
  * hands each uid to the uid index like any uid-targeted request. Runs at full parallelism: chunks
  * arrive round-robin, so a large campaign's lookups are spread over all subtasks.
+ *
+ * <p>Never blocks on the dictionary: when HBase fails, the chunk (and every later one, in order)
+ * waits in checkpointed state and is tried again after a backoff (0.1 s doubling to 30 s), while
+ * watermarks pass on, so realtime pushes downstream keep flowing. A chunk resolved late is decided
+ * at the next watermark, like any late record.
  */
-public class ChunkResolver extends RichFlatMapFunction<AudienceChunk, UidKeyed> {
+public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
+        implements OneInputStreamOperator<AudienceChunk, UidKeyed>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
+    static final long RETRY_FIRST_MS = 100;
+    static final long RETRY_MAX_MS = 30_000;
 
     private final Audiences.Factory factory;
     private transient Audiences audiences;
     private transient Counter resolved;
     private transient Counter unassigned;
+    private transient Counter failures;
+    private transient ArrayDeque<AudienceChunk> waiting;
+    private transient ListState<AudienceChunk> waitingState;
+    private transient long retryDelayMs;
+    private transient boolean retryScheduled;
 
     public ChunkResolver(Audiences.Factory factory) {
         this.factory = factory;
     }
 
     @Override
-    public void open(OpenContext openContext) throws Exception {
-        audiences = factory.open();
-        resolved = getRuntimeContext().getMetricGroup().counter("audienceUids");
-        // Ids a writer claimed but lost in a race have no uid: part of the universe, nobody's.
-        unassigned = getRuntimeContext().getMetricGroup().counter("audienceIdsWithoutUid");
+    public void initializeState(StateInitializationContext ctx) throws Exception {
+        super.initializeState(ctx);
+        waiting = new ArrayDeque<>();
+        waitingState =
+                ctx.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "chunks-waiting-for-dictionary",
+                                        TypeInformation.of(AudienceChunk.class)));
+        for (AudienceChunk c : waitingState.get()) {
+            waiting.add(c);
+        }
     }
 
     @Override
-    public void flatMap(AudienceChunk chunk, Collector<UidKeyed> out) throws Exception {
-        String[] uids = audiences.uids(chunk.ids);
+    public void open() throws Exception {
+        super.open();
+        audiences = factory.open();
+        resolved = getMetricGroup().counter("audienceUids");
+        // Ids a writer claimed but lost in a race have no uid: part of the universe, nobody's.
+        unassigned = getMetricGroup().counter("audienceIdsWithoutUid");
+        failures = getMetricGroup().counter("dictionaryFailures");
+        getMetricGroup().gauge("chunksWaitingForDictionary", () -> waiting.size());
+        retryDelayMs = RETRY_FIRST_MS;
+        if (!waiting.isEmpty()) {
+            scheduleRetry();
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<AudienceChunk> element) throws Exception {
+        AudienceChunk chunk = element.getValue();
+        if (!waiting.isEmpty() || !resolve(chunk)) {
+            waiting.add(chunk);
+            scheduleRetry();
+        }
+    }
+
+    /** Emits the uids of {@code chunk}; false when the dictionary failed (rethrown if not that). */
+    private boolean resolve(AudienceChunk chunk) throws Exception {
+        String[] uids;
+        try {
+            uids = audiences.uids(chunk.ids);
+        } catch (Exception e) {
+            if (!RecordFailure.isOutsideFailure(e)) {
+                throw e;
+            }
+            failures.inc();
+            if (waiting.isEmpty()) {
+                LOG.warn(
+                        "Uid dictionary failed ({}): campaign {} chunk {} waits, asked again in"
+                                + " {} ms",
+                        e.toString(),
+                        chunk.request.msgId,
+                        chunk.index,
+                        retryDelayMs);
+            }
+            return false;
+        }
+        StreamRecord<UidKeyed> out = new StreamRecord<>(null, chunk.request.ts);
         for (String uid : uids) {
             if (uid == null) {
                 unassigned.inc();
             } else {
                 resolved.inc();
-                out.collect(UidKeyed.request(uid, chunk.request));
+                output.collect(out.replace(UidKeyed.request(uid, chunk.request)));
             }
         }
+        return true;
+    }
+
+    private void scheduleRetry() {
+        if (retryScheduled) {
+            return;
+        }
+        retryScheduled = true;
+        ProcessingTimeService time = getProcessingTimeService();
+        time.registerTimer(time.getCurrentProcessingTime() + retryDelayMs, t -> retry());
+    }
+
+    private void retry() throws Exception {
+        retryScheduled = false;
+        while (!waiting.isEmpty()) {
+            if (!resolve(waiting.peek())) {
+                retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+                scheduleRetry();
+                return;
+            }
+            waiting.poll();
+        }
+        if (retryDelayMs > RETRY_FIRST_MS) {
+            LOG.info("Uid dictionary answers again: waiting chunks resolved");
+        }
+        retryDelayMs = RETRY_FIRST_MS;
+    }
+
+    /** A bounded input ends: what waits is resolved now (failing the job if HBase stays down). */
+    @Override
+    public void endInput() throws Exception {
+        for (int attempt = 0; !waiting.isEmpty(); attempt++) {
+            retry();
+            if (!waiting.isEmpty()) {
+                if (attempt >= 8) {
+                    throw new java.io.IOException(
+                            "the uid dictionary did not answer; "
+                                    + waiting.size()
+                                    + " campaign chunks unresolved at the end of the input");
+                }
+                Thread.sleep(Math.min(retryDelayMs, 5_000));
+            }
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext ctx) throws Exception {
+        super.snapshotState(ctx);
+        waitingState.update(new ArrayList<>(waiting));
     }
 
     @Override
@@ -51,5 +173,6 @@ public class ChunkResolver extends RichFlatMapFunction<AudienceChunk, UidKeyed> 
         if (audiences != null) {
             audiences.close();
         }
+        super.close();
     }
 }

@@ -140,9 +140,11 @@ public final class DispatchJob {
                             .setParallelism(1);
             DataStream<UidKeyed> campaignUids =
                     chunks.rebalance()
-                            .flatMap(new ChunkResolver(audience.audiences))
-                            .uid("audience-resolver")
-                            .name("Resolve audience ids");
+                            .transform(
+                                    "Resolve audience ids",
+                                    TypeInformation.of(UidKeyed.class),
+                                    new ChunkResolver(audience.audiences))
+                            .uid("audience-resolver");
             byUid = byUid.union(campaignUids);
             deadLetters = deadLetters.union(chunks.getSideOutput(DispatchTags.DEAD_LETTERS));
         }

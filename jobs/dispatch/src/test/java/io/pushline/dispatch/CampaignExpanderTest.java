@@ -206,6 +206,38 @@ class CampaignExpanderTest {
         }
     }
 
+    /** While the store fails, a campaign waits without holding event time, then runs from now. */
+    @Test
+    void aCampaignWaitsForAFailingStoreWithoutHoldingBackRealtimePushes() throws Exception {
+        FlakyAudiences.DOWN.set(true);
+        try (var h = harness(new CampaignExpander(new FlakyAudiences(audiences), 10, 0))) {
+            h.processElement1(campaign("m1", "a AND NOT b", 1_000), 1_000);
+            h.processElement1(campaign("m2", "b", 2_000), 2_000);
+            h.processWatermark1(new Watermark(5_000));
+            assertThat(watermarks(h)).containsExactly(5_000L);
+            h.setProcessingTime(CampaignExpander.RETRY_FIRST_MS); // still down: next in 2 s
+            assertThat(chunks(h)).isEmpty();
+            assertThat(h.getSideOutput(DispatchTags.DEAD_LETTERS)).isNull();
+
+            FlakyAudiences.DOWN.set(false);
+            h.setProcessingTime(CampaignExpander.RETRY_FIRST_MS * 2);
+            assertThat(chunks(h)).isEmpty(); // the backoff has not passed yet
+            h.setProcessingTime(CampaignExpander.RETRY_FIRST_MS * 3);
+            advance(
+                    h,
+                    CampaignExpander.RETRY_FIRST_MS * 3,
+                    CampaignExpander.RETRY_FIRST_MS * 3 + 20);
+            List<AudienceChunk> chunks = chunks(h);
+            assertThat(chunks.stream().map(c -> c.request.msgId).distinct())
+                    .containsExactly("m1", "m2");
+            assertThat(chunks).allMatch(c -> c.request.ts == 5_001);
+            assertThat(uids(chunks.stream().filter(c -> c.request.msgId.equals("m1")).toList()))
+                    .isEqualTo(range(0, 50));
+        } finally {
+            FlakyAudiences.DOWN.set(false);
+        }
+    }
+
     private TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk> harness(
             CampaignExpander expander) throws Exception {
         var h = new TwoInputStreamOperatorTestHarness<>(expander);
