@@ -120,7 +120,18 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     }
 
     /** A campaign being expanded: its checkpointed progress and the audience it walks. */
-    private record Running(CampaignProgress progress, IdSet audience) {}
+    private static final class Running {
+        final CampaignProgress progress;
+        final IdSet audience;
+
+        /** Processing time before which its rate allows no next chunk. */
+        long nextDueMs;
+
+        Running(CampaignProgress progress, IdSet audience) {
+            this.progress = progress;
+            this.audience = audience;
+        }
+    }
 
     @Override
     public void initializeState(StateInitializationContext ctx) throws Exception {
@@ -338,7 +349,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         }
         waiting.clear();
         while (!running.isEmpty()) {
-            emitChunk();
+            emitChunk(running.peek());
         }
         forwardWatermark();
     }
@@ -391,9 +402,30 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             LOG.info("Campaign expansion resumed after {} ms", now - pausedSince);
             pausedSince = 0;
         }
-        long rate = rate(running.peek());
-        int size = emitChunk();
-        schedule(rate > 0 ? Math.max(1, size * 1000L / rate) : 0);
+        Running next = null;
+        long due = Long.MAX_VALUE;
+        for (Running r : running) {
+            if (r.nextDueMs <= now) {
+                next = r;
+                break;
+            }
+            due = Math.min(due, r.nextDueMs);
+        }
+        if (next == null) {
+            schedule(due - now);
+            return;
+        }
+        long rate = rate(next);
+        int size = emitChunk(next);
+        next.nextDueMs = rate > 0 ? now + Math.max(1, size * 1000L / rate) : now;
+        if (running.remove(next)) {
+            running.addLast(next); // round robin: a slow campaign does not hold the others back
+        }
+        due = Long.MAX_VALUE;
+        for (Running r : running) {
+            due = Math.min(due, r.nextDueMs);
+        }
+        schedule(Math.max(0, due - now));
     }
 
     /**
@@ -408,9 +440,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         return maxIdsPerSecond > 0 ? Math.min(maxIdsPerSecond, own) : own;
     }
 
-    /** Emits the next chunk of the first running campaign; returns its size. */
-    private int emitChunk() {
-        Running r = running.peek();
+    /** Emits the next chunk of {@code r}, dropping it when done; returns the chunk's size. */
+    private int emitChunk(Running r) {
         CampaignProgress p = r.progress;
         long rate = rate(r);
         // a limited campaign goes in chunks of a tenth of a second's worth, so it flows evenly
@@ -432,7 +463,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             ids.inc(next.length);
         }
         if (next.length < size || p.idsEmitted >= p.size) {
-            running.poll();
+            running.remove(r);
             LOG.info(
                     "Campaign {} expanded: {} ids in {} chunks",
                     p.request.msgId,

@@ -206,6 +206,26 @@ class CampaignExpanderTest {
         }
     }
 
+    /** A campaign limited to one id a second does not hold back the campaigns queued after it. */
+    @Test
+    void aSlowCampaignDoesNotBlockTheOnesAfterIt() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 10, 0, 0, false))) {
+            ParsedRecord slow = campaign("slow", "a", 1_000);
+            slow.request.maxRate = 1;
+            h.processElement1(slow, 1_000);
+            h.processElement1(campaign("fast", "b", 1_000), 1_000);
+            advance(h, 0, 50);
+            List<AudienceChunk> chunks = chunks(h);
+            assertThat(uids(chunks.stream().filter(c -> c.request.msgId.equals("fast")).toList()))
+                    .isEqualTo(range(50, 150));
+            assertThat(chunks.stream().filter(c -> c.request.msgId.equals("slow")))
+                    .hasSizeLessThanOrEqualTo(1);
+            advance(h, 51, 3_000);
+            assertThat(chunks(h).stream().filter(c -> c.request.msgId.equals("slow")))
+                    .hasSizeBetween(3, 4);
+        }
+    }
+
     /** While the store fails, a campaign waits without holding event time, then runs from now. */
     @Test
     void aCampaignWaitsForAFailingStoreWithoutHoldingBackRealtimePushes() throws Exception {
