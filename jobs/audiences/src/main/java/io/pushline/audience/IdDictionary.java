@@ -11,6 +11,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -155,6 +156,17 @@ public final class IdDictionary implements AutoCloseable {
         if (last > Integer.MAX_VALUE) {
             throw new IllegalStateException("the uid dictionary ran out of int ids");
         }
+        // The reverse rows first: the counter's ids are this writer's alone, so these writes
+        // cannot clash, and a crash before the claims below leaves only ids nobody's segment holds
+        // (the uid gets another id next time). Claims first would leave, after a crash between
+        // the two writes, a uid whose id leads nowhere: no campaign could ever reach it.
+        List<Put> reverse = new ArrayList<>(fresh.size());
+        for (int i = 0; i < fresh.size(); i++) {
+            reverse.add(
+                    new Put(reverse((int) (first + i)))
+                            .addColumn(HBaseTables.FAMILY, UID, Bytes.toBytes(fresh.get(i))));
+        }
+        table.put(reverse);
         List<CheckAndMutate> claims = new ArrayList<>(fresh.size());
         for (int i = 0; i < fresh.size(); i++) {
             byte[] row = forward(fresh.get(i));
@@ -169,22 +181,22 @@ public final class IdDictionary implements AutoCloseable {
                                                     Bytes.toBytes((int) (first + i)))));
         }
         List<CheckAndMutateResult> results = table.checkAndMutate(claims);
-        List<Put> reverse = new ArrayList<>();
+        List<Delete> unused = new ArrayList<>();
         List<String> lost = new ArrayList<>();
         for (int i = 0; i < fresh.size(); i++) {
             String uid = fresh.get(i);
+            int id = (int) (first + i);
             if (results.get(i).isSuccess()) {
-                int id = (int) (first + i);
                 out.put(uid, id);
                 remember(uid, id);
-                reverse.add(
-                        new Put(reverse(id))
-                                .addColumn(HBaseTables.FAMILY, UID, Bytes.toBytes(uid)));
             } else {
                 lost.add(uid);
+                unused.add(new Delete(reverse(id)));
             }
         }
-        table.put(reverse);
+        if (!unused.isEmpty()) {
+            table.delete(unused);
+        }
         for (String uid : lost) {
             // Another writer claimed the uid first: its id stands, ours stays unused.
             out.put(uid, idOf(uid));

@@ -1,6 +1,7 @@
 package io.pushline.audience;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStackExtension;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -79,11 +81,77 @@ class IdDictionaryITCase {
             for (Map.Entry<String, Integer> e : seen.entrySet()) {
                 assertThat(fresh.uidOf(e.getValue())).isEqualTo(e.getKey());
             }
+            // an id a writer lost in a race leads nowhere (its reverse row is gone), and every
+            // id that leads somewhere leads to the uid that holds it
+            int unused = 0;
+            for (int id = 0; id < fresh.size(); id++) {
+                String uid = fresh.uidOf(id);
+                if (uid == null) {
+                    unused++;
+                } else {
+                    assertThat(fresh.idOf(uid)).as("id " + id).isEqualTo(id);
+                }
+            }
+            assertThat(unused).isEqualTo(fresh.size() - seen.size());
             assertThat(fresh.idOf("never-seen")).isNull();
             int next = fresh.assign("new-user");
             assertThat(seen.values()).doesNotContain(next);
             assertThat(fresh.assign("new-user")).isEqualTo(next);
         }
+    }
+
+    /**
+     * A writer that dies between its writes (here: the write fails) leaves no uid whose id leads
+     * nowhere: the uid, seen again, gets an id that maps back to it.
+     */
+    @Test
+    void aWriterDyingBetweenItsWritesLeavesEveryUidReachable() throws Exception {
+        Connection hbase = STACK.get().hbase().connection();
+        HBaseTables.ensure(hbase, "dictcrash");
+        for (String dies : List.of("put", "checkAndMutate")) {
+            String uid = "crash-at-" + dies + "-" + System.nanoTime();
+            try (IdDictionary dying = new IdDictionary(failing(hbase, dies), "dictcrash", 10)) {
+                assertThatThrownBy(() -> dying.assign(uid)).isInstanceOf(java.io.IOException.class);
+            }
+            int id;
+            try (IdDictionary dict = new IdDictionary(hbase, "dictcrash", 10)) {
+                id = dict.assign(uid);
+            }
+            // a fresh reader (nothing cached) follows the id back to the uid
+            try (IdDictionary reader = new IdDictionary(hbase, "dictcrash", 10)) {
+                assertThat(reader.uidOf(id)).as(dies).isEqualTo(uid);
+            }
+        }
+    }
+
+    /** {@code hbase}, except that the tables' {@code method} fails as a dying writer would. */
+    private static Connection failing(Connection hbase, String method) {
+        return (Connection)
+                java.lang.reflect.Proxy.newProxyInstance(
+                        Connection.class.getClassLoader(),
+                        new Class<?>[] {Connection.class},
+                        (proxy, m, args) -> {
+                            Object real = m.invoke(hbase, args);
+                            if (!(real instanceof Table)) {
+                                return real;
+                            }
+                            return java.lang.reflect.Proxy.newProxyInstance(
+                                    Table.class.getClassLoader(),
+                                    new Class<?>[] {Table.class},
+                                    (p2, tm, targs) -> {
+                                        if (tm.getName().equals(method)) {
+                                            throw new java.io.IOException("writer died (test)");
+                                        }
+                                        if (tm.getName().equals("close")) {
+                                            return null; // the real connection stays open
+                                        }
+                                        try {
+                                            return tm.invoke(real, targs);
+                                        } catch (java.lang.reflect.InvocationTargetException e) {
+                                            throw e.getCause();
+                                        }
+                                    });
+                        });
     }
 
     private static Map<String, Integer> one(IdDictionary dict, List<String> uids) {
