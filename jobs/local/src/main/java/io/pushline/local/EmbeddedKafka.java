@@ -31,16 +31,26 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public static EmbeddedKafka start(Path dir) throws Exception {
+        return start(dir, Map.of());
+    }
+
+    /**
+     * A broker with extra broker settings: more listeners (a TLS one with SASL, say) next to the
+     * plain one that {@link #bootstrapServers()} and {@link #admin()} use.
+     */
+    public static EmbeddedKafka start(Path dir, Map<String, String> extra) throws Exception {
         Files.createDirectories(dir);
-        KafkaClusterTestKit cluster =
+        KafkaClusterTestKit.Builder builder =
                 new KafkaClusterTestKit.Builder(
-                                new TestKitNodes.Builder()
-                                        .setCombined(true)
-                                        .setNumBrokerNodes(1)
-                                        .setNumControllerNodes(1)
-                                        .setBaseDirectory(dir)
-                                        .build())
-                        .setConfigProp("offsets.topic.replication.factor", "1")
+                        new TestKitNodes.Builder()
+                                .setCombined(true)
+                                .setNumBrokerNodes(1)
+                                .setNumControllerNodes(1)
+                                .setBaseDirectory(dir)
+                                .build());
+        extra.forEach(builder::setConfigProp);
+        KafkaClusterTestKit cluster =
+                builder.setConfigProp("offsets.topic.replication.factor", "1")
                         .setConfigProp("offsets.topic.num.partitions", "4")
                         .setConfigProp("transaction.state.log.replication.factor", "1")
                         .setConfigProp("transaction.state.log.min.isr", "1")
