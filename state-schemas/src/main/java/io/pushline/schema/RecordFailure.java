@@ -51,7 +51,7 @@ public final class RecordFailure {
     }
 
     /** The reason a dead letter gives: the stage, the exception's class and its message's start. */
-    static String reason(String stage, Throwable t) {
+    public static String reason(String stage, Throwable t) {
         String m = t.getMessage();
         if (m != null && m.length() > MAX_MESSAGE) {
             m = m.substring(0, MAX_MESSAGE) + "...";
@@ -60,6 +60,19 @@ public final class RecordFailure {
                 + " failed on this record: "
                 + t.getClass().getName()
                 + (m == null ? "" : ": " + m);
+    }
+
+    /**
+     * The reason for a line a parser refused ({@code t} an {@link IllegalArgumentException}: its
+     * message names the field) or that made it throw anything else one record can cause (the stage
+     * and the exception); rethrows what is not the line's fault.
+     */
+    public static String lineReason(String stage, Throwable t) {
+        rethrowIfNotTheRecords(t);
+        if (t instanceof IllegalArgumentException && t.getMessage() != null) {
+            return t.getMessage();
+        }
+        return reason(stage, t);
     }
 
     /** Rethrows {@code t} unless one record can have caused it (see the class comment). */

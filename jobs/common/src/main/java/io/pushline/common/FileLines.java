@@ -1,6 +1,7 @@
 package io.pushline.common;
 
 import io.pushline.schema.DeadLetter;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DispatchTags;
 import java.io.InputStreamReader;
@@ -66,10 +67,14 @@ public class FileLines<T> extends ProcessFunction<String, T> {
                 }
                 try {
                     out.collect(parse.apply(line));
-                } catch (RuntimeException e) {
+                } catch (Throwable t) {
                     ctx.output(
                             DispatchTags.DEAD_LETTERS,
-                            DeadLetter.of(source, file + ":" + n, e.getMessage(), line));
+                            DeadLetter.of(
+                                    source,
+                                    file + ":" + n,
+                                    RecordFailure.lineReason(source, t),
+                                    line));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.pushline.common;
 
 import io.pushline.schema.DeadLetter;
+import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -24,9 +25,10 @@ public class KafkaLines<T> extends ProcessFunction<Tuple2<String, String>, T> {
     public void processElement(Tuple2<String, String> in, Context ctx, Collector<T> out) {
         try {
             out.collect(parse.apply(in.f1));
-        } catch (RuntimeException e) {
+        } catch (Throwable t) {
             ctx.output(
-                    DispatchTags.DEAD_LETTERS, DeadLetter.of(source, in.f0, e.getMessage(), in.f1));
+                    DispatchTags.DEAD_LETTERS,
+                    DeadLetter.of(source, in.f0, RecordFailure.lineReason(source, t), in.f1));
         }
     }
 }

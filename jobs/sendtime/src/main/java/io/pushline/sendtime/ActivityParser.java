@@ -21,9 +21,9 @@ public final class ActivityParser {
     public static ActivityEvent parse(String line) {
         JsonNode node;
         try {
-            node = Json.MAPPER.readTree(line);
+            node = Json.WIRE.readTree(line);
         } catch (JsonProcessingException e) {
-            throw new BadLine("not valid JSON: " + e.getOriginalMessage());
+            throw new BadLine("not valid JSON: " + Json.problem(e));
         }
         if (node == null || !node.isObject()) {
             throw new BadLine("not a JSON object");

@@ -3,6 +3,7 @@ package io.pushline.schema.segments;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
+import io.pushline.schema.RecordFailure;
 
 /**
  * A membership change on {@code segment.changes}: {@code {"segment":"fans:host42","uid":"u1",
@@ -22,9 +23,11 @@ public class SegmentChange {
         String position = partition + "@" + offset;
         SegmentChange c;
         try {
-            c = Json.MAPPER.readValue(text, SegmentChange.class);
+            c = Json.WIRE.forType(SegmentChange.class).readValue(text);
         } catch (JsonProcessingException e) {
             return bad(source, position, "not a segment change: " + Json.problem(e), text);
+        } catch (Throwable t) {
+            return bad(source, position, RecordFailure.lineReason("segment.changes", t), text);
         }
         if (c == null) {
             return bad(source, position, "not a segment change: empty", text);
