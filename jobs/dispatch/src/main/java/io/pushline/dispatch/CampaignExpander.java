@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -26,6 +27,7 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.operators.YieldingOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
@@ -45,7 +47,8 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  */
 public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         implements TwoInputStreamOperator<ParsedRecord, PacingStatus, AudienceChunk>,
-                BoundedMultiInput {
+                BoundedMultiInput,
+                YieldingOperator<AudienceChunk> {
     private static final long serialVersionUID = 1L;
     static final String REJECTED = "audience expression rejected: ";
 
@@ -59,6 +62,17 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     static final long RETRY_FIRST_MS = 1_000;
 
     static final long RETRY_MAX_MS = 60_000;
+
+    /**
+     * What campaigns may hold on the heap: the audiences of those being expanded (their bitmaps)
+     * and the requests waiting for the store. Past either bound the expander takes no new campaign
+     * (backpressure) and only expands, until the ones in flight are under it again.
+     */
+    static final long MAX_HELD_BYTES = 256L << 20;
+
+    static final int MAX_WAITING = 10_000;
+
+    private transient MailboxExecutor mailbox;
 
     private final Audiences.Factory factory;
     private final int chunkSize;
@@ -185,7 +199,16 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     }
 
     @Override
+    public void setMailboxExecutor(MailboxExecutor mailbox) {
+        this.mailbox = mailbox;
+    }
+
+    @Override
     public void processElement1(StreamRecord<ParsedRecord> element) throws Exception {
+        while (mailbox != null
+                && (heldBytes() >= MAX_HELD_BYTES || waiting.size() >= MAX_WAITING)) {
+            mailbox.yield(); // expansion steps and store retries are mail: they run here
+        }
         ParsedRecord in = element.getValue();
         if (!waiting.isEmpty()) {
             waiting.add(in); // in order, behind those already waiting for the store
@@ -500,6 +523,14 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             }
         }
         return null;
+    }
+
+    private long heldBytes() {
+        long n = 0;
+        for (Running r : running) {
+            n += r.progress.audience.length;
+        }
+        return n;
     }
 
     private long pendingIds() {
