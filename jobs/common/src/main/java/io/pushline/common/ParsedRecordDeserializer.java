@@ -1,10 +1,8 @@
 package io.pushline.common;
 
-import io.pushline.schema.DeadLetter;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.WireParser;
-import java.nio.charset.CharacterCodingException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -24,27 +22,16 @@ public class ParsedRecordDeserializer implements KafkaRecordDeserializationSchem
         if (parser == null) {
             parser = new WireParser(true);
         }
-        String position = record.partition() + "-" + record.offset();
-        String text;
-        try {
-            text = RecordText.decode(record.value());
-        } catch (CharacterCodingException e) {
-            out.collect(
-                    ParsedRecord.of(
-                                    DeadLetter.of(
-                                            record.topic(),
-                                            position,
-                                            RecordText.problem(record.value()),
-                                            RecordText.lenient(record.value())))
-                            .from(record.topic(), position));
-            return;
-        }
         out.collect(
-                parser.parse(
-                        text,
-                        record.topic(),
-                        position,
-                        seq(record.topic(), record.partition(), record.offset())));
+                RecordText.parse(
+                        record,
+                        (text, position) ->
+                                parser.parse(
+                                        text,
+                                        record.topic(),
+                                        position,
+                                        seq(record.topic(), record.partition(), record.offset())),
+                        dead -> ParsedRecord.of(dead).from(dead.source, dead.position)));
     }
 
     /**

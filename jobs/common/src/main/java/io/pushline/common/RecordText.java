@@ -1,11 +1,15 @@
 package io.pushline.common;
 
+import io.pushline.schema.DeadLetter;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A Kafka record's value as text. The topics carry UTF-8; bytes that are not UTF-8 are not quietly
@@ -14,6 +18,27 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RecordText {
     private RecordText() {}
+
+    /**
+     * {@code parse} of the record's text and position ({@code partition-offset}), or, when its
+     * value is not UTF-8, {@code bad} of the dead letter saying so.
+     */
+    public static <T> T parse(
+            ConsumerRecord<byte[], byte[]> record,
+            BiFunction<String, String, T> parse,
+            Function<DeadLetter, T> bad) {
+        String position = record.partition() + "-" + record.offset();
+        try {
+            return parse.apply(decode(record.value()), position);
+        } catch (CharacterCodingException e) {
+            return bad.apply(
+                    DeadLetter.of(
+                            record.topic(),
+                            position,
+                            problem(record.value()),
+                            lenient(record.value())));
+        }
+    }
 
     /** The value decoded, or null for a null value (a tombstone). */
     public static String decode(byte[] value) throws CharacterCodingException {

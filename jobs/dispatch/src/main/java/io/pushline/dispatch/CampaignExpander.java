@@ -97,8 +97,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient long pausedSince;
     private transient ArrayDeque<ParsedRecord> waiting;
     private transient ListState<ParsedRecord> waitingState;
-    private transient long retryDelayMs;
-    private transient boolean retryScheduled;
+    private transient Backoff backoff;
     private transient Counter storeFailures;
 
     /**
@@ -191,7 +190,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         getMetricGroup().gauge("campaignIdsPending", this::pendingIds);
         getMetricGroup().gauge("campaignsWaitingForStore", () -> waiting.size());
         storeFailures = getMetricGroup().counter("segmentStoreFailures");
-        retryDelayMs = RETRY_FIRST_MS;
+        backoff = new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS);
         schedule(0);
         if (!waiting.isEmpty()) {
             scheduleRetry();
@@ -241,10 +240,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                                     + " {} ms; realtime pushes go on",
                             t.toString(),
                             p.msgId,
-                            retryDelayMs);
+                            backoff.delayMs());
                 }
                 if (waited) {
-                    retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+                    backoff.failedAgain();
                 }
                 waiting.addFirst(in);
                 scheduleRetry();
@@ -281,24 +280,19 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     }
 
     private void scheduleRetry() {
-        if (retryScheduled) {
-            return;
-        }
-        retryScheduled = true;
-        ProcessingTimeService time = getProcessingTimeService();
-        time.registerTimer(time.getCurrentProcessingTime() + retryDelayMs, t -> retry());
+        backoff.schedule(getProcessingTimeService(), t -> retry());
     }
 
     /** Asks the store again for the campaigns waiting on it, in order, until one fails. */
     private void retry() {
-        retryScheduled = false;
         while (!waiting.isEmpty()) {
             if (!expand(waiting.poll(), true)) {
                 return;
             }
         }
-        retryDelayMs = RETRY_FIRST_MS;
-        LOG.info("Segment store answers again: waiting campaigns started");
+        if (backoff.reset()) {
+            LOG.info("Segment store answers again: waiting campaigns started");
+        }
         forwardStatus();
     }
 
@@ -355,7 +349,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             retry();
             if (!waiting.isEmpty()) {
                 try {
-                    Thread.sleep(Math.min(retryDelayMs, 5_000));
+                    Thread.sleep(Math.min(backoff.delayMs(), 5_000));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;

@@ -18,7 +18,6 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.YieldingOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 
 /**
  * Maps a chunk of a campaign's dense ids back to uids (one batched dictionary read per chunk) and
@@ -54,8 +53,7 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
     private transient Counter failures;
     private transient ArrayDeque<AudienceChunk> waiting;
     private transient ListState<AudienceChunk> waitingState;
-    private transient long retryDelayMs;
-    private transient boolean retryScheduled;
+    private transient Backoff backoff;
 
     public ChunkResolver(Audiences.Factory factory) {
         this.factory = factory;
@@ -85,7 +83,7 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
         unassigned = getMetricGroup().counter("audienceIdsWithoutUid");
         failures = getMetricGroup().counter("dictionaryFailures");
         getMetricGroup().gauge("chunksWaitingForDictionary", () -> waiting.size());
-        retryDelayMs = RETRY_FIRST_MS;
+        backoff = new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS);
         if (!waiting.isEmpty()) {
             scheduleRetry();
         }
@@ -125,7 +123,7 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
                         e.toString(),
                         chunk.request.msgId,
                         chunk.index,
-                        retryDelayMs);
+                        backoff.delayMs());
             }
             return false;
         }
@@ -142,28 +140,21 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
     }
 
     private void scheduleRetry() {
-        if (retryScheduled) {
-            return;
-        }
-        retryScheduled = true;
-        ProcessingTimeService time = getProcessingTimeService();
-        time.registerTimer(time.getCurrentProcessingTime() + retryDelayMs, t -> retry());
+        backoff.schedule(getProcessingTimeService(), t -> retry());
     }
 
     private void retry() throws Exception {
-        retryScheduled = false;
         while (!waiting.isEmpty()) {
             if (!resolve(waiting.peek())) {
-                retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+                backoff.failedAgain();
                 scheduleRetry();
                 return;
             }
             waiting.poll();
         }
-        if (retryDelayMs > RETRY_FIRST_MS) {
+        if (backoff.reset()) {
             LOG.info("Uid dictionary answers again: waiting chunks resolved");
         }
-        retryDelayMs = RETRY_FIRST_MS;
     }
 
     /** A bounded input ends: what waits is resolved now (failing the job if HBase stays down). */
@@ -178,7 +169,7 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
                                     + waiting.size()
                                     + " campaign chunks unresolved at the end of the input");
                 }
-                Thread.sleep(Math.min(retryDelayMs, 5_000));
+                Thread.sleep(Math.min(backoff.delayMs(), 5_000));
             }
         }
     }

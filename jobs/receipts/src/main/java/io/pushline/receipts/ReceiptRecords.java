@@ -1,10 +1,8 @@
 package io.pushline.receipts;
 
 import io.pushline.common.RecordText;
-import io.pushline.schema.DeadLetter;
 import io.pushline.schema.receipts.ReceiptEvent;
 import io.pushline.schema.receipts.ReceiptParser;
-import java.nio.charset.CharacterCodingException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -19,21 +17,11 @@ class ReceiptRecords implements KafkaRecordDeserializationSchema<ReceiptEvent> {
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<ReceiptEvent> out) {
-        String position = record.partition() + "-" + record.offset();
-        String text;
-        try {
-            text = RecordText.decode(record.value());
-        } catch (CharacterCodingException e) {
-            out.collect(
-                    ReceiptEvent.of(
-                            DeadLetter.of(
-                                    record.topic(),
-                                    position,
-                                    RecordText.problem(record.value()),
-                                    RecordText.lenient(record.value()))));
-            return;
-        }
-        out.collect(ReceiptParser.parse(record.topic(), text, position));
+        out.collect(
+                RecordText.parse(
+                        record,
+                        (text, position) -> ReceiptParser.parse(record.topic(), text, position),
+                        ReceiptEvent::of));
     }
 
     @Override
