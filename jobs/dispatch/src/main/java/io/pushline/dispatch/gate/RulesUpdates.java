@@ -1,27 +1,26 @@
 package io.pushline.dispatch.gate;
 
+import io.pushline.common.TextRecordFunction;
 import io.pushline.schema.DeadLetter;
-import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.udf.RulesException;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
  * Checks each new version of the rules from the {@code push.rules} topic: a good one goes on to the
  * gate (broadcast), a bad one to the dead letters with the reason, and the rules in force stay.
  */
-public class RulesUpdates extends ProcessFunction<String, String> {
-    private transient long failures;
-
+public class RulesUpdates extends TextRecordFunction<String> {
+    private static final long serialVersionUID = 1L;
     private final Duration stateTtl;
     private transient Counter accepted;
     private transient Counter rejected;
 
     public RulesUpdates(Duration stateTtl) {
+        super("push.rules");
         this.stateTtl = stateTtl;
     }
 
@@ -33,17 +32,7 @@ public class RulesUpdates extends ProcessFunction<String, String> {
     }
 
     @Override
-    public void processElement(String text, Context ctx, Collector<String> out) {
-        try {
-            handle(text, ctx, out);
-        } catch (Throwable t) {
-            ctx.output(
-                    DispatchTags.DEAD_LETTERS,
-                    RecordFailure.deadLetter("push.rules", null, () -> text, t, ++failures));
-        }
-    }
-
-    private void handle(String text, Context ctx, Collector<String> out) {
+    protected void handle(String text, Context ctx, Collector<String> out) {
         try {
             check(RulesParser.parse(text), stateTtl);
             accepted.inc();

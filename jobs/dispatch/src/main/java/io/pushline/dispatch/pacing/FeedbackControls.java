@@ -1,36 +1,27 @@
 package io.pushline.dispatch.pacing;
 
+import io.pushline.common.TextRecordFunction;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
-import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
 import io.pushline.schema.VendorFeedback;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingControl;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
  * Reads vendor gateways' reports from {@code vendor.feedback}: a throttling or recovery report
  * becomes a control for that vendor's pacer; anything else is a dead letter with the reason.
  */
-public class FeedbackControls extends ProcessFunction<String, PacingControl> {
+public class FeedbackControls extends TextRecordFunction<PacingControl> {
     private static final long serialVersionUID = 1L;
-    private transient long failures;
 
-    @Override
-    public void processElement(String text, Context ctx, Collector<PacingControl> out) {
-        try {
-            handle(text, ctx, out);
-        } catch (Throwable t) {
-            ctx.output(
-                    DispatchTags.DEAD_LETTERS,
-                    RecordFailure.deadLetter(
-                            Topics.VENDOR_FEEDBACK, null, () -> text, t, ++failures));
-        }
+    public FeedbackControls() {
+        super(Topics.VENDOR_FEEDBACK);
     }
 
-    private void handle(String text, Context ctx, Collector<PacingControl> out) {
+    @Override
+    protected void handle(String text, Context ctx, Collector<PacingControl> out) {
         VendorFeedback f;
         try {
             f = Json.read(text, VendorFeedback.class);

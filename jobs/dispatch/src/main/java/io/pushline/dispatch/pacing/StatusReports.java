@@ -1,33 +1,24 @@
 package io.pushline.dispatch.pacing;
 
+import io.pushline.common.TextRecordFunction;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
-import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingStatus;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /** Reads the pacer's reports back from {@code push.pacing}; anything else is a dead letter. */
-public class StatusReports extends ProcessFunction<String, PacingStatus> {
+public class StatusReports extends TextRecordFunction<PacingStatus> {
     private static final long serialVersionUID = 1L;
-    private transient long failures;
 
-    @Override
-    public void processElement(String text, Context ctx, Collector<PacingStatus> out) {
-        try {
-            handle(text, ctx, out);
-        } catch (Throwable t) {
-            ctx.output(
-                    DispatchTags.DEAD_LETTERS,
-                    RecordFailure.deadLetter(
-                            Topics.PACING_STATUS, null, () -> text, t, ++failures));
-        }
+    public StatusReports() {
+        super(Topics.PACING_STATUS);
     }
 
-    private void handle(String text, Context ctx, Collector<PacingStatus> out) {
+    @Override
+    protected void handle(String text, Context ctx, Collector<PacingStatus> out) {
         PacingStatus s;
         try {
             s = Json.read(text, PacingStatus.class);
