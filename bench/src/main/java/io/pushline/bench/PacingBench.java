@@ -43,8 +43,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * pacer stage (parallelism 2, RocksDB, exactly-once Kafka sink) on the embedded Kafka. Measures on
  * what the vendor topics received, by the broker's append time: each vendor's rate per second, each
  * level's share, the realtime pushes' latency from ingest to visible (when a read_committed reader,
- * as every gateway is, first sees the send: after the checkpoint that commits its transaction). Writes the series to CSV and an HTML
- * chart.
+ * as every gateway is, first sees the send: after the checkpoint that commits its transaction).
+ * Writes the series to CSV and an HTML chart.
  */
 final class PacingBench {
     /**
@@ -372,9 +372,9 @@ final class PacingBench {
         }
 
         /**
-         * @param seenAt when a read_committed reader (a gateway) first saw {@code r}: the
-         *     realtime latency is measured to here, not to the append time, which is inside the
-         *     open transaction and not yet visible to a gateway
+         * @param seenAt when a read_committed reader (a gateway) first saw {@code r}: the realtime
+         *     latency is measured to here, not to the append time, which is inside the open
+         *     transaction and not yet visible to a gateway
          */
         void add(ConsumerRecord<byte[], byte[]> r, long seenAt) {
             SendRecord s =
