@@ -78,6 +78,9 @@ final class BenchCommand {
         if (args.length > 0 && args[0].equals("receipts")) {
             return ReceiptsBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("latency")) {
+            return LatencyBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && args[0].equals("hostile")) {
             return HostileBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -96,6 +99,8 @@ final class BenchCommand {
                             + "       ./pushline bench nightly [--users N] [--seed S]\n"
                             + "       ./pushline bench receipts [--events N] [--devices D]\n"
                             + "       ./pushline bench hostile [--per-case SECONDS]\n"
+                            + "       ./pushline bench latency [--devices N]"
+                            + " [--realtime-per-second R]\n"
                             + "       ./pushline bench jmh [REGEX] [JMH options]");
         }
         int devices = 1_000_000;

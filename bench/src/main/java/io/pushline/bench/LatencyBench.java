@@ -1,0 +1,415 @@
+package io.pushline.bench;
+
+import io.pushline.audience.IdDictionary;
+import io.pushline.audience.IdSet;
+import io.pushline.audience.SegmentStore;
+import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.UsageException;
+import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.schema.Topics;
+import io.pushline.schema.Vendor;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * {@code ./pushline bench latency [--devices N] [--realtime-per-second R]}: what a gateway sees. On
+ * the embedded stack with the checkpoint settings of {@code deploy/flink-conf/config.yaml}, the
+ * dispatch job (pacing on, default rates) drains an N-device campaign while realtime pushes are
+ * produced at a steady rate; each realtime send is timed from its production to when a
+ * read_committed consumer of the vendor topics first sees it. Then, pacing off, another N-device
+ * campaign is timed from its request to its last visible send. Every send is counted: duplicates (a
+ * (msgId, device) seen twice) and missing ones. Last line {@code realtime visible p50 A ms, p99 B
+ * ms, campaign C devices/s, duplicates D, missing M}.
+ */
+final class LatencyBench {
+    private static final String NAMESPACE = "benchlatency";
+    private static final int REALTIME_DEVICES = 100;
+
+    private LatencyBench() {}
+
+    static int run(String[] args) throws Exception {
+        int devices = 1_000_000;
+        int perSecond = 3;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--devices") && i + 1 < args.length) {
+                devices = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--realtime-per-second") && i + 1 < args.length) {
+                perSecond = Integer.parseInt(args[++i]);
+            } else {
+                throw new UsageException("unknown argument '" + args[i] + "' for bench latency");
+            }
+        }
+        Map<String, String> production = productionCheckpoints();
+        System.out.printf(
+                "bench latency: %,d-device campaigns, realtime pushes at %d/s; checkpoints as"
+                        + " deploy/flink-conf: %s%n",
+                devices, perSecond, production);
+        BenchResults results = new BenchResults("latency", args);
+        Path dir = Files.createTempDirectory("pushline-latency");
+        try (LocalStack stack =
+                LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
+            String kafka = stack.kafkaBootstrap();
+            stack.kafka().recreateTopics(Topics.all(), 2);
+            segment(stack, devices);
+            long bindTs = System.currentTimeMillis() - 60_000;
+            try (KafkaProducer<String, String> p = producer(kafka)) {
+                Vendor[] vendors = Vendor.values();
+                for (int i = 0; i < devices; i++) {
+                    p.send(bind(bindTs, "d" + i, uid(i), vendors[i % vendors.length].wireName()));
+                }
+                for (int i = 0; i < REALTIME_DEVICES; i++) {
+                    p.send(bind(bindTs, "rt-d" + i, "rt-u" + i, "fcm"));
+                }
+                p.flush();
+            }
+            System.out.printf("  %,d binds produced%n", devices + REALTIME_DEVICES);
+            Visible seen = new Visible(kafka);
+            seen.start();
+            try {
+                // phase 1: the campaign at the vendors' pace, realtime pushes throughout
+                JobClient job = start(stack, dir.resolve("flink-1"), production, true, "lat-1");
+                long loaded = marker(kafka, seen, "marker-1", 0);
+                System.out.printf("  binds loaded through the job in %.1f s%n", loaded / 1e3);
+                List<Long> latencies = new ArrayList<>();
+                long campaignAt = request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
+                AtomicBoolean stop = new AtomicBoolean();
+                Map<String, Long> producedAt = new ConcurrentHashMap<>();
+                Thread realtime = realtime(kafka, perSecond, producedAt, stop);
+                realtime.start();
+                long drained = seen.await("campaign-1", devices, Duration.ofMinutes(20));
+                stop.set(true);
+                realtime.join();
+                seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
+                for (Map.Entry<String, Long> e : producedAt.entrySet()) {
+                    Long at = seen.firstSeen.get(e.getKey());
+                    if (at != null) {
+                        latencies.add(at - e.getValue());
+                    }
+                }
+                job.cancel().get();
+                long[] l = latencies.stream().mapToLong(x -> x).sorted().toArray();
+                long missingRealtime = producedAt.size() - l.length;
+                double pacedRate = seen.count("campaign-1") / ((drained - campaignAt) / 1e3);
+                System.out.printf(
+                        "Phase 1 (pacing on): campaign drained at %,.0f devices/s; %,d realtime"
+                                + " pushes, visible p50 %d ms, p99 %d ms, max %d ms%n",
+                        pacedRate,
+                        producedAt.size(),
+                        pct(l, 50),
+                        pct(l, 99),
+                        l.length == 0 ? -1 : l[l.length - 1]);
+
+                // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
+                // the binds again; the requests topic starts empty, so phase 1's are not resent.
+                stack.kafka().recreateTopics(List.of(Topics.PUSH_REQUESTS), 2);
+                JobClient job2 = start(stack, dir.resolve("flink-2"), production, false, "lat-2");
+                long loaded2 = marker(kafka, seen, "marker-2", 0);
+                System.out.printf("  phase 2: binds loaded again in %.1f s%n", loaded2 / 1e3);
+                long c2At = request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
+                long c2Done = seen.await("campaign-2", devices, Duration.ofMinutes(20));
+                job2.cancel().get();
+                double rate = seen.count("campaign-2") / ((c2Done - c2At) / 1e3);
+                System.out.printf(
+                        "Phase 2 (pacing off): campaign of %,d devices, last send visible %.1f s"
+                                + " after its request = %,.0f devices/s%n",
+                        devices, (c2Done - c2At) / 1e3, rate);
+
+                long missing =
+                        missingRealtime
+                                + Math.max(0, devices - seen.count("campaign-1"))
+                                + Math.max(0, devices - seen.count("campaign-2"));
+                results.put("devices", devices);
+                results.put("realtimePerSecond", perSecond);
+                results.put("checkpoints", production);
+                results.put("realtimeCount", producedAt.size());
+                results.put("realtimeP50Ms", pct(l, 50));
+                results.put("realtimeP99Ms", pct(l, 99));
+                results.put("pacedDevicesPerSecond", Math.round(pacedRate));
+                results.put("campaignDevicesPerSecond", Math.round(rate));
+                results.put("duplicates", seen.duplicates.get());
+                results.put("missing", missing);
+                results.write();
+                System.out.printf(
+                        "realtime visible p50 %d ms, p99 %d ms, campaign %,.0f devices/s,"
+                                + " duplicates %d, missing %d%n",
+                        pct(l, 50), pct(l, 99), rate, seen.duplicates.get(), missing);
+                return 0;
+            } finally {
+                seen.close();
+            }
+        } finally {
+            LocalStack.deleteRecursively(dir);
+        }
+    }
+
+    /** The checkpoint settings of deploy/flink-conf/config.yaml, without its folders. */
+    static Map<String, String> productionCheckpoints() {
+        Path conf = LocalFlink.findConfDir();
+        if (conf == null) {
+            throw new UsageException("bench latency needs deploy/flink-conf/config.yaml");
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        GlobalConfiguration.loadConfiguration(conf.toString())
+                .toMap()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith("execution.checkpointing.")
+                                    && !k.endsWith(".dir")
+                                    && !k.endsWith("-dir")) {
+                                out.put(k, v);
+                            }
+                        });
+        return out;
+    }
+
+    private static JobClient start(
+            LocalStack stack, Path dir, Map<String, String> production, boolean pacing, String id)
+            throws Exception {
+        Configuration flink = LocalFlink.configuration(dir);
+        production.forEach(flink::setString);
+        flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), NAMESPACE);
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.GROUP_ID.key(), "bench-" + id);
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + id);
+        opts.put(DispatchOptions.PACING_ENABLED.key(), Boolean.toString(pacing));
+        return DispatchJob.start(env, Configuration.fromMap(opts));
+    }
+
+    /** Waits until a push sent now to a realtime device is visible: the job is caught up. */
+    private static long marker(String kafka, Visible seen, String msgId, int device)
+            throws Exception {
+        long t0 = System.currentTimeMillis();
+        request(kafka, msgId, "{\"uids\":[\"rt-u" + device + "\"]}", 3);
+        seen.await(msgId, 1, Duration.ofMinutes(10));
+        return System.currentTimeMillis() - t0;
+    }
+
+    private static long request(String kafka, String msgId, String target, int level)
+            throws Exception {
+        try (KafkaProducer<String, String> p = producer(kafka)) {
+            long now = System.currentTimeMillis();
+            p.send(
+                            new ProducerRecord<>(
+                                    Topics.PUSH_REQUESTS, msgId, push(msgId, now, target, level)))
+                    .get();
+            return now;
+        }
+    }
+
+    /** Produces a realtime push every 1000/R ms until stopped, each stamped when produced. */
+    private static Thread realtime(
+            String kafka, int perSecond, Map<String, Long> producedAt, AtomicBoolean stop) {
+        return new Thread(
+                () -> {
+                    try (KafkaProducer<String, String> p = producer(kafka)) {
+                        long gap = 1000L / Math.max(1, perSecond);
+                        for (int i = 0; !stop.get(); i++) {
+                            String msgId = "rt-" + i;
+                            long now = System.currentTimeMillis();
+                            p.send(
+                                    new ProducerRecord<>(
+                                            Topics.PUSH_REQUESTS,
+                                            msgId,
+                                            push(
+                                                    msgId,
+                                                    now,
+                                                    "{\"uids\":[\"rt-u"
+                                                            + (i % REALTIME_DEVICES)
+                                                            + "\"]}",
+                                                    3)));
+                            p.flush();
+                            producedAt.put(msgId, now);
+                            Thread.sleep(gap);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "bench-realtime");
+    }
+
+    /** Reads every vendor topic as a gateway does (read_committed), stamping first sight. */
+    static final class Visible extends Thread implements AutoCloseable {
+        final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
+        final Map<String, AtomicLong> perMsg = new ConcurrentHashMap<>();
+        final AtomicLong duplicates = new AtomicLong();
+        private final Set<String> pairs = new HashSet<>();
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private volatile boolean closed;
+
+        Visible(String kafka) {
+            super("bench-visible");
+            setDaemon(true);
+            Properties p = KafkaIO.committedReader(kafka);
+            p.put("max.poll.records", "5000");
+            consumer = new KafkaConsumer<>(p);
+            List<TopicPartition> parts = new ArrayList<>();
+            for (Vendor v : Vendor.values()) {
+                consumer.partitionsFor(v.topic())
+                        .forEach(i -> parts.add(new TopicPartition(v.topic(), i.partition())));
+            }
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+        }
+
+        @Override
+        public void run() {
+            while (!closed) {
+                var polled = consumer.poll(Duration.ofMillis(100));
+                long now = System.currentTimeMillis();
+                for (ConsumerRecord<byte[], byte[]> r : polled) {
+                    String v = new String(r.value(), StandardCharsets.UTF_8);
+                    String msgId = field(v, "msgId");
+                    String device = field(v, "deviceId");
+                    if (!pairs.add(msgId + "\u0000" + device)) {
+                        duplicates.incrementAndGet();
+                        continue;
+                    }
+                    firstSeen.putIfAbsent(msgId, now);
+                    perMsg.computeIfAbsent(msgId, k -> new AtomicLong()).incrementAndGet();
+                }
+            }
+            consumer.close();
+        }
+
+        long count(String msgId) {
+            AtomicLong n = perMsg.get(msgId);
+            return n == null ? 0 : n.get();
+        }
+
+        /** Waits until {@code n} sends of {@code msgId} are visible; returns when (wall clock). */
+        long await(String msgId, long n, Duration max) throws InterruptedException {
+            long deadline = System.nanoTime() + max.toNanos();
+            long last = 0;
+            long lastReport = System.currentTimeMillis();
+            while (count(msgId) < n && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                if (n > 1 && System.currentTimeMillis() - lastReport >= 10_000) {
+                    lastReport = System.currentTimeMillis();
+                    System.out.printf("    %s: %,d of %,d visible%n", msgId, count(msgId), n);
+                }
+                last = System.currentTimeMillis();
+            }
+            return Math.max(last, System.currentTimeMillis());
+        }
+
+        void awaitAll(Set<String> msgIds, Duration max) throws InterruptedException {
+            long deadline = System.nanoTime() + max.toNanos();
+            while (!firstSeen.keySet().containsAll(msgIds) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            closed = true;
+            join(5_000);
+        }
+    }
+
+    private static String field(String json, String name) {
+        String key = "\"" + name + "\":\"";
+        int i = json.indexOf(key);
+        if (i < 0) {
+            return "";
+        }
+        int from = i + key.length();
+        return json.substring(from, json.indexOf('"', from));
+    }
+
+    static long pct(long[] sorted, int p) {
+        if (sorted.length == 0) {
+            return -1;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)];
+    }
+
+    private static void segment(LocalStack stack, int n) throws Exception {
+        long t0 = System.nanoTime();
+        try (Connection c = stack.hbase().newConnection()) {
+            HBaseTables.ensure(c, NAMESPACE);
+            RoaringBitmap all = new RoaringBitmap();
+            try (IdDictionary dict = new IdDictionary(c, NAMESPACE, 0)) {
+                for (int from = 0; from < n; from += 20_000) {
+                    List<String> batch = new ArrayList<>();
+                    for (int i = from; i < Math.min(n, from + 20_000); i++) {
+                        batch.add(uid(i));
+                    }
+                    dict.assignAll(batch).values().forEach(all::add);
+                }
+            }
+            IdSet segment = IdSet.wrap(all);
+            try (SegmentStore store = new SegmentStore(c, NAMESPACE)) {
+                store.write("everyone", segment.toBytes(), segment.cardinality(), "bench");
+            }
+        }
+        System.out.printf(
+                "  %,d uids in the dictionary and segment 'everyone' in %.1f s%n",
+                n, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static ProducerRecord<String, String> bind(
+            long ts, String device, String uid, String vendor) {
+        return new ProducerRecord<>(
+                Topics.DEVICE_EVENTS,
+                device,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"bind\",\"deviceId\":\"%s\",\"uid\":\"%s\","
+                                + "\"vendor\":\"%s\",\"token\":\"t-%s\"}",
+                        ts, device, uid, vendor, device));
+    }
+
+    private static String uid(int i) {
+        return "user-" + i;
+    }
+
+    private static String push(String msgId, long ts, String target, int level) {
+        return String.format(
+                "{\"ts\":%d,\"type\":\"push\",\"msgId\":\"%s\",\"msgType\":\"%s\",\"level\":%d,"
+                        + "\"title\":\"t\",\"body\":\"b\",\"target\":%s}",
+                ts, msgId, level == 3 ? "live_start" : "promo", level, target);
+    }
+
+    private static KafkaProducer<String, String> producer(String kafka) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", kafka);
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        p.put("linger.ms", "5");
+        p.put("batch.size", "262144");
+        return new KafkaProducer<>(p);
+    }
+}
