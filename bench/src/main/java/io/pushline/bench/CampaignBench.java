@@ -46,27 +46,7 @@ final class CampaignBench {
 
     static Result run(LocalStack stack, int n) throws Exception {
         String namespace = "benchcampaign";
-        long t0 = System.nanoTime();
-        try (Connection c = stack.hbase().newConnection()) {
-            HBaseTables.ensure(c, namespace);
-            RoaringBitmap all = new RoaringBitmap();
-            try (IdDictionary dict = new IdDictionary(c, namespace, 0)) {
-                for (int from = 0; from < n; from += 20_000) {
-                    List<String> batch = new ArrayList<>();
-                    for (int i = from; i < Math.min(n, from + 20_000); i++) {
-                        batch.add(uid(i));
-                    }
-                    dict.assignAll(batch).values().forEach(all::add);
-                }
-            }
-            IdSet segment = IdSet.wrap(all);
-            try (SegmentStore store = new SegmentStore(c, namespace)) {
-                store.write("everyone", segment.toBytes(), segment.cardinality(), "bench");
-            }
-        }
-        System.out.printf(
-                "Campaign: %,d uids in the dictionary and segment 'everyone' in %.1f s%n",
-                n, (System.nanoTime() - t0) / 1e9);
+        everyone(stack, namespace, n);
 
         String kafka = stack.kafkaBootstrap();
         stack.kafka().recreateTopics(Topics.all(), 2);
@@ -135,6 +115,34 @@ final class CampaignBench {
         } finally {
             job.cancel().get();
         }
+    }
+
+    /**
+     * {@code n} uids ({@code user-0} ...) in the dictionary of {@code namespace} and one segment,
+     * {@code everyone}, holding them all.
+     */
+    static void everyone(LocalStack stack, String namespace, int n) throws Exception {
+        long t0 = System.nanoTime();
+        try (Connection c = stack.hbase().newConnection()) {
+            HBaseTables.ensure(c, namespace);
+            RoaringBitmap all = new RoaringBitmap();
+            try (IdDictionary dict = new IdDictionary(c, namespace, 0)) {
+                for (int from = 0; from < n; from += 20_000) {
+                    List<String> batch = new ArrayList<>();
+                    for (int i = from; i < Math.min(n, from + 20_000); i++) {
+                        batch.add(uid(i));
+                    }
+                    dict.assignAll(batch).values().forEach(all::add);
+                }
+            }
+            IdSet segment = IdSet.wrap(all);
+            try (SegmentStore store = new SegmentStore(c, namespace)) {
+                store.write("everyone", segment.toBytes(), segment.cardinality(), "bench");
+            }
+        }
+        System.out.printf(
+                "Campaign: %,d uids in the dictionary and segment 'everyone' in %.1f s%n",
+                n, (System.nanoTime() - t0) / 1e9);
     }
 
     /**

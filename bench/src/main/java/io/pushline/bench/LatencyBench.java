@@ -1,10 +1,6 @@
 package io.pushline.bench;
 
-import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
-import io.pushline.audience.SegmentStore;
 import io.pushline.common.CommonOptions;
-import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
@@ -31,14 +27,12 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * {@code ./pushline bench latency [--devices N] [--realtime-per-second R]}: what a gateway sees. On
@@ -79,7 +73,7 @@ final class LatencyBench {
                 LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
             String kafka = stack.kafkaBootstrap();
             stack.kafka().recreateTopics(Topics.all(), 2);
-            segment(stack, devices);
+            CampaignBench.everyone(stack, NAMESPACE, devices);
             long bindTs = System.currentTimeMillis() - 60_000;
             try (KafkaProducer<String, String> p = producer(kafka)) {
                 Vendor[] vendors = Vendor.values();
@@ -355,30 +349,6 @@ final class LatencyBench {
             return -1;
         }
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)];
-    }
-
-    private static void segment(LocalStack stack, int n) throws Exception {
-        long t0 = System.nanoTime();
-        try (Connection c = stack.hbase().newConnection()) {
-            HBaseTables.ensure(c, NAMESPACE);
-            RoaringBitmap all = new RoaringBitmap();
-            try (IdDictionary dict = new IdDictionary(c, NAMESPACE, 0)) {
-                for (int from = 0; from < n; from += 20_000) {
-                    List<String> batch = new ArrayList<>();
-                    for (int i = from; i < Math.min(n, from + 20_000); i++) {
-                        batch.add(uid(i));
-                    }
-                    dict.assignAll(batch).values().forEach(all::add);
-                }
-            }
-            IdSet segment = IdSet.wrap(all);
-            try (SegmentStore store = new SegmentStore(c, NAMESPACE)) {
-                store.write("everyone", segment.toBytes(), segment.cardinality(), "bench");
-            }
-        }
-        System.out.printf(
-                "  %,d uids in the dictionary and segment 'everyone' in %.1f s%n",
-                n, (System.nanoTime() - t0) / 1e9);
     }
 
     private static ProducerRecord<String, String> bind(
