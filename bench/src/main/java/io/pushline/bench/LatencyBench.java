@@ -5,6 +5,7 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
+import io.pushline.dispatch.pacing.PacingConfig;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
@@ -76,9 +77,9 @@ final class LatencyBench {
             CampaignBench.everyone(stack, NAMESPACE, devices);
             long bindTs = System.currentTimeMillis() - 60_000;
             try (KafkaProducer<String, String> p = producer(kafka)) {
-                Vendor[] vendors = Vendor.values();
+                String[] vendorOf = vendorsByRate();
                 for (int i = 0; i < devices; i++) {
-                    p.send(bind(bindTs, "d" + i, uid(i), vendors[i % vendors.length].wireName()));
+                    p.send(bind(bindTs, "d" + i, uid(i), vendorOf[i % vendorOf.length]));
                 }
                 for (int i = 0; i < REALTIME_DEVICES; i++) {
                     p.send(bind(bindTs, "rt-d" + i, "rt-u" + i, "fcm"));
@@ -349,6 +350,22 @@ final class LatencyBench {
             return -1;
         }
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)];
+    }
+
+    /**
+     * Vendors in proportion to their default rates (one entry per 500 sends/s): devices spread this
+     * way keep every vendor busy until the campaign ends, so it drains at the sum of the rates, the
+     * vendors' pace, not at the slowest vendor's (xiaomi's 500/s over an even share).
+     */
+    static String[] vendorsByRate() {
+        List<String> out = new ArrayList<>();
+        for (Vendor v : Vendor.values()) {
+            long units = Math.round(PacingConfig.DEFAULT_RATES.get(v.wireName()) / 500);
+            for (long u = 0; u < units; u++) {
+                out.add(v.wireName());
+            }
+        }
+        return out.toArray(new String[0]);
     }
 
     private static ProducerRecord<String, String> bind(
