@@ -8,7 +8,6 @@ import io.pushline.dispatch.DispatchOptions;
 import io.pushline.dispatch.hostile.HostileCase;
 import io.pushline.dispatch.hostile.HostileCases;
 import io.pushline.dispatch.hostile.HostileRun;
-import io.pushline.dispatch.hostile.JobWatch;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +49,7 @@ final class HostileBench {
             }
         }
         Path home = LocalStack.defaultDir();
-        Map<String, String> env = localEnv(home);
+        Map<String, String> env = LocalStack.readEnv(home);
         String kafka = env.get("KAFKA_BOOTSTRAP");
         if (kafka == null || !reachable(kafka, client)) {
             throw new UsageException(
@@ -132,30 +131,13 @@ final class HostileBench {
         try (var files = Files.list(logs)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 if (Files.isRegularFile(f) && Files.size(f) < 512L * 1024 * 1024) {
-                    String text = Files.readString(f, StandardCharsets.ISO_8859_1);
-                    for (String s : secrets) {
-                        if (text.contains(s)) {
-                            found.add(s);
-                        }
-                    }
+                    found.addAll(
+                            HostileRun.leaked(
+                                    Files.readString(f, StandardCharsets.ISO_8859_1), secrets));
                 }
             }
         }
         return found.size();
-    }
-
-    private static Map<String, String> localEnv(Path home) throws Exception {
-        Map<String, String> env = new HashMap<>();
-        Path file = home.resolve("local.env");
-        if (Files.isRegularFile(file)) {
-            for (String line : Files.readAllLines(file)) {
-                int eq = line.indexOf('=');
-                if (eq > 0) {
-                    env.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
-                }
-            }
-        }
-        return env;
     }
 
     private static boolean reachable(String bootstrap, Properties client) {

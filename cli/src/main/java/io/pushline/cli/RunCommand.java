@@ -9,11 +9,9 @@ import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptsJob;
 import io.pushline.receipts.ReceiptsOptions;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -79,20 +77,15 @@ final class RunCommand {
      * local.env}, when {@code ./pushline local up} wrote one; given options come later and win.
      */
     static List<String> localEnvDefaults(Path home) throws Exception {
-        Path env = home.resolve("local.env");
+        Map<String, String> env = LocalStack.readEnv(home);
         List<String> out = new ArrayList<>();
-        if (!Files.isRegularFile(env)) {
-            return out;
+        if (env.containsKey("KAFKA_BOOTSTRAP")) {
+            out.add("--" + CommonOptions.KAFKA_BOOTSTRAP.key());
+            out.add(env.get("KAFKA_BOOTSTRAP"));
         }
-        Map<String, String> keys = new HashMap<>();
-        keys.put("KAFKA_BOOTSTRAP", CommonOptions.KAFKA_BOOTSTRAP.key());
-        keys.put("HBASE_ZK_QUORUM", CommonOptions.HBASE_ZK_QUORUM.key());
-        for (String line : Files.readAllLines(env)) {
-            int eq = line.indexOf('=');
-            if (eq > 0 && keys.containsKey(line.substring(0, eq))) {
-                out.add("--" + keys.get(line.substring(0, eq)));
-                out.add(line.substring(eq + 1).trim());
-            }
+        if (env.containsKey("HBASE_ZK_QUORUM")) {
+            out.add("--" + CommonOptions.HBASE_ZK_QUORUM.key());
+            out.add(env.get("HBASE_ZK_QUORUM"));
         }
         return out;
     }

@@ -344,18 +344,9 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (inputId != 1) {
             return;
         }
-        // Processing-time steps do not run after the input ends: finish what is left here.
-        for (int attempt = 0; !waiting.isEmpty() && attempt < 5; attempt++) {
-            retry();
-            if (!waiting.isEmpty()) {
-                try {
-                    Thread.sleep(Math.min(backoff.delayMs(), 5_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
+        // Processing-time steps do not run after the input ends: finish what is left here, with
+        // one last question to the store for the campaigns that wait on it.
+        retry();
         for (ParsedRecord in : waiting) {
             reject(
                     DeadLetter.of(

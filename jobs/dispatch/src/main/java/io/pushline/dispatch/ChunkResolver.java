@@ -157,20 +157,18 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
         }
     }
 
-    /** A bounded input ends: what waits is resolved now (failing the job if HBase stays down). */
+    /**
+     * A bounded input ends: what waits is resolved now, or the job fails and its restart strategy
+     * asks again from the last checkpoint (which holds the waiting chunks).
+     */
     @Override
     public void endInput() throws Exception {
-        for (int attempt = 0; !waiting.isEmpty(); attempt++) {
-            retry();
-            if (!waiting.isEmpty()) {
-                if (attempt >= 8) {
-                    throw new java.io.IOException(
-                            "the uid dictionary did not answer; "
-                                    + waiting.size()
-                                    + " campaign chunks unresolved at the end of the input");
-                }
-                Thread.sleep(Math.min(backoff.delayMs(), 5_000));
-            }
+        retry();
+        if (!waiting.isEmpty()) {
+            throw new java.io.IOException(
+                    "the uid dictionary did not answer; "
+                            + waiting.size()
+                            + " campaign chunks unresolved at the end of the input");
         }
     }
 

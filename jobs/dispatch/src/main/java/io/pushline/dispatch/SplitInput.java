@@ -43,11 +43,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
      *     letter (it would sit in state for that long)
      */
     public SplitInput(boolean campaigns, Duration maxAhead) {
-        this(campaigns, maxAhead, null);
-    }
-
-    public SplitInput(boolean campaigns, Duration maxAhead, Duration maxFuture) {
-        this(campaigns, maxAhead, maxFuture, null);
+        this(campaigns, maxAhead, null, null);
     }
 
     /**

@@ -133,7 +133,7 @@ class SchedulerTest {
         long now = 1_800_000_000_000L;
         OneInputStreamOperatorTestHarness<ParsedRecord, RegistryInput> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new SplitInput(false, Duration.ofDays(2), Duration.ofHours(1)));
+                        new SplitInput(false, Duration.ofDays(2), Duration.ofHours(1), null));
         h.setProcessingTime(now);
         long tenYears = Duration.ofDays(3650).toMillis();
         h.processElement(record(uidPush("soon", now + 3_500_000, now + 3_500_000, "u1")), 0);

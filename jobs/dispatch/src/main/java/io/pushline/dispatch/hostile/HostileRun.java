@@ -60,7 +60,6 @@ public final class HostileRun implements AutoCloseable {
         }
     }
 
-    private final String bootstrap;
     private final String run;
     private final KafkaProducer<byte[], byte[]> producer;
     private final Tail decisions;
@@ -73,7 +72,6 @@ public final class HostileRun implements AutoCloseable {
      * @param run makes this run's ids unique (several runs may share a stack)
      */
     public HostileRun(String bootstrap, Properties clientProperties, String run) throws Exception {
-        this.bootstrap = bootstrap;
         this.run = run;
         Properties p = new Properties();
         p.putAll(clientProperties);
@@ -246,16 +244,11 @@ public final class HostileRun implements AutoCloseable {
         }
         List<String> all = new ArrayList<>(secrets);
         all.add(canaryToken);
-        int leaked = 0;
-        for (String secret : all) {
-            for (String text : m.deadLetterTexts) {
-                if (text.contains(secret)) {
-                    leaked++;
-                    problems.add("a dead letter carries the secret " + secret);
-                    break;
-                }
-            }
+        Set<String> found = leaked(String.join("\n", m.deadLetterTexts), all);
+        for (String secret : found) {
+            problems.add("a dead letter carries the secret " + secret);
         }
+        int leaked = found.size();
         return new Report(
                 sent.size(),
                 stops.getAsInt(),
@@ -266,13 +259,15 @@ public final class HostileRun implements AutoCloseable {
                 problems);
     }
 
-    /** Counts the secrets found in {@code text} (a log file, say). */
-    public static int leakedIn(String text, List<String> secrets) {
-        int n = 0;
+    /** Which of {@code secrets} show in {@code text} (dead letters, a log file). */
+    public static Set<String> leaked(String text, List<String> secrets) {
+        Set<String> found = new HashSet<>();
         for (String s : secrets) {
-            n += text.contains(s) ? 1 : 0;
+            if (text.contains(s)) {
+                found.add(s);
+            }
         }
-        return n;
+        return found;
     }
 
     /** What the job put out so far, matched to the cases. */
@@ -341,10 +336,5 @@ public final class HostileRun implements AutoCloseable {
         producer.close();
         decisions.close();
         deadLetters.close();
-    }
-
-    /** The bootstrap servers this run writes to. */
-    public String bootstrap() {
-        return bootstrap;
     }
 }

@@ -1,4 +1,4 @@
-package io.pushline.dispatch.hostile;
+package io.pushline.bench;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,12 +10,12 @@ import org.apache.flink.core.execution.JobClient;
  * finishing), polled every 50 ms. A restart takes at least the restart strategy's first backoff (1
  * s in deploy/flink-conf), so none goes unseen.
  */
-public final class JobWatch implements AutoCloseable {
+final class JobWatch implements AutoCloseable {
     private final AtomicInteger stops = new AtomicInteger();
     private final Thread poller;
     private volatile boolean closed;
 
-    public JobWatch(JobClient job) {
+    JobWatch(JobClient job) {
         poller =
                 new Thread(
                         () -> {
