@@ -6,7 +6,9 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.util.clock.ManualClock;
@@ -83,5 +85,74 @@ class IdleAdvancingWatermarksTest {
         checked.onEvent(ParsedRecord.of(p), WALL + 1_000, out);
         checked.onPeriodicEmit(out);
         assertThat(emitted).containsExactly(WALL + 1_000 - 2_001);
+    }
+
+    /** A partition whose reader is still behind its log end: quiet is a fetch gap, not idleness. */
+    @Test
+    void aQuietPartitionThatIsNotReadToItsEndDoesNotFollowTheWallClock() {
+        Map<String, Boolean> caughtUp = new HashMap<>();
+        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
+        PushRequest p = new PushRequest();
+        p.ts = TS;
+        lagAware.onEvent(ParsedRecord.of(p).from("device.events", "1-41"), TS, out);
+        caughtUp.put("device.events/1", false);
+        activity.advanceTime(Duration.ofSeconds(30));
+        wall.advanceTime(Duration.ofSeconds(30));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(TS - 2_001);
+
+        caughtUp.put("device.events/1", true);
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(TS - 2_001, WALL + 30_000 - 2_001);
+    }
+
+    /**
+     * Before its first record a reader cannot tell its partition: all of the JVM's must be read.
+     */
+    @Test
+    void aReaderThatHasSeenNoRecordWaitsUntilEveryPartitionIsReadToItsEnd() {
+        Map<String, Boolean> caughtUp = new HashMap<>();
+        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
+        caughtUp.put("*", false);
+        activity.advanceTime(Duration.ofSeconds(6));
+        wall.advanceTime(Duration.ofSeconds(6));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).isEmpty();
+
+        caughtUp.put("*", true);
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(WALL + 6_000 - 2_001);
+    }
+
+    @Test
+    void readsThePartitionOfAKafkaPosition() {
+        assertThat(IdleAdvancingWatermarks.partitionOf("12-3456")).isEqualTo(12);
+        assertThat(IdleAdvancingWatermarks.partitionOf("line 7")).isEqualTo(-1);
+        assertThat(IdleAdvancingWatermarks.partitionOf("-1")).isEqualTo(-1);
+        assertThat(IdleAdvancingWatermarks.partitionOf(null)).isEqualTo(-1);
+    }
+
+    private IdleAdvancingWatermarks lagAware(Map<String, Boolean> caughtUp) {
+        LogEnds ends =
+                new LogEnds() {
+                    @Override
+                    public boolean caughtUp(String topic, int partition) {
+                        return caughtUp.getOrDefault(topic + "/" + partition, false);
+                    }
+
+                    @Override
+                    public boolean allCaughtUp(java.util.Collection<String> topics) {
+                        assertThat(topics).containsExactly("device.events", "push.requests");
+                        return caughtUp.getOrDefault("*", false);
+                    }
+                };
+        return new IdleAdvancingWatermarks(
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                Duration.ZERO,
+                activity,
+                wall,
+                ends,
+                List.of("device.events", "push.requests"));
     }
 }

@@ -27,6 +27,7 @@ import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -269,7 +270,8 @@ public final class DispatchJob {
                 IdleAdvancingWatermarks.strategy(
                         options.get(DispatchOptions.MAX_OUT_OF_ORDERNESS),
                         options.get(DispatchOptions.IDLE_ADVANCE),
-                        options.get(DispatchOptions.MAX_FUTURE));
+                        options.get(DispatchOptions.MAX_FUTURE),
+                        List.of(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS));
         DataStream<ParsedRecord> input =
                 env.fromSource(KafkaIO.dispatchInput(options, groupId), watermarks, "Kafka input")
                         .uid("source-kafka")

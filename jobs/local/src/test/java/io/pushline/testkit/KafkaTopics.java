@@ -28,9 +28,14 @@ public final class KafkaTopics {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        // idempotent (the default): records of a partition land in the order sent
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
             for (String[] kv : keyedValues) {
-                producer.send(new ProducerRecord<>(topic, kv[0], kv[1])).get();
+                sent.add(producer.send(new ProducerRecord<>(topic, kv[0], kv[1])));
+            }
+            for (java.util.concurrent.Future<?> f : sent) {
+                f.get();
             }
         }
     }

@@ -1,0 +1,88 @@
+package io.pushline.common;
+
+import java.lang.management.ManagementFactory;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * How far this JVM's Kafka consumers are behind the end of each partition they read, as they report
+ * it themselves ({@code records-lag}, per partition, over JMX): the distance from the consumer's
+ * position to the last stable offset, so commit markers and aborted records do not count as lag.
+ * Flink's Kafka source reads each split with such a consumer in the TaskManager's JVM, which is
+ * what lets a watermark generator ask whether its partition is at its log end.
+ *
+ * <p>A partition no consumer has fetched yet has no figure: unknown, never "caught up".
+ */
+public final class ConsumerLag implements LogEnds {
+    private static final long serialVersionUID = 1L;
+    private static final long REFRESH_MS = 50;
+    private static final String PATTERN =
+            "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=*,topic=*,partition=*";
+
+    private static final Object LOCK = new Object();
+    private static Map<String, Double> lags = Map.of();
+    private static long readAt = Long.MIN_VALUE;
+
+    @Override
+    public boolean caughtUp(String topic, int partition) {
+        Double lag = snapshot().get(topic + "/" + partition);
+        return lag != null && lag <= 0;
+    }
+
+    @Override
+    public boolean allCaughtUp(Collection<String> topics) {
+        boolean any = false;
+        for (Map.Entry<String, Double> e : snapshot().entrySet()) {
+            String key = e.getKey();
+            if (topics.contains(key.substring(0, key.lastIndexOf('/')))) {
+                if (!(e.getValue() <= 0)) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /** Partition ("topic/partition") to its largest lag over the JVM's consumers. */
+    private static Map<String, Double> snapshot() {
+        synchronized (LOCK) {
+            long now = System.nanoTime() / 1_000_000;
+            if (readAt != Long.MIN_VALUE && now - readAt < REFRESH_MS) {
+                return lags;
+            }
+            lags = read(ManagementFactory.getPlatformMBeanServer());
+            readAt = now;
+            return lags;
+        }
+    }
+
+    static Map<String, Double> read(MBeanServer server) {
+        Map<String, Double> out = new HashMap<>();
+        try {
+            Set<ObjectName> names = server.queryNames(new ObjectName(PATTERN), null);
+            for (ObjectName n : names) {
+                Object v;
+                try {
+                    v = server.getAttribute(n, "records-lag");
+                } catch (Exception gone) {
+                    continue; // the consumer closed meanwhile
+                }
+                double lag = v instanceof Number ? ((Number) v).doubleValue() : Double.NaN;
+                // NaN (not measured yet) must read as "not caught up": keep it as +infinity
+                double value = Double.isNaN(lag) ? Double.POSITIVE_INFINITY : lag;
+                out.merge(
+                        n.getKeyProperty("topic") + "/" + n.getKeyProperty("partition"),
+                        value,
+                        Math::max);
+            }
+        } catch (Exception e) {
+            return Map.of();
+        }
+        return out;
+    }
+}
