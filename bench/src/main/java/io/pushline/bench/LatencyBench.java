@@ -25,7 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,18 +35,21 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * {@code ./pushline bench latency [--devices N] [--realtime-per-second R]}: what a gateway sees. On
- * the embedded stack with the checkpoint settings of {@code deploy/flink-conf/config.yaml}, the
- * dispatch job (pacing on, default rates) drains an N-device campaign while realtime pushes are
- * produced at a steady rate; each realtime send is timed from its production to when a
- * read_committed consumer of the vendor topics first sees it. Then, pacing off, another N-device
- * campaign is timed from its request to its last visible send. Every send is counted: duplicates (a
- * (msgId, device) seen twice) and missing ones. Last line {@code realtime visible p50 A ms, p99 B
- * ms, campaign C devices/s, duplicates D, missing M}.
+ * {@code ./pushline bench latency [--devices N] [--realtime-per-second R] [--set key=value ...]}:
+ * what a gateway sees (--set: a dispatch job option, to try a setting). On the embedded stack with
+ * the checkpoint settings of {@code deploy/flink-conf/config.yaml}, the dispatch job (pacing on,
+ * default rates) drains an N-device campaign while realtime pushes are produced at a steady rate;
+ * each realtime send is timed from its production to when a read_committed consumer of the vendor
+ * topics first sees it. Then, pacing off, another N-device campaign is timed from its request to
+ * its last visible send. Every send is counted: duplicates (a (msgId, device) seen twice) and
+ * missing ones. Last line {@code realtime visible p50 A ms, p99 B ms, campaign C devices/s,
+ * duplicates D, missing M}.
  */
 final class LatencyBench {
     private static final String NAMESPACE = "benchlatency";
     private static final int REALTIME_DEVICES = 100;
+    private static final long QUIET_PHASE_MS = 20_000;
+    private static final Map<String, String> jobOverrides = new java.util.TreeMap<>();
 
     private LatencyBench() {}
 
@@ -59,6 +61,12 @@ final class LatencyBench {
                 devices = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--realtime-per-second") && i + 1 < args.length) {
                 perSecond = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--set") && i + 1 < args.length) {
+                String[] kv = args[++i].split("=", 2);
+                if (kv.length != 2) {
+                    throw new UsageException("--set takes key=value, got '" + args[i] + "'");
+                }
+                jobOverrides.put(kv[0], kv[1]);
             } else {
                 throw new UsageException("unknown argument '" + args[i] + "' for bench latency");
             }
@@ -91,25 +99,68 @@ final class LatencyBench {
             seen.start();
             try {
                 // phase 1: the campaign at the vendors' pace, realtime pushes throughout
-                JobClient job = start(stack, dir.resolve("flink-1"), production, true, "lat-1");
+                int rest = freePort();
+                JobClient job =
+                        start(stack, dir.resolve("flink-1"), production, true, "lat-1", rest);
                 long loaded = marker(kafka, seen, "marker-1", 0);
                 System.out.printf("  binds loaded through the job in %.1f s%n", loaded / 1e3);
+
+                // phase 0: realtime alone, what the checkpoint and event-time settings cost
+                Map<String, Long> quietAt = new ConcurrentHashMap<>();
+                AtomicBoolean quietStop = new AtomicBoolean();
+                Thread quiet = realtime(kafka, perSecond, quietAt, quietStop, "rt0-");
+                Cpu cpu0 = Cpu.start();
+                quiet.start();
+                Thread.sleep(QUIET_PHASE_MS);
+                quietStop.set(true);
+                quiet.join();
+                seen.awaitAll(quietAt.keySet(), Duration.ofMinutes(1));
+                long[] l0 = latencies(quietAt, seen);
+                double cores0 = cpu0.cores();
+                long[] written = split(quietAt, seen.writtenAt);
+                long[] committed = new long[written.length];
+                int k = 0;
+                for (Map.Entry<String, Long> e : quietAt.entrySet()) {
+                    Long w = seen.writtenAt.get(e.getKey());
+                    Long v = seen.firstSeen.get(e.getKey());
+                    if (w != null && v != null) {
+                        committed[k++] = v - w;
+                    }
+                }
+                committed = java.util.Arrays.copyOf(committed, k);
+                java.util.Arrays.sort(committed);
+                System.out.printf(
+                        "Phase 0 (no campaign): %,d realtime pushes, visible p50 %d ms, p99 %d ms,"
+                                + " max %d ms; %.2f cores busy%n",
+                        quietAt.size(),
+                        pct(l0, 50),
+                        pct(l0, 99),
+                        l0.length == 0 ? -1 : l0[l0.length - 1],
+                        cores0);
+                Checkpoints cp0 = Checkpoints.read(rest, job.getJobID().toString());
+                System.out.printf(
+                        "  of which produced to written into the job's transaction: p50 %d ms,"
+                                + " p99 %d ms; written to visible (commit): p50 %d ms, p99 %d"
+                                + " ms%n",
+                        pct(written, 50), pct(written, 99), pct(committed, 50), pct(committed, 99));
+                System.out.println("  checkpoints so far: " + cp0);
+
                 List<Long> latencies = new ArrayList<>();
+                Cpu cpu1 = Cpu.start();
                 long campaignAt = request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
                 AtomicBoolean stop = new AtomicBoolean();
                 Map<String, Long> producedAt = new ConcurrentHashMap<>();
-                Thread realtime = realtime(kafka, perSecond, producedAt, stop);
+                Thread realtime = realtime(kafka, perSecond, producedAt, stop, "rt-");
                 realtime.start();
                 long drained = seen.await("campaign-1", devices, Duration.ofMinutes(20));
                 stop.set(true);
                 realtime.join();
                 seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
-                for (Map.Entry<String, Long> e : producedAt.entrySet()) {
-                    Long at = seen.firstSeen.get(e.getKey());
-                    if (at != null) {
-                        latencies.add(at - e.getValue());
-                    }
+                for (long x : latencies(producedAt, seen)) {
+                    latencies.add(x);
                 }
+                double cores1 = cpu1.cores();
+                Checkpoints cp1 = Checkpoints.read(rest, job.getJobID().toString());
                 job.cancel().get();
                 long[] l = latencies.stream().mapToLong(x -> x).sorted().toArray();
                 long missingRealtime = producedAt.size() - l.length;
@@ -122,21 +173,32 @@ final class LatencyBench {
                         pct(l, 50),
                         pct(l, 99),
                         l.length == 0 ? -1 : l[l.length - 1]);
+                System.out.printf(
+                        "  %.2f cores busy; checkpoints of the whole run: %s%n", cores1, cp1);
 
                 // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
                 // the binds again; the requests topic starts empty, so phase 1's are not resent.
                 stack.kafka().recreateTopics(List.of(Topics.PUSH_REQUESTS), 2);
-                JobClient job2 = start(stack, dir.resolve("flink-2"), production, false, "lat-2");
+                int rest2 = freePort();
+                JobClient job2 =
+                        start(stack, dir.resolve("flink-2"), production, false, "lat-2", rest2);
                 long loaded2 = marker(kafka, seen, "marker-2", 0);
                 System.out.printf("  phase 2: binds loaded again in %.1f s%n", loaded2 / 1e3);
                 long c2At = request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
+                Cpu cpu2 = Cpu.start();
                 long c2Done = seen.await("campaign-2", devices, Duration.ofMinutes(20));
+                double cores2 = cpu2.cores();
+                // for matching a profile of the run to this phase
+                System.out.printf("  phase 2 campaign window (epoch ms): %d %d%n", c2At, c2Done);
+                Checkpoints cp2 = Checkpoints.read(rest2, job2.getJobID().toString());
                 job2.cancel().get();
                 double rate = seen.count("campaign-2") / ((c2Done - c2At) / 1e3);
                 System.out.printf(
                         "Phase 2 (pacing off): campaign of %,d devices, last send visible %.1f s"
                                 + " after its request = %,.0f devices/s%n",
                         devices, (c2Done - c2At) / 1e3, rate);
+                System.out.printf(
+                        "  %.2f cores busy; checkpoints of the whole run: %s%n", cores2, cp2);
 
                 long missing =
                         missingRealtime
@@ -146,6 +208,12 @@ final class LatencyBench {
                 results.put("realtimePerSecond", perSecond);
                 results.put("checkpoints", production);
                 results.put("realtimeCount", producedAt.size());
+                results.put("quietRealtimeP50Ms", pct(l0, 50));
+                results.put("quietRealtimeP99Ms", pct(l0, 99));
+                results.put("pacedCheckpoints", cp1.toString());
+                results.put("campaignCheckpoints", cp2.toString());
+                results.put("pacedCoresBusy", Math.round(cores1 * 100) / 100.0);
+                results.put("campaignCoresBusy", Math.round(cores2 * 100) / 100.0);
                 results.put("realtimeP50Ms", pct(l, 50));
                 results.put("realtimeP99Ms", pct(l, 99));
                 results.put("pacedDevicesPerSecond", Math.round(pacedRate));
@@ -168,28 +236,24 @@ final class LatencyBench {
 
     /** The checkpoint settings of deploy/flink-conf/config.yaml, without its folders. */
     static Map<String, String> productionCheckpoints() {
-        Path conf = LocalFlink.findConfDir();
-        if (conf == null) {
-            throw new UsageException("bench latency needs deploy/flink-conf/config.yaml");
+        try {
+            return LocalFlink.productionCheckpoints();
+        } catch (IllegalStateException e) {
+            throw new UsageException("bench latency needs " + e.getMessage());
         }
-        Map<String, String> out = new java.util.TreeMap<>();
-        GlobalConfiguration.loadConfiguration(conf.toString())
-                .toMap()
-                .forEach(
-                        (k, v) -> {
-                            if (k.startsWith("execution.checkpointing.")
-                                    && !k.endsWith(".dir")
-                                    && !k.endsWith("-dir")) {
-                                out.put(k, v);
-                            }
-                        });
-        return out;
     }
 
     private static JobClient start(
-            LocalStack stack, Path dir, Map<String, String> production, boolean pacing, String id)
+            LocalStack stack,
+            Path dir,
+            Map<String, String> production,
+            boolean pacing,
+            String id,
+            int restPort)
             throws Exception {
         Configuration flink = LocalFlink.configuration(dir);
+        flink.setString("rest.bind-port", Integer.toString(restPort));
+        flink.setString("rest.port", Integer.toString(restPort));
         production.forEach(flink::setString);
         flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
@@ -200,6 +264,7 @@ final class LatencyBench {
         opts.put(DispatchOptions.GROUP_ID.key(), "bench-" + id);
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + id);
         opts.put(DispatchOptions.PACING_ENABLED.key(), Boolean.toString(pacing));
+        opts.putAll(jobOverrides);
         return DispatchJob.start(env, Configuration.fromMap(opts));
     }
 
@@ -226,13 +291,17 @@ final class LatencyBench {
 
     /** Produces a realtime push every 1000/R ms until stopped, each stamped when produced. */
     private static Thread realtime(
-            String kafka, int perSecond, Map<String, Long> producedAt, AtomicBoolean stop) {
+            String kafka,
+            int perSecond,
+            Map<String, Long> producedAt,
+            AtomicBoolean stop,
+            String prefix) {
         return new Thread(
                 () -> {
                     try (KafkaProducer<String, String> p = producer(kafka)) {
                         long gap = 1000L / Math.max(1, perSecond);
                         for (int i = 0; !stop.get(); i++) {
-                            String msgId = "rt-" + i;
+                            String msgId = prefix + i;
                             long now = System.currentTimeMillis();
                             p.send(
                                     new ProducerRecord<>(
@@ -259,6 +328,10 @@ final class LatencyBench {
     /** Reads every vendor topic as a gateway does (read_committed), stamping first sight. */
     static final class Visible extends Thread implements AutoCloseable {
         final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
+
+        /** When the job wrote the send into its (still open) transaction: the record's time. */
+        final Map<String, Long> writtenAt = new ConcurrentHashMap<>();
+
         final Map<String, AtomicLong> perMsg = new ConcurrentHashMap<>();
         final AtomicLong duplicates = new AtomicLong();
         private final Set<String> pairs = new HashSet<>();
@@ -294,6 +367,7 @@ final class LatencyBench {
                         continue;
                     }
                     firstSeen.putIfAbsent(msgId, now);
+                    writtenAt.putIfAbsent(msgId, r.timestamp());
                     perMsg.computeIfAbsent(msgId, k -> new AtomicLong()).incrementAndGet();
                 }
             }
@@ -343,6 +417,96 @@ final class LatencyBench {
         }
         int from = i + key.length();
         return json.substring(from, json.indexOf('"', from));
+    }
+
+    /** Sorted visibility latencies of the pushes seen so far. */
+    private static long[] latencies(Map<String, Long> producedAt, Visible seen) {
+        List<Long> out = new ArrayList<>();
+        for (Map.Entry<String, Long> e : producedAt.entrySet()) {
+            Long at = seen.firstSeen.get(e.getKey());
+            if (at != null) {
+                out.add(at - e.getValue());
+            }
+        }
+        return out.stream().mapToLong(x -> x).sorted().toArray();
+    }
+
+    /** Sorted times from production to {@code at}, for the pushes that have one. */
+    private static long[] split(Map<String, Long> producedAt, Map<String, Long> at) {
+        return producedAt.entrySet().stream()
+                .filter(e -> at.containsKey(e.getKey()))
+                .mapToLong(e -> at.get(e.getKey()) - e.getValue())
+                .sorted()
+                .toArray();
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** CPU the whole process used since {@link #start}, in cores (2.0: both cores busy). */
+    record Cpu(long cpuNanos, long wallNanos) {
+        static Cpu start() {
+            return new Cpu(processCpu(), System.nanoTime());
+        }
+
+        double cores() {
+            long wall = System.nanoTime() - wallNanos;
+            return wall <= 0 ? 0 : (processCpu() - cpuNanos) / (double) wall;
+        }
+
+        private static long processCpu() {
+            var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            return os instanceof com.sun.management.OperatingSystemMXBean sun
+                    ? sun.getProcessCpuTime()
+                    : 0;
+        }
+    }
+
+    /** What Flink's REST API says of a job's checkpoints: count, duration, bytes. */
+    record Checkpoints(
+            long completed, long failed, long p50Ms, long p99Ms, long maxMs, long avgBytes) {
+        static Checkpoints read(int port, String jobId) {
+            try {
+                var http = java.net.http.HttpClient.newHttpClient();
+                var req =
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(
+                                                "http://localhost:"
+                                                        + port
+                                                        + "/jobs/"
+                                                        + jobId
+                                                        + "/checkpoints"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build();
+                String body =
+                        http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+                var counts = root.path("counts");
+                var duration = root.path("summary").path("end_to_end_duration");
+                var size = root.path("summary").path("checkpointed_size");
+                return new Checkpoints(
+                        counts.path("completed").asLong(),
+                        counts.path("failed").asLong(),
+                        duration.path("p50").asLong(),
+                        duration.path("p99").asLong(),
+                        duration.path("max").asLong(),
+                        size.path("avg").asLong());
+            } catch (Exception e) {
+                System.out.println("  (checkpoint statistics unavailable: " + e + ")");
+                return new Checkpoints(-1, -1, -1, -1, -1, -1);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return String.format(
+                    "%,d completed, %d failed, duration p50 %d ms, p99 %d ms, max %d ms,"
+                            + " %,d bytes each on average",
+                    completed, failed, p50Ms, p99Ms, maxMs, avgBytes);
+        }
     }
 
     static long pct(long[] sorted, int p) {

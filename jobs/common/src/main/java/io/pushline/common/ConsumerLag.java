@@ -48,6 +48,11 @@ public final class ConsumerLag implements LogEnds {
         return any;
     }
 
+    /** What the JVM's consumers report, for a log line: "topic/partition" to lag. */
+    public static Map<String, Double> reported() {
+        return snapshot();
+    }
+
     /** Partition ("topic/partition") to its largest lag over the JVM's consumers. */
     private static Map<String, Double> snapshot() {
         synchronized (LOCK) {

@@ -34,7 +34,21 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private final RelativeClock activity;
     private final Clock wall;
     private final long maxFuture;
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(IdleAdvancingWatermarks.class);
+    private static final long WARN_AFTER_MS = 30_000;
+
+    /**
+     * How long a reader that has seen no record of its own waits before it may advance: a consumer
+     * reports a partition's lag only once it has handed out a fetch of it, so at start the backlog
+     * of a partition not fetched yet is invisible, and the other partitions at their end would
+     * otherwise let this reader follow the wall clock ahead of that backlog.
+     */
+    static final long FIRST_RECORD_GRACE_MS = 10_000;
+
     private final LogEnds ends;
+    private long waitingSince = Long.MIN_VALUE;
+    private long warnedAt = Long.MIN_VALUE / 2;
     private final List<String> topics;
     private String topic;
     private int partition = -1;
@@ -136,14 +150,32 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     }
 
     private boolean readToTheEnd() {
-        return topic != null ? ends.caughtUp(topic, partition) : ends.allCaughtUp(topics);
+        boolean atEnd = topic != null ? ends.caughtUp(topic, partition) : ends.allCaughtUp(topics);
+        long now = activity.relativeTimeMillis();
+        if (atEnd) {
+            waitingSince = Long.MIN_VALUE;
+        } else if (waitingSince == Long.MIN_VALUE) {
+            waitingSince = now;
+        } else if (now - waitingSince >= WARN_AFTER_MS && now - warnedAt >= WARN_AFTER_MS) {
+            warnedAt = now;
+            LOG.info(
+                    "Quiet for {} ms but not read to the log end, so the watermark does not follow"
+                            + " the wall clock: partition {}, lags {}",
+                    now - waitingSince,
+                    topic == null ? "(no record yet)" : topic + "/" + partition,
+                    ends instanceof ConsumerLag ? ConsumerLag.reported() : "?");
+        }
+        return atEnd;
     }
 
     @Override
     public void onPeriodicEmit(WatermarkOutput output) {
         long wm = maxTs == Long.MIN_VALUE ? Long.MIN_VALUE : maxTs - delay - 1;
         if (idleAfter > 0
-                && activity.relativeTimeMillis() - lastInputAt >= idleAfter
+                && activity.relativeTimeMillis() - lastInputAt
+                        >= (topic == null && ends != LogEnds.ALWAYS
+                                ? Math.max(idleAfter, FIRST_RECORD_GRACE_MS)
+                                : idleAfter)
                 && readToTheEnd()) {
             wm = Math.max(wm, wall.absoluteTimeMillis() - delay - 1);
         }

@@ -114,14 +114,30 @@ class IdleAdvancingWatermarksTest {
         Map<String, Boolean> caughtUp = new HashMap<>();
         IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
         caughtUp.put("*", false);
-        activity.advanceTime(Duration.ofSeconds(6));
-        wall.advanceTime(Duration.ofSeconds(6));
+        activity.advanceTime(Duration.ofSeconds(11));
+        wall.advanceTime(Duration.ofSeconds(11));
         lagAware.onPeriodicEmit(out);
         assertThat(emitted).isEmpty();
 
         caughtUp.put("*", true);
         lagAware.onPeriodicEmit(out);
-        assertThat(emitted).containsExactly(WALL + 6_000 - 2_001);
+        assertThat(emitted).containsExactly(WALL + 11_000 - 2_001);
+    }
+
+    /** A consumer reports a partition's lag only after a fetch: a first fetch gets time. */
+    @Test
+    void aReaderThatHasSeenNoRecordWaitsLongerThanTheIdleTimeForItsFirstFetch() {
+        Map<String, Boolean> caughtUp = new HashMap<>();
+        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
+        caughtUp.put("*", true);
+        activity.advanceTime(Duration.ofSeconds(6));
+        wall.advanceTime(Duration.ofSeconds(6));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).as("within the grace for a first fetch").isEmpty();
+        activity.advanceTime(Duration.ofSeconds(4));
+        wall.advanceTime(Duration.ofSeconds(4));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(WALL + 10_000 - 2_001);
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class DispatchOptions {
     public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS =
             ConfigOptions.key("dispatch.max-out-of-orderness")
                     .durationType()
-                    .defaultValue(Duration.ofSeconds(2))
+                    .defaultValue(Duration.ofMillis(200))
                     .withDescription(
                             "How far behind the newest event time an input record may arrive"
                                     + " and still be decided in time order; also the least"
@@ -76,12 +76,13 @@ public final class DispatchOptions {
     public static final ConfigOption<Duration> IDLE_ADVANCE =
             ConfigOptions.key("dispatch.idle-advance")
                     .durationType()
-                    .defaultValue(Duration.ofSeconds(5))
+                    .defaultValue(Duration.ofMillis(200))
                     .withDescription(
                             "After this long without input on a partition (time under"
-                                    + " backpressure does not count), its watermark follows the"
-                                    + " wall clock, so the last requests do not wait for newer"
-                                    + " ones. 0 turns it off (replays of old data).");
+                                    + " backpressure does not count), and once its reader is at"
+                                    + " the partition's log end, its watermark follows the wall"
+                                    + " clock, so the last requests do not wait for newer ones."
+                                    + " 0 turns it off.");
 
     public static final ConfigOption<Integer> MAX_PARALLELISM =
             ConfigOptions.key("dispatch.max-parallelism")

@@ -54,6 +54,33 @@ public final class LocalFlink {
         return Configuration.fromMap(merged);
     }
 
+    /**
+     * The checkpoint and network flush settings of deploy/flink-conf/config.yaml, without its
+     * folders: what production runs with, for the benchmarks and the tests that must hold at those
+     * settings (local runs otherwise checkpoint every second).
+     */
+    public static Map<String, String> productionCheckpoints() {
+        Path conf = findConfDir();
+        if (conf == null) {
+            throw new IllegalStateException(
+                    "deploy/flink-conf/config.yaml not found (set " + CONF_DIR_ENV + ")");
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        GlobalConfiguration.loadConfiguration(conf.toString())
+                .toMap()
+                .forEach(
+                        (k, v) -> {
+                            boolean checkpoint =
+                                    k.startsWith("execution.checkpointing.")
+                                            && !k.endsWith(".dir")
+                                            && !k.endsWith("-dir");
+                            if (checkpoint || k.startsWith("execution.buffer-timeout.")) {
+                                out.put(k, v);
+                            }
+                        });
+        return out;
+    }
+
     /** The folder of config.yaml: set explicitly, else the nearest deploy/flink-conf upwards. */
     public static Path findConfDir() {
         String explicit = System.getProperty(CONF_DIR_PROPERTY, System.getenv(CONF_DIR_ENV));
