@@ -38,12 +38,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@code ./pushline bench latency [--devices N] [--realtime-per-second R] [--set key=value ...]}:
  * what a gateway sees (--set: a dispatch job option, to try a setting). On the embedded stack with
  * the checkpoint settings of {@code deploy/flink-conf/config.yaml}, the dispatch job (pacing on,
- * default rates) drains an N-device campaign while realtime pushes are produced at a steady rate;
- * each realtime send is timed from its production to when a read_committed consumer of the vendor
- * topics first sees it. Then, pacing off, another N-device campaign is timed from its request to
- * its last visible send. Every send is counted: duplicates (a (msgId, device) seen twice) and
- * missing ones. Last line {@code realtime visible p50 A ms, p99 B ms, campaign C devices/s,
- * duplicates D, missing M}.
+ * default rates) first runs realtime pushes alone for 20 s, then drains an N-device campaign while
+ * they go on; each realtime send is timed from its production to when a read_committed consumer of
+ * the vendor topics first sees it (and, in the quiet phase, split where the job wrote it into its
+ * open transaction). Then, pacing off, another N-device campaign is timed from its request to its
+ * last visible send. Every send is counted: duplicates (a (msgId, device) seen twice) and missing
+ * ones. Each phase prints CPU and Flink's checkpoint statistics. Last line {@code realtime visible
+ * p50 A ms, p99 B ms, campaign C devices/s, duplicates D, missing M}.
  */
 final class LatencyBench {
     private static final String NAMESPACE = "benchlatency";
