@@ -40,9 +40,12 @@ final class RunCommand {
                                 : ReceiptsOptions.accepted());
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
 
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        LocalFlink.configuration(home.resolve("flink-run")));
+        Configuration flink = LocalFlink.configuration(home.resolve("flink-run"));
+        if (name.equals("dispatch") && LocalFlink.findConfDir() != null) {
+            // production's checkpoint and flush settings: realtime sends visible within a second
+            LocalFlink.productionCheckpoints().forEach(flink::setString);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(2);
         JobClient job =
                 name.equals("dispatch")
