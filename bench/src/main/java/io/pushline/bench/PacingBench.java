@@ -176,10 +176,10 @@ final class PacingBench {
                 seconds);
 
         Configuration flink = LocalFlink.configuration(dir.resolve("flink"));
-        // Checkpoints as often as production runs them (deploy/flink-conf: 30 s) would leave
-        // the 60 s run one or two; every 10 s keeps several in, each one a pause of the pacer's
-        // thread for its synchronous part (made up from its credit).
-        flink.setString("execution.checkpointing.interval", "10 s");
+        // Checkpoints as production runs them (deploy/flink-conf), each one a pause of the pacer's
+        // thread for its synchronous part (made up from its credit), and each the moment the
+        // realtime sends of its interval become visible to read_committed readers.
+        LocalFlink.productionCheckpoints().forEach(flink::setString);
         // RocksDB's block cache and write buffers as k8s/dispatch.yaml gives one 2-slot
         // TaskManager, not the local stack's 256 MB.
         flink.setString("taskmanager.memory.managed.size", MANAGED_MEMORY);
