@@ -2,25 +2,20 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
-import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,22 +51,12 @@ class CampaignKafkaITCase {
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, POPULATION.binds());
         KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
 
-        Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(CommonOptions.HBASE_NAMESPACE.key(), POPULATION.namespace);
-        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
-        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
-        // stamped at fixed dates long past: no wall-clock horizon behind
-        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
-        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-campaign");
-        opts.put(DispatchOptions.AUDIENCE_CHUNK_SIZE.key(), "16");
-
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
-        env.setParallelism(2);
-        DispatchJob.start(env, Configuration.fromMap(opts))
-                .getJobExecutionResult()
-                .get(3, TimeUnit.MINUTES);
+        POPULATION.runToTheEnd(
+                stack,
+                "it-campaign",
+                Map.of(
+                        DispatchOptions.IDLE_ADVANCE.key(), "0 s",
+                        DispatchOptions.AUDIENCE_CHUNK_SIZE.key(), "16"));
     }
 
     @Test
@@ -85,24 +70,7 @@ class CampaignKafkaITCase {
 
     @Test
     void everySelectedDeviceHasOnePassAndEveryDevicelessUidOneNoDeviceDrop() {
-        List<Decision> decisions = Campaigns.decisions(kafka);
-        List<String> passes =
-                decisions.stream()
-                        .filter(Decision::isPass)
-                        .map(d -> d.msgId + "/" + d.deviceId + "/" + d.vendor)
-                        .collect(Collectors.toList());
-        assertThat(passes).hasSameSizeAs(POPULATION.expectedSends("c1"));
-        assertThat(new TreeSet<>(passes)).isEqualTo(POPULATION.expectedSends("c1"));
-        List<String> drops =
-                decisions.stream()
-                        .filter(d -> !d.isPass())
-                        .map(d -> d.msgId + "/" + d.uid + "/" + d.reason)
-                        .collect(Collectors.toList());
-        assertThat(drops)
-                .containsExactlyInAnyOrderElementsOf(
-                        POPULATION.expectedNoDevice("c1").stream()
-                                .map(s -> s + "/no_device")
-                                .collect(Collectors.toList()));
+        POPULATION.assertDecidedAsTheReplay(kafka, "c1");
     }
 
     @Test

@@ -99,6 +99,54 @@ final class Campaigns {
         Files.write(files.resolve(name + ".txt"), uids, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Runs the dispatch job (parallelism 2) over what the input topics hold now, to their end,
+     * against this population's namespace; {@code extra} options on top. Stamped at fixed dates
+     * long past: no wall-clock horizon behind.
+     */
+    void runToTheEnd(LocalStack stack, String transactionalIdPrefix, Map<String, String> extra)
+            throws Exception {
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), namespace);
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), transactionalIdPrefix);
+        opts.putAll(extra);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        env.setParallelism(2);
+        DispatchJob.start(env, Configuration.fromMap(opts))
+                .getJobExecutionResult()
+                .get(4, java.util.concurrent.TimeUnit.MINUTES);
+    }
+
+    /**
+     * The decisions of campaign {@code msgId} are exactly the replay's: one PASS per selected
+     * device, one no_device per selected uid without one, nothing else.
+     */
+    void assertDecidedAsTheReplay(String kafka, String msgId) {
+        List<Decision> decisions = decisions(kafka);
+        List<String> passes =
+                decisions.stream()
+                        .filter(Decision::isPass)
+                        .map(d -> d.msgId + "/" + d.deviceId + "/" + d.vendor)
+                        .collect(Collectors.toList());
+        org.assertj.core.api.Assertions.assertThat(passes).hasSameSizeAs(expectedSends(msgId));
+        org.assertj.core.api.Assertions.assertThat(new TreeSet<>(passes))
+                .isEqualTo(expectedSends(msgId));
+        List<String> drops =
+                decisions.stream()
+                        .filter(d -> !d.isPass())
+                        .map(d -> d.msgId + "/" + d.uid + "/" + d.reason)
+                        .collect(Collectors.toList());
+        org.assertj.core.api.Assertions.assertThat(drops)
+                .containsExactlyInAnyOrderElementsOf(
+                        expectedNoDevice(msgId).stream()
+                                .map(x -> x + "/no_device")
+                                .collect(Collectors.toList()));
+    }
+
     /** Binds of every device at T, keyed by device. */
     List<String[]> binds() {
         List<String[]> out = new ArrayList<>();
