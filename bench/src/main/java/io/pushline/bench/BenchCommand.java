@@ -11,15 +11,11 @@ import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
-import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.registry.DeviceInfo;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -358,14 +354,8 @@ final class BenchCommand {
      * one, taken after the input ended, holds nothing of the finished tasks.
      */
     private static long largestCheckpoint(URI rest, String jobId) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> r =
-                http.send(
-                        HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId + "/checkpoints"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
         long max = 0;
-        for (JsonNode c : Json.MAPPER.readTree(r.body()).path("history")) {
+        for (JsonNode c : FlinkRest.checkpoints(rest, jobId).path("history")) {
             if ("COMPLETED".equals(c.path("status").asText())) {
                 max = Math.max(max, c.path("state_size").asLong());
             }

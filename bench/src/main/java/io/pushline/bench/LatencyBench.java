@@ -116,20 +116,10 @@ final class LatencyBench {
                 quietStop.set(true);
                 quiet.join();
                 seen.awaitAll(quietAt.keySet(), Duration.ofMinutes(1));
-                long[] l0 = latencies(quietAt, seen);
                 double cores0 = cpu0.cores();
-                long[] written = split(quietAt, seen.writtenAt);
-                long[] committed = new long[written.length];
-                int k = 0;
-                for (Map.Entry<String, Long> e : quietAt.entrySet()) {
-                    Long w = seen.writtenAt.get(e.getKey());
-                    Long v = seen.firstSeen.get(e.getKey());
-                    if (w != null && v != null) {
-                        committed[k++] = v - w;
-                    }
-                }
-                committed = java.util.Arrays.copyOf(committed, k);
-                java.util.Arrays.sort(committed);
+                long[] l0 = gaps(quietAt.keySet(), quietAt, seen.firstSeen);
+                long[] written = gaps(quietAt.keySet(), quietAt, seen.writtenAt);
+                long[] committed = gaps(quietAt.keySet(), seen.writtenAt, seen.firstSeen);
                 System.out.printf(
                         "Phase 0 (no campaign): %,d realtime pushes, visible p50 %d ms, p99 %d ms,"
                                 + " max %d ms; %.2f cores busy%n",
@@ -146,7 +136,6 @@ final class LatencyBench {
                         pct(written, 50), pct(written, 99), pct(committed, 50), pct(committed, 99));
                 System.out.println("  checkpoints so far: " + cp0);
 
-                List<Long> latencies = new ArrayList<>();
                 Cpu cpu1 = Cpu.start();
                 long campaignAt = request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
                 AtomicBoolean stop = new AtomicBoolean();
@@ -157,13 +146,10 @@ final class LatencyBench {
                 stop.set(true);
                 realtime.join();
                 seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
-                for (long x : latencies(producedAt, seen)) {
-                    latencies.add(x);
-                }
+                long[] l = gaps(producedAt.keySet(), producedAt, seen.firstSeen);
                 double cores1 = cpu1.cores();
                 Checkpoints cp1 = Checkpoints.read(rest, job.getJobID().toString());
                 job.cancel().get();
-                long[] l = latencies.stream().mapToLong(x -> x).sorted().toArray();
                 long missingRealtime = producedAt.size() - l.length;
                 double pacedRate = seen.count("campaign-1") / ((drained - campaignAt) / 1e3);
                 System.out.printf(
@@ -420,23 +406,11 @@ final class LatencyBench {
         return json.substring(from, json.indexOf('"', from));
     }
 
-    /** Sorted visibility latencies of the pushes seen so far. */
-    private static long[] latencies(Map<String, Long> producedAt, Visible seen) {
-        List<Long> out = new ArrayList<>();
-        for (Map.Entry<String, Long> e : producedAt.entrySet()) {
-            Long at = seen.firstSeen.get(e.getKey());
-            if (at != null) {
-                out.add(at - e.getValue());
-            }
-        }
-        return out.stream().mapToLong(x -> x).sorted().toArray();
-    }
-
-    /** Sorted times from production to {@code at}, for the pushes that have one. */
-    private static long[] split(Map<String, Long> producedAt, Map<String, Long> at) {
-        return producedAt.entrySet().stream()
-                .filter(e -> at.containsKey(e.getKey()))
-                .mapToLong(e -> at.get(e.getKey()) - e.getValue())
+    /** Sorted times from {@code from} to {@code to} of the pushes in {@code ids} that have both. */
+    private static long[] gaps(Set<String> ids, Map<String, Long> from, Map<String, Long> to) {
+        return ids.stream()
+                .filter(id -> from.containsKey(id) && to.containsKey(id))
+                .mapToLong(id -> to.get(id) - from.get(id))
                 .sorted()
                 .toArray();
     }
@@ -471,20 +445,9 @@ final class LatencyBench {
             long completed, long failed, long p50Ms, long p99Ms, long maxMs, long avgBytes) {
         static Checkpoints read(int port, String jobId) {
             try {
-                var http = java.net.http.HttpClient.newHttpClient();
-                var req =
-                        java.net.http.HttpRequest.newBuilder(
-                                        java.net.URI.create(
-                                                "http://localhost:"
-                                                        + port
-                                                        + "/jobs/"
-                                                        + jobId
-                                                        + "/checkpoints"))
-                                .timeout(Duration.ofSeconds(10))
-                                .build();
-                String body =
-                        http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-                var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+                var root =
+                        FlinkRest.checkpoints(
+                                java.net.URI.create("http://localhost:" + port + "/"), jobId);
                 var counts = root.path("counts");
                 var duration = root.path("summary").path("end_to_end_duration");
                 var size = root.path("summary").path("checkpointed_size");

@@ -19,7 +19,10 @@ import javax.management.ObjectName;
  */
 public final class ConsumerLag implements LogEnds {
     private static final long serialVersionUID = 1L;
-    private static final long REFRESH_MS = 50;
+
+    /** How old the JVM's shared reading may be: every reader of a TaskManager asks each 50 ms. */
+    static final long REFRESH_MS = 50;
+
     private static final String PATTERN =
             "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=*,topic=*,partition=*";
 
@@ -27,16 +30,29 @@ public final class ConsumerLag implements LogEnds {
     private static Map<String, Double> lags = Map.of();
     private static long readAt = Long.MIN_VALUE;
 
+    private final long refreshMs;
+
+    public ConsumerLag() {
+        this(REFRESH_MS);
+    }
+
+    /**
+     * @param refreshMs how old a reading may be before the consumers are asked again
+     */
+    public ConsumerLag(long refreshMs) {
+        this.refreshMs = refreshMs;
+    }
+
     @Override
     public boolean caughtUp(String topic, int partition) {
-        Double lag = snapshot().get(topic + "/" + partition);
+        Double lag = snapshot(refreshMs).get(topic + "/" + partition);
         return lag != null && lag <= 0;
     }
 
     @Override
     public boolean allCaughtUp(Collection<String> topics) {
         boolean any = false;
-        for (Map.Entry<String, Double> e : snapshot().entrySet()) {
+        for (Map.Entry<String, Double> e : snapshot(refreshMs).entrySet()) {
             String key = e.getKey();
             if (topics.contains(key.substring(0, key.lastIndexOf('/')))) {
                 if (!(e.getValue() <= 0)) {
@@ -48,16 +64,17 @@ public final class ConsumerLag implements LogEnds {
         return any;
     }
 
-    /** What the JVM's consumers report, for a log line: "topic/partition" to lag. */
-    public static Map<String, Double> reported() {
-        return snapshot();
+    /** What the JVM's consumers report: "topic/partition" to lag. */
+    @Override
+    public String describe() {
+        return snapshot(refreshMs).toString();
     }
 
     /** Partition ("topic/partition") to its largest lag over the JVM's consumers. */
-    private static Map<String, Double> snapshot() {
+    private static Map<String, Double> snapshot(long refreshMs) {
         synchronized (LOCK) {
             long now = System.nanoTime() / 1_000_000;
-            if (readAt != Long.MIN_VALUE && now - readAt < REFRESH_MS) {
+            if (readAt != Long.MIN_VALUE && now - readAt < refreshMs) {
                 return lags;
             }
             lags = read(ManagementFactory.getPlatformMBeanServer());

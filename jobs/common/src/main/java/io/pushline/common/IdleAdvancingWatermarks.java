@@ -163,7 +163,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                             + " the wall clock: partition {}, lags {}",
                     now - waitingSince,
                     topic == null ? "(no record yet)" : topic + "/" + partition,
-                    ends instanceof ConsumerLag ? ConsumerLag.reported() : "?");
+                    ends.describe());
         }
         return atEnd;
     }

@@ -14,6 +14,11 @@ public interface LogEnds extends Serializable {
      */
     boolean allCaughtUp(Collection<String> topics);
 
+    /** What the answers stand on, for a log line. */
+    default String describe() {
+        return "?";
+    }
+
     /** No knowledge of log ends: every partition counts as read to its end. */
     LogEnds ALWAYS =
             new LogEnds() {
