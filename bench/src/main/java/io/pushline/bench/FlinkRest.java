@@ -7,6 +7,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** What the benchmarks read from a Flink cluster's REST API. */
 final class FlinkRest {
@@ -14,11 +16,40 @@ final class FlinkRest {
 
     /** {@code /jobs/:id/checkpoints}: counts, summary (durations, sizes) and recent history. */
     static JsonNode checkpoints(URI rest, String jobId) throws Exception {
+        return get(rest, "/jobs/" + jobId + "/checkpoints");
+    }
+
+    /**
+     * Each operator chain's busy and backpressured time (ms per second, the busiest subtask) at
+     * this moment, by name: where a pipeline's time goes while it is loaded.
+     */
+    static Map<String, long[]> load(URI rest, String jobId) throws Exception {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        for (JsonNode v : get(rest, "/jobs/" + jobId).path("vertices")) {
+            JsonNode metrics =
+                    get(
+                            rest,
+                            "/jobs/"
+                                    + jobId
+                                    + "/vertices/"
+                                    + v.path("id").asText()
+                                    + "/subtasks/metrics?get=busyTimeMsPerSecond,"
+                                    + "backPressuredTimeMsPerSecond&agg=max");
+            long[] busyAndPressured = new long[2];
+            for (JsonNode m : metrics) {
+                int i = m.path("id").asText().startsWith("busy") ? 0 : 1;
+                busyAndPressured[i] = Math.round(m.path("max").asDouble());
+            }
+            out.put(v.path("name").asText(), busyAndPressured);
+        }
+        return out;
+    }
+
+    private static JsonNode get(URI rest, String path) throws Exception {
         HttpResponse<String> r =
                 HttpClient.newHttpClient()
                         .send(
-                                HttpRequest.newBuilder(
-                                                rest.resolve("/jobs/" + jobId + "/checkpoints"))
+                                HttpRequest.newBuilder(rest.resolve(path))
                                         .timeout(Duration.ofSeconds(10))
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString());

@@ -10,6 +10,7 @@ import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -142,7 +144,10 @@ final class LatencyBench {
                 Map<String, Long> producedAt = new ConcurrentHashMap<>();
                 Thread realtime = realtime(kafka, perSecond, producedAt, stop, "rt-");
                 realtime.start();
+                Load load1 = new Load(rest, job.getJobID().toString());
+                load1.start();
                 long drained = seen.await("campaign-1", devices, Duration.ofMinutes(20));
+                String busy1 = load1.finish();
                 stop.set(true);
                 realtime.join();
                 seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
@@ -160,8 +165,24 @@ final class LatencyBench {
                         pct(l, 50),
                         pct(l, 99),
                         l.length == 0 ? -1 : l[l.length - 1]);
+                long[] decided1 = gaps(producedAt.keySet(), producedAt, seen.decidedAt);
+                long[] paced1 = gaps(producedAt.keySet(), seen.decidedAt, seen.writtenAt);
+                System.out.printf(
+                        "  produced to decided: p50 %d ms, p99 %d ms; decided to written (pacer):"
+                                + " p50 %d ms, p99 %d ms%n",
+                        pct(decided1, 50), pct(decided1, 99), pct(paced1, 50), pct(paced1, 99));
+                long[] written1 = gaps(producedAt.keySet(), producedAt, seen.writtenAt);
+                long[] committed1 = gaps(producedAt.keySet(), seen.writtenAt, seen.firstSeen);
+                System.out.printf(
+                        "  of which produced to written: p50 %d ms, p99 %d ms; written to visible:"
+                                + " p50 %d ms, p99 %d ms%n",
+                        pct(written1, 50),
+                        pct(written1, 99),
+                        pct(committed1, 50),
+                        pct(committed1, 99));
                 System.out.printf(
                         "  %.2f cores busy; checkpoints of the whole run: %s%n", cores1, cp1);
+                System.out.println("  busy/backpressured ms per s (busiest subtask): " + busy1);
 
                 // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
                 // the binds again; the requests topic starts empty, so phase 1's are not resent.
@@ -173,7 +194,10 @@ final class LatencyBench {
                 System.out.printf("  phase 2: binds loaded again in %.1f s%n", loaded2 / 1e3);
                 long c2At = request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
                 Cpu cpu2 = Cpu.start();
+                Load load2 = new Load(rest2, job2.getJobID().toString());
+                load2.start();
                 long c2Done = seen.await("campaign-2", devices, Duration.ofMinutes(20));
+                String busy2 = load2.finish();
                 double cores2 = cpu2.cores();
                 // for matching a profile of the run to this phase
                 System.out.printf("  phase 2 campaign window (epoch ms): %d %d%n", c2At, c2Done);
@@ -186,6 +210,7 @@ final class LatencyBench {
                         devices, (c2Done - c2At) / 1e3, rate);
                 System.out.printf(
                         "  %.2f cores busy; checkpoints of the whole run: %s%n", cores2, cp2);
+                System.out.println("  busy/backpressured ms per s (busiest subtask): " + busy2);
 
                 long missing =
                         missingRealtime
@@ -251,6 +276,8 @@ final class LatencyBench {
         opts.put(DispatchOptions.GROUP_ID.key(), "bench-" + id);
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + id);
         opts.put(DispatchOptions.PACING_ENABLED.key(), Boolean.toString(pacing));
+        // as production runs it (k8s/dispatch.yaml): campaigns decided as they are expanded
+        opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
         opts.putAll(jobOverrides);
         return DispatchJob.start(env, Configuration.fromMap(opts));
     }
@@ -319,6 +346,12 @@ final class LatencyBench {
         /** When the job wrote the send into its (still open) transaction: the record's time. */
         final Map<String, Long> writtenAt = new ConcurrentHashMap<>();
 
+        /**
+         * When the job wrote a realtime push's decision (the gate decided it a network hop before):
+         * what the send then waited for is the pacer's.
+         */
+        final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
+
         final Map<String, AtomicLong> perMsg = new ConcurrentHashMap<>();
         final AtomicLong duplicates = new AtomicLong();
         private final Set<String> pairs = new HashSet<>();
@@ -336,6 +369,8 @@ final class LatencyBench {
                 consumer.partitionsFor(v.topic())
                         .forEach(i -> parts.add(new TopicPartition(v.topic(), i.partition())));
             }
+            consumer.partitionsFor(Topics.DECISIONS)
+                    .forEach(i -> parts.add(new TopicPartition(Topics.DECISIONS, i.partition())));
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
         }
@@ -348,6 +383,12 @@ final class LatencyBench {
                 for (ConsumerRecord<byte[], byte[]> r : polled) {
                     String v = new String(r.value(), StandardCharsets.UTF_8);
                     String msgId = field(v, "msgId");
+                    if (r.topic().equals(Topics.DECISIONS)) {
+                        if (msgId.startsWith("rt")) {
+                            decidedAt.putIfAbsent(msgId, r.timestamp());
+                        }
+                        continue;
+                    }
                     String device = field(v, "deviceId");
                     if (!pairs.add(msgId + "\u0000" + device)) {
                         duplicates.incrementAndGet();
@@ -470,6 +511,79 @@ final class LatencyBench {
                     "%,d completed, %d failed, duration p50 %d ms, p99 %d ms, max %d ms,"
                             + " %,d bytes each on average",
                     completed, failed, p50Ms, p99Ms, maxMs, avgBytes);
+        }
+    }
+
+    /**
+     * Samples each operator chain's busy and backpressured time every second while a phase runs;
+     * {@link #toString} gives the averages, busiest first.
+     */
+    static final class Load extends Thread {
+        private final URI rest;
+        private final String jobId;
+        private final Map<String, long[]> sums = new LinkedHashMap<>();
+        private volatile boolean stopped;
+        private int samples;
+
+        Load(int port, String jobId) {
+            super("bench-load");
+            setDaemon(true);
+            this.rest = URI.create("http://localhost:" + port + "/");
+            this.jobId = jobId;
+        }
+
+        @Override
+        public void run() {
+            while (!stopped) {
+                try {
+                    Map<String, long[]> now = FlinkRest.load(rest, jobId);
+                    synchronized (sums) {
+                        now.forEach(
+                                (name, v) -> {
+                                    long[] sum = sums.computeIfAbsent(name, k -> new long[2]);
+                                    sum[0] += v[0];
+                                    sum[1] += v[1];
+                                });
+                        samples++;
+                    }
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    // a sample lost (the job restarting, say) is only a sample
+                }
+            }
+        }
+
+        String finish() throws InterruptedException {
+            stopped = true;
+            interrupt();
+            join();
+            return toString();
+        }
+
+        @Override
+        public String toString() {
+            synchronized (sums) {
+                if (samples == 0) {
+                    return "no samples";
+                }
+                List<Map.Entry<String, long[]>> busiest = new ArrayList<>(sums.entrySet());
+                busiest.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
+                StringBuilder out = new StringBuilder();
+                for (Map.Entry<String, long[]> e : busiest) {
+                    out.append(out.length() == 0 ? "" : "; ")
+                            .append(
+                                    e.getKey().length() > 40
+                                            ? e.getKey().substring(0, 40) + "…"
+                                            : e.getKey())
+                            .append(' ')
+                            .append(e.getValue()[0] / samples)
+                            .append('/')
+                            .append(e.getValue()[1] / samples);
+                }
+                return out.toString();
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStackExtension;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.Test;
@@ -93,6 +95,24 @@ class IdDictionaryITCase {
                 }
             }
             assertThat(unused).isEqualTo(fresh.size() - seen.size());
+            // many at once: the same answers whether read by range (a dense ascending run, with
+            // the unused ids and ids past the end in it) or row by row (sparse, or unordered)
+            int[] run = IntStream.range(0, fresh.size() + 5).toArray();
+            int[] sparse = IntStream.range(0, fresh.size()).filter(i -> i % 3 == 0).toArray();
+            int[] unordered =
+                    IntStream.range(0, run.length).map(i -> run[run.length - 1 - i]).toArray();
+            for (int[] ids : List.of(run, sparse, unordered)) {
+                try (IdDictionary uncached = new IdDictionary(hbase, "dicttest", 0)) {
+                    String[] uids = uncached.uidsOf(ids);
+                    for (int i = 0; i < ids.length; i++) {
+                        assertThat(uids[i]).as("id " + ids[i]).isEqualTo(fresh.uidOf(ids[i]));
+                    }
+                    if (ids != sparse) {
+                        assertThat(Arrays.stream(uids).filter(u -> u != null).count())
+                                .isEqualTo(seen.size());
+                    }
+                }
+            }
             assertThat(fresh.idOf("never-seen")).isNull();
             int next = fresh.assign("new-user");
             assertThat(seen.values()).doesNotContain(next);

@@ -18,6 +18,7 @@ public final class AudienceSettings implements Serializable {
     final int chunkSize;
     final long maxIdsPerSecond;
     final boolean holdWatermark;
+    final long targetDelayMs;
 
     public AudienceSettings(Audiences.Factory audiences, int chunkSize, long maxIdsPerSecond) {
         this(audiences, chunkSize, maxIdsPerSecond, true);
@@ -28,10 +29,20 @@ public final class AudienceSettings implements Serializable {
             int chunkSize,
             long maxIdsPerSecond,
             boolean holdWatermark) {
+        this(audiences, chunkSize, maxIdsPerSecond, holdWatermark, 0);
+    }
+
+    public AudienceSettings(
+            Audiences.Factory audiences,
+            int chunkSize,
+            long maxIdsPerSecond,
+            boolean holdWatermark,
+            long targetDelayMs) {
         this.audiences = audiences;
         this.chunkSize = chunkSize;
         this.maxIdsPerSecond = maxIdsPerSecond;
         this.holdWatermark = holdWatermark;
+        this.targetDelayMs = targetDelayMs;
     }
 
     /** Without a segment store. */
@@ -54,8 +65,16 @@ public final class AudienceSettings implements Serializable {
                         ? null
                         : StoreAudiences.factory(
                                 quorum, options.get(CommonOptions.HBASE_NAMESPACE), cache);
+        long target = options.get(DispatchOptions.AUDIENCE_TARGET_DELAY).toMillis();
+        if (target < 0) {
+            throw new IllegalArgumentException(
+                    "option '"
+                            + DispatchOptions.AUDIENCE_TARGET_DELAY.key()
+                            + "' must not be negative, got "
+                            + options.get(DispatchOptions.AUDIENCE_TARGET_DELAY));
+        }
         return new AudienceSettings(
-                store, chunk, rate, options.get(DispatchOptions.AUDIENCE_HOLD_WATERMARK));
+                store, chunk, rate, options.get(DispatchOptions.AUDIENCE_HOLD_WATERMARK), target);
     }
 
     private static <T extends Number> T atLeast(

@@ -72,6 +72,18 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
 
     static final int MAX_WAITING = 10_000;
 
+    /** The adaptive rate is changed at most this often (the pacer reports every 200 ms). */
+    static final long ADJUST_EVERY_MS = 200;
+
+    /** A pacer report older than this says nothing about congestion now. */
+    static final long LAG_FRESH_MS = 1_000;
+
+    /** The adaptive rate never goes below this, so a campaign always moves. */
+    static final double MIN_ADAPTIVE_RATE = 1_000;
+
+    /** Where the adaptive rate starts when a campaign starts with nothing learned yet. */
+    static final double INITIAL_ADAPTIVE_RATE = 5_000;
+
     private transient MailboxExecutor mailbox;
 
     private final Audiences.Factory factory;
@@ -79,6 +91,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private final long maxIdsPerSecond;
     private final long maxVendorBacklog;
     private final boolean holdWatermark;
+    private final long targetDelayMs;
 
     private transient Audiences audiences;
     private transient ArrayDeque<Running> running;
@@ -99,6 +112,15 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient ListState<ParsedRecord> waitingState;
     private transient Backoff backoff;
     private transient Counter storeFailures;
+
+    /** Ids per second for all campaigns together, learned from the pacer's reports; 0: none. */
+    private transient double adaptiveRate;
+
+    private transient long nextGlobalDueMs;
+    private transient long lastAdjustMs;
+    private transient long idsSinceAdjust;
+    private transient long lastSlowLogMs;
+    private transient Counter rateCuts;
 
     /**
      * @param chunkSize ids per chunk
@@ -122,6 +144,22 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             long maxIdsPerSecond,
             long maxVendorBacklog,
             boolean holdWatermark) {
+        this(factory, chunkSize, maxIdsPerSecond, maxVendorBacklog, holdWatermark, 0);
+    }
+
+    /**
+     * @param targetDelayMs with {@code holdWatermark} false: the expansion rate adapts (cut by a
+     *     third while the pacer reports its sends arriving more than this late beyond the
+     *     watermark's own delay, raised by a tenth while they do not), so that a campaign does not
+     *     queue up in front of the pacer where realtime sends cannot overtake it; 0 turns it off
+     */
+    public CampaignExpander(
+            Audiences.Factory factory,
+            int chunkSize,
+            long maxIdsPerSecond,
+            long maxVendorBacklog,
+            boolean holdWatermark,
+            long targetDelayMs) {
         if (chunkSize < 1) {
             throw new IllegalArgumentException("chunk size must be positive: " + chunkSize);
         }
@@ -130,6 +168,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         this.maxIdsPerSecond = maxIdsPerSecond;
         this.maxVendorBacklog = maxVendorBacklog;
         this.holdWatermark = holdWatermark;
+        this.targetDelayMs = targetDelayMs;
     }
 
     /** A campaign being expanded: its checkpointed progress and the audience it walks. */
@@ -190,6 +229,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         getMetricGroup().gauge("campaignIdsPending", this::pendingIds);
         getMetricGroup().gauge("campaignsWaitingForStore", () -> waiting.size());
         storeFailures = getMetricGroup().counter("segmentStoreFailures");
+        rateCuts = getMetricGroup().counter("expansionRateCuts");
+        getMetricGroup().gauge("expansionRateLimit", () -> Math.round(adaptiveRate));
         backoff = new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS);
         schedule(0);
         if (!waiting.isEmpty()) {
@@ -271,6 +312,13 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (waited && p.ts <= inputWatermark) {
             p.ts = inputWatermark + 1;
         }
+        if (adaptiveRate == 0
+                && targetDelayMs > 0
+                && !holdWatermark
+                && queueingMs(getProcessingTimeService().getCurrentProcessingTime())
+                        != Long.MIN_VALUE) {
+            adaptiveRate = INITIAL_ADAPTIVE_RATE; // slow start: the reports will tell how fast
+        }
         running.add(
                 new Running(
                         CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size),
@@ -306,6 +354,71 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     public void processElement2(StreamRecord<PacingStatus> element) {
         PacingStatus s = element.getValue();
         vendors.put(s.vendor, s);
+        adapt();
+    }
+
+    /**
+     * Congestion control for campaigns. The pacer reports how far event time has come through the
+     * stages before it (its watermark); the gap to the event time here is what those stages hold,
+     * the campaign's queue that realtime sends wait behind. While it exceeds the target the rate is
+     * cut by a third, while it does not the rate grows by a quarter: so a campaign starts slowly
+     * and settles just under what the stages absorb. Without fresh reports nothing is known, and
+     * only backpressure limits the expansion.
+     */
+    private void adapt() {
+        if (targetDelayMs <= 0 || holdWatermark) {
+            return;
+        }
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        if (now - lastAdjustMs < ADJUST_EVERY_MS) {
+            return;
+        }
+        long elapsed = now - lastAdjustMs;
+        long emitted = idsSinceAdjust;
+        lastAdjustMs = now;
+        idsSinceAdjust = 0;
+        long queued = queueingMs(now);
+        if (queued == Long.MIN_VALUE) {
+            adaptiveRate = 0;
+            return;
+        }
+        if (running.isEmpty() || pausedSince > 0) {
+            return; // nothing is being expanded: the reports say nothing about its rate
+        }
+        if (queued > targetDelayMs) {
+            adaptiveRate = Math.max(MIN_ADAPTIVE_RATE, adaptiveRate * 2 / 3);
+            rateCuts.inc();
+            if (now - lastSlowLogMs >= 10_000) {
+                lastSlowLogMs = now;
+                LOG.info(
+                        "Campaign expansion slowed to {} ids/s: the pacer's event time trails"
+                                + " this stage's by {} ms (target {} ms)",
+                        Math.round(adaptiveRate),
+                        queued,
+                        targetDelayMs);
+            }
+        } else if (adaptiveRate > 0) {
+            // grows only while it is what limits: at most twice the rate achieved
+            double achieved = emitted * 1000.0 / Math.max(1, elapsed);
+            adaptiveRate = Math.min(adaptiveRate * 1.25, Math.max(2 * achieved, adaptiveRate));
+        }
+    }
+
+    /**
+     * How far the pacers' event time trailed this stage's, from the freshest report of each vendor
+     * (the slowest vendor counts); {@code Long.MIN_VALUE} without fresh reports.
+     */
+    private long queueingMs(long now) {
+        long worst = Long.MIN_VALUE;
+        for (PacingStatus s : vendors.values()) {
+            if (now - s.ts <= LAG_FRESH_MS && s.watermark > 0) {
+                worst = Math.max(worst, s.ts - s.watermark);
+            }
+        }
+        if (worst == Long.MIN_VALUE || inputWatermark == Long.MIN_VALUE) {
+            return Long.MIN_VALUE;
+        }
+        return worst - Math.max(0, now - inputWatermark);
     }
 
     @Override
@@ -410,6 +523,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             LOG.info("Campaign expansion resumed after {} ms", now - pausedSince);
             pausedSince = 0;
         }
+        if (adaptiveRate > 0 && now < nextGlobalDueMs) {
+            schedule(nextGlobalDueMs - now);
+            return;
+        }
         Running next = null;
         long due = Long.MAX_VALUE;
         for (Running r : running) {
@@ -426,12 +543,19 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         long rate = rate(next);
         int size = emitChunk(next);
         next.nextDueMs = rate > 0 ? now + Math.max(1, size * 1000L / rate) : now;
+        idsSinceAdjust += size;
+        if (adaptiveRate > 0) {
+            nextGlobalDueMs = now + Math.max(1, Math.round(size * 1000.0 / adaptiveRate));
+        }
         if (running.remove(next)) {
             running.addLast(next); // round robin: a slow campaign does not hold the others back
         }
         due = Long.MAX_VALUE;
         for (Running r : running) {
             due = Math.min(due, r.nextDueMs);
+        }
+        if (adaptiveRate > 0) {
+            due = Math.max(due, nextGlobalDueMs);
         }
         schedule(Math.max(0, due - now));
     }
@@ -454,6 +578,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         long rate = rate(r);
         // a limited campaign goes in chunks of a tenth of a second's worth, so it flows evenly
         int size = rate > 0 ? (int) Math.max(1, Math.min(chunkSize, rate / 10)) : chunkSize;
+        if (adaptiveRate > 0) {
+            // a twentieth of a second's worth at a time, so the adapted rate flows evenly
+            size = (int) Math.max(1, Math.min(size, adaptiveRate / 20));
+        }
         int[] next = r.audience.chunk(p.nextId, size);
         if (next.length > 0) {
             PushRequest request = p.request;

@@ -136,7 +136,8 @@ public final class DispatchJob {
                                             audience.chunkSize,
                                             audience.maxIdsPerSecond,
                                             pacing == null ? 0 : pacing.maxBacklog,
-                                            audience.holdWatermark))
+                                            audience.holdWatermark,
+                                            audience.targetDelayMs))
                             .uid("campaign-expander")
                             .setParallelism(1);
             DataStream<UidKeyed> campaignUids =

@@ -144,6 +144,17 @@ public final class DispatchOptions {
                                     + " so realtime pushes never wait for a campaign.")
                     .withDeprecatedKeys("audience.hold-watermark");
 
+    public static final ConfigOption<Duration> AUDIENCE_TARGET_DELAY =
+            ConfigOptions.key("dispatch.audience.target-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(200))
+                    .withDescription(
+                            "With hold-watermark false and pacing on: how long a campaign's sends"
+                                    + " may queue in front of the pacer, beyond the watermark's own"
+                                    + " wait. The expansion rate adapts to the pacer's reports so"
+                                    + " that realtime sends, which queue behind them there, are not"
+                                    + " held up; 0 turns it off (backpressure alone).");
+
     public static final ConfigOption<Boolean> PACING_ENABLED =
             ConfigOptions.key("dispatch.pacing.enabled")
                     .booleanType()
@@ -244,6 +255,7 @@ public final class DispatchOptions {
                 AUDIENCE_CHUNK_SIZE,
                 AUDIENCE_MAX_IDS_PER_SECOND,
                 AUDIENCE_HOLD_WATERMARK,
+                AUDIENCE_TARGET_DELAY,
                 PACING_ENABLED,
                 PACING_RATES,
                 PACING_WEIGHTS,

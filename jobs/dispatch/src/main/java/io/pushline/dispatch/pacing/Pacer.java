@@ -30,6 +30,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 
@@ -51,7 +52,7 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
                 Triggerable<String, VoidNamespace>,
                 BoundedMultiInput {
     private static final long serialVersionUID = 1L;
-    static final long STATUS_INTERVAL_MS = 1_000;
+    static final long STATUS_INTERVAL_MS = 200;
 
     private final PacingConfig config;
     private final long tickMs;
@@ -64,6 +65,9 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
     private transient Map<String, VendorPacing> vendors;
     private transient Map<String, Long> nextTick;
     private transient Map<String, VendorMetrics> metrics;
+
+    /** The sends' watermark: how far event time has come through the stages before this one. */
+    private transient long watermark;
 
     /**
      * @param config rates, weights and realtime level until a rules document changes them
@@ -108,7 +112,10 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
         scheduleStatus();
     }
 
-    /** Every second, each vendor this subtask owns: its backlog and rate, to push.pacing. */
+    /**
+     * Every {@link #STATUS_INTERVAL_MS}, each vendor this subtask owns: its backlog, rate and the
+     * event time it has reached, to push.pacing.
+     */
     private void scheduleStatus() {
         ProcessingTimeService time = getProcessingTimeService();
         time.registerTimer(
@@ -116,11 +123,10 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
                 t -> {
                     for (Map.Entry<String, VendorPacing> e : vendors.entrySet()) {
                         VendorPacing s = e.getValue();
-                        output.collect(
-                                DispatchTags.PACING_STATUS,
-                                new StreamRecord<>(
-                                        PacingStatus.of(
-                                                e.getKey(), s.backlog(), s.rate, s.maxRate, t)));
+                        PacingStatus status =
+                                PacingStatus.of(e.getKey(), s.backlog(), s.rate, s.maxRate, t);
+                        status.watermark = Math.max(0, watermark);
+                        output.collect(DispatchTags.PACING_STATUS, new StreamRecord<>(status));
                     }
                     scheduleStatus();
                 });
@@ -211,6 +217,12 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
         if (s.backlog() > 0) {
             schedule(now);
         }
+    }
+
+    @Override
+    public void processWatermark1(Watermark mark) throws Exception {
+        watermark = Math.max(watermark, mark.getTimestamp());
+        super.processWatermark1(mark);
     }
 
     @Override
