@@ -131,6 +131,58 @@ class CampaignExpanderTest {
         }
     }
 
+    /**
+     * Without the hold, a campaign must not pile up in front of the pacer, where realtime sends
+     * would wait behind it: the rate starts low, is cut while the pacer's event time trails this
+     * stage's by more than the target, and grows while it does not.
+     */
+    @Test
+    void withoutTheHoldTheRateFollowsHowFarThePacerTrails() throws Exception {
+        write("c", 0, 40_000);
+        audiences = FolderAudiences.factory(dir, null);
+        try (var h = harness(new CampaignExpander(audiences, 5_000, 0, 0, false, 200))) {
+            // processing time and event time on one clock; the watermark 200 ms behind here,
+            // and the pacer reporting the same: nothing queued between them
+            h.setProcessingTime(10_000);
+            h.processWatermark1(new Watermark(9_800));
+            h.processElement2(report(10_000, 9_800), 10_000);
+            h.processElement1(campaign("m11", "c", 9_900), 9_900);
+            advance(h, 10_001, 11_000);
+            long slowStart = ids(h);
+            assertThat(slowStart)
+                    .as("a slow start, not all 40,000 at once")
+                    .isBetween(4_000L, 6_000L);
+
+            // the pacer's event time 1 s behind while this stage's is 200 ms: 800 ms queued
+            h.processWatermark1(new Watermark(10_800));
+            h.processElement2(report(11_000, 10_000), 11_000);
+            advance(h, 11_001, 12_000);
+            long congested = ids(h) - slowStart;
+            assertThat(congested).as("cut by a third").isBetween(2_500L, 4_000L);
+
+            // caught up again: five reports a second, each lets it grow by a quarter
+            long before = ids(h);
+            for (long t = 12_000; t < 14_000; t += 200) {
+                h.processWatermark1(new Watermark(t - 200));
+                h.processElement2(report(t, t - 200), t);
+                advance(h, t + 1, t + 200);
+            }
+            long recovered = ids(h) - before;
+            assertThat(recovered).as("two seconds, growing").isGreaterThan(2 * congested);
+        }
+    }
+
+    private static PacingStatus report(long ts, long watermark) {
+        PacingStatus s = PacingStatus.of("fcm", 0, 10_000, 10_000, ts);
+        s.watermark = watermark;
+        return s;
+    }
+
+    private static long ids(
+            TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk> h) {
+        return chunks(h).stream().mapToLong(c -> c.ids.length).sum();
+    }
+
     @Test
     void anUnknownSegmentSendsNothingAndIsADeadLetterWithTheColumn() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 7, 0))) {

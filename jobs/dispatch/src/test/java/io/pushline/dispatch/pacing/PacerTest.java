@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.pushline.schema.DropReason;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingControl;
+import io.pushline.schema.pacing.PacingStatus;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.Test;
 
 class PacerTest {
@@ -119,6 +123,26 @@ class PacerTest {
                         .as("wait of realtime push %d", i)
                         .isLessThanOrEqualTo(10L);
             }
+        }
+    }
+
+    /** The reports carry the pacer's event time: how far behind the stages before it are. */
+    @Test
+    void reportsGiveTheBacklogAndTheEventTimeReachedFiveTimesASecond() throws Exception {
+        try (PacerHarness p = new PacerHarness(Map.of("honor", 1000.0))) {
+            p.push("honor", 1, 5_000);
+            p.h.processWatermark1(new Watermark(777));
+            p.runUntil(1_000);
+            List<PacingStatus> reports =
+                    p.h.getSideOutput(DispatchTags.PACING_STATUS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+            assertThat(reports).hasSize(5);
+            PacingStatus last = reports.get(reports.size() - 1);
+            assertThat(last.vendor).isEqualTo("honor");
+            assertThat(last.watermark).isEqualTo(777);
+            assertThat(last.ts).isEqualTo(1_000);
+            assertThat(last.backlog).isBetween(3_900L, 4_100L); // 1,000 of 5,000 left in 1 s
         }
     }
 
