@@ -45,6 +45,24 @@ final class FlinkRest {
         return out;
     }
 
+    /** The sum over every subtask of each metric whose name ends with {@code suffix}. */
+    static long sum(URI rest, String jobId, String suffix) throws Exception {
+        long total = 0;
+        for (JsonNode v : get(rest, "/jobs/" + jobId).path("vertices")) {
+            String base =
+                    "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
+            for (JsonNode m : get(rest, base)) {
+                String id = m.path("id").asText();
+                if (id.endsWith(suffix)) {
+                    for (JsonNode value : get(rest, base + "?get=" + id + "&agg=sum")) {
+                        total += Math.round(value.path("sum").asDouble());
+                    }
+                }
+            }
+        }
+        return total;
+    }
+
     private static JsonNode get(URI rest, String path) throws Exception {
         HttpResponse<String> r =
                 HttpClient.newHttpClient()

@@ -36,7 +36,7 @@ public final class DispatchOptions {
     public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS =
             ConfigOptions.key("dispatch.max-out-of-orderness")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(200))
+                    .defaultValue(Duration.ofMillis(100))
                     .withDescription(
                             "How far behind the newest event time an input record may arrive"
                                     + " and still be decided in time order; also the least"
@@ -147,7 +147,7 @@ public final class DispatchOptions {
     public static final ConfigOption<Duration> AUDIENCE_TARGET_DELAY =
             ConfigOptions.key("dispatch.audience.target-delay")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(200))
+                    .defaultValue(Duration.ofMillis(100))
                     .withDescription(
                             "With hold-watermark false and pacing on: how long a campaign's sends"
                                     + " may queue in front of the pacer, beyond the watermark's own"
@@ -228,8 +228,8 @@ public final class DispatchOptions {
                     .defaultValue(1_000_000L)
                     .withDescription(
                             "Campaign expansion pauses while any vendor has more sends than this"
-                                    + " waiting in the pacer (reported on push.pacing every"
-                                    + " second); 0 never pauses.")
+                                    + " waiting in the pacer (reported on push.pacing five"
+                                    + " times a second); 0 never pauses.")
                     .withDeprecatedKeys("pacing.max-backlog");
 
     public static final ConfigOption<String> PACING_FEEDBACK_TOPIC =

@@ -29,10 +29,11 @@ import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A campaign killed mid-expansion (job cancelled, no savepoint) and restored from its last
@@ -54,12 +55,18 @@ class CampaignRestoreITCase {
     @TempDir Path checkpoints;
     @TempDir Path files;
 
-    @Test
-    void aCampaignKilledMidwayIsResumedFromTheCheckpointWithEachDeviceOnce() throws Exception {
+    /**
+     * Both ways campaigns meet event time: held (replay's order, the default) and free (each chunk
+     * stamped when expanded, its rate adapted to the pacer's reports: what production runs).
+     */
+    @ParameterizedTest(name = "hold-watermark {0}")
+    @ValueSource(booleans = {true, false})
+    void aCampaignKilledMidwayIsResumedFromTheCheckpointWithEachDeviceOnce(boolean hold)
+            throws Exception {
         LocalStack stack = STACK.get();
         String kafka = stack.kafkaBootstrap();
         stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
-        Campaigns population = new Campaigns(3_000, "itrestore");
+        Campaigns population = new Campaigns(3_000, hold ? "itrestore" : "itrestorefree");
         population.buildSegments(stack, files);
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, population.binds());
         KafkaTopics.produce(
@@ -78,7 +85,8 @@ class CampaignRestoreITCase {
         opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
         // stamped at fixed dates long past: no wall-clock horizon behind
         opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
-        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-restore");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-restore-" + hold);
+        opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), Boolean.toString(hold));
         // About four seconds of expansion, so the kill lands in the middle of it.
         opts.put(DispatchOptions.AUDIENCE_MAX_IDS_PER_SECOND.key(), "150");
         Configuration flink = stack.flinkConfiguration();
@@ -112,7 +120,18 @@ class CampaignRestoreITCase {
         // The restored source resumes after the first tick: new input moves its watermark.
         Campaigns.tick(kafka, Campaigns.T + 6_000);
         TreeSet<String> expected = population.expectedSends("c1");
-        waitUntil(() -> Campaigns.sends(kafka).size() >= expected.size(), "every send committed");
+        // Free chunks are stamped with the event time they are expanded at: like any push after
+        // that time, they are decided once later input moves the watermark past it.
+        long[] clock = {Campaigns.T + 6_000, 0};
+        waitUntil(
+                () -> {
+                    if (!hold && ++clock[1] % 5 == 0) {
+                        clock[0] += 1_000;
+                        tick(kafka, clock[0]);
+                    }
+                    return Campaigns.sends(kafka).size() >= expected.size();
+                },
+                "every send committed");
         // Two more checkpoints: a duplicate would have been committed by now.
         int reached =
                 latestCheckpoint(second.getJobID()).map(CampaignRestoreITCase::number).orElse(0);
@@ -168,6 +187,14 @@ class CampaignRestoreITCase {
 
     private static int number(Path chk) {
         return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
+    }
+
+    private static void tick(String kafka, long ts) {
+        try {
+            Campaigns.tick(kafka, ts);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
