@@ -141,11 +141,17 @@ class PacingKafkaITCase {
                         .map(s -> Json.read(s, PacingStatus.class))
                         .filter(r -> r.vendor.equals("huawei"))
                         .collect(Collectors.toList());
-        // 400 sends at 20/s: reports every second while the backlog drains
-        assertThat(huawei).hasSizeGreaterThan(5);
+        // 400 bulk and 5 realtime sends at 20/s: reports five times a second while they drain
+        assertThat(huawei).hasSizeGreaterThan(25);
         assertThat(huawei).allMatch(r -> r.maxRate == 20.0 && r.rate == 20.0);
         assertThat(huawei.stream().mapToLong(r -> r.backlog).max().orElse(0))
-                .isBetween(BULK / 2L, (long) BULK);
+                .isBetween(BULK / 2L, BULK + 5L);
+        // and the event time the pacer has reached, which only moves forward
+        long[] watermarks = huawei.stream().mapToLong(r -> r.watermark).toArray();
+        assertThat(watermarks[watermarks.length - 1]).isGreaterThanOrEqualTo(T + 2_000);
+        for (int i = 1; i < watermarks.length; i++) {
+            assertThat(watermarks[i]).isGreaterThanOrEqualTo(watermarks[i - 1]);
+        }
     }
 
     @Test
