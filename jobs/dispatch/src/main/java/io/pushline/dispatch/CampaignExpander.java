@@ -116,6 +116,9 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     /** Ids per second for all campaigns together, learned from the pacer's reports; 0: none. */
     private transient double adaptiveRate;
 
+    /** Until the first cut the rate grows fast; after it, gently (as TCP after slow start). */
+    private transient boolean slowStart;
+
     private transient long nextGlobalDueMs;
     private transient long lastAdjustMs;
     private transient long idsSinceAdjust;
@@ -318,6 +321,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                 && queueingMs(getProcessingTimeService().getCurrentProcessingTime())
                         != Long.MIN_VALUE) {
             adaptiveRate = INITIAL_ADAPTIVE_RATE; // slow start: the reports will tell how fast
+            slowStart = true;
         }
         running.add(
                 new Running(
@@ -361,9 +365,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
      * Congestion control for campaigns. The pacer reports how far event time has come through the
      * stages before it (its watermark); the gap to the event time here is what those stages hold,
      * the campaign's queue that realtime sends wait behind. While it exceeds the target the rate is
-     * cut by a third, while it does not the rate grows by a quarter: so a campaign starts slowly
-     * and settles just under what the stages absorb. Without fresh reports nothing is known, and
-     * only backpressure limits the expansion.
+     * cut by a third; while it does not, the rate grows by a quarter per report until the first cut
+     * and by a twentieth after it: so a campaign starts slowly, finds what the stages absorb within
+     * seconds, and then stays just under it without overshooting by much. Without fresh reports
+     * nothing is known, and only backpressure limits the expansion.
      */
     private void adapt() {
         if (targetDelayMs <= 0 || holdWatermark) {
@@ -386,6 +391,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             return; // nothing is being expanded: the reports say nothing about its rate
         }
         if (queued > targetDelayMs) {
+            slowStart = false;
             adaptiveRate = Math.max(MIN_ADAPTIVE_RATE, adaptiveRate * 2 / 3);
             rateCuts.inc();
             if (now - lastSlowLogMs >= 10_000) {
@@ -400,7 +406,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         } else if (adaptiveRate > 0) {
             // grows only while it is what limits: at most twice the rate achieved
             double achieved = emitted * 1000.0 / Math.max(1, elapsed);
-            adaptiveRate = Math.min(adaptiveRate * 1.25, Math.max(2 * achieved, adaptiveRate));
+            double growth = slowStart ? 1.25 : 1.05;
+            adaptiveRate = Math.min(adaptiveRate * growth, Math.max(2 * achieved, adaptiveRate));
         }
     }
 
