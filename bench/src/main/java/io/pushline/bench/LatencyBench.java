@@ -212,6 +212,10 @@ final class LatencyBench {
                                 + " after its request = %,.0f devices/s%n",
                         devices, (c2Done - c2At) / 1e3, rate);
                 System.out.printf(
+                        "  half visible after %.1f s, nine tenths after %.1f s%n",
+                        seen.halfAt == 0 ? -1 : (seen.halfAt - c2At) / 1e3,
+                        seen.ninetyAt == 0 ? -1 : (seen.ninetyAt - c2At) / 1e3);
+                System.out.printf(
                         "  %.2f cores busy; checkpoints of the whole run: %s%n", cores2, cp2);
                 System.out.println("  busy/backpressured ms per s (busiest subtask): " + busy2);
 
@@ -430,13 +434,27 @@ final class LatencyBench {
             return n == null ? 0 : n.get();
         }
 
+        /** When the last {@link #await} saw half and nine tenths of its sends (wall clock). */
+        long halfAt;
+
+        long ninetyAt;
+
         /** Waits until {@code n} sends of {@code msgId} are visible; returns when (wall clock). */
         long await(String msgId, long n, Duration max) throws InterruptedException {
             long deadline = System.nanoTime() + max.toNanos();
             long last = 0;
             long lastReport = System.currentTimeMillis();
+            halfAt = 0;
+            ninetyAt = 0;
             while (count(msgId) < n && System.nanoTime() < deadline) {
                 Thread.sleep(20);
+                long seenNow = count(msgId);
+                if (halfAt == 0 && seenNow * 2 >= n) {
+                    halfAt = System.currentTimeMillis();
+                }
+                if (ninetyAt == 0 && seenNow * 10 >= n * 9) {
+                    ninetyAt = System.currentTimeMillis();
+                }
                 if (n > 1 && System.currentTimeMillis() - lastReport >= 10_000) {
                     lastReport = System.currentTimeMillis();
                     System.out.printf("    %s: %,d of %,d visible%n", msgId, count(msgId), n);
