@@ -205,12 +205,14 @@ final class LatencyBench {
                 // for matching a profile of the run to this phase
                 System.out.printf("  phase 2 campaign window (epoch ms): %d %d%n", c2At, c2Done);
                 Checkpoints cp2 = Checkpoints.read(rest2, job2.getJobID().toString());
+                String during = Checkpoints.within(rest2, job2.getJobID().toString(), c2At, c2Done);
                 job2.cancel().get();
                 double rate = seen.count("campaign-2") / ((c2Done - c2At) / 1e3);
                 System.out.printf(
                         "Phase 2 (pacing off): campaign of %,d devices, last send visible %.1f s"
                                 + " after its request = %,.0f devices/s%n",
                         devices, (c2Done - c2At) / 1e3, rate);
+                System.out.println("  checkpoints completed during the campaign: " + during);
                 System.out.printf(
                         "  half visible after %.1f s, nine tenths after %.1f s%n",
                         seen.halfAt == 0 ? -1 : (seen.halfAt - c2At) / 1e3,
@@ -275,6 +277,8 @@ final class LatencyBench {
         flink.setString("rest.port", Integer.toString(restPort));
         production.forEach(flink::setString);
         flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
+        // every checkpoint of a phase in the REST history, not the last ten
+        flink.setString("web.checkpoints.history", "100000");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(2);
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
@@ -525,6 +529,34 @@ final class LatencyBench {
     /** What Flink's REST API says of a job's checkpoints: count, duration, bytes. */
     record Checkpoints(
             long completed, long failed, long p50Ms, long p99Ms, long maxMs, long avgBytes) {
+        /**
+         * The checkpoints that completed between {@code from} and {@code to} (epoch ms), from the
+         * REST API's recent history: when each completed and how long it took, which tells whether
+         * transactions could commit while a campaign ran.
+         */
+        static String within(int port, String jobId, long from, long to) {
+            try {
+                var root =
+                        FlinkRest.checkpoints(
+                                java.net.URI.create("http://localhost:" + port + "/"), jobId);
+                List<String> out = new ArrayList<>();
+                for (var c : root.path("history")) {
+                    long end = c.path("latest_ack_timestamp").asLong();
+                    if ("COMPLETED".equals(c.path("status").asText()) && end >= from && end <= to) {
+                        out.add(
+                                String.format(
+                                        "+%.1f s (took %d ms)",
+                                        (end - from) / 1e3,
+                                        c.path("end_to_end_duration").asLong()));
+                    }
+                }
+                java.util.Collections.reverse(out);
+                return out.isEmpty() ? "none" : out.size() + ": " + String.join(", ", out);
+            } catch (Exception e) {
+                return "unavailable (" + e + ")";
+            }
+        }
+
         static Checkpoints read(int port, String jobId) {
             try {
                 var root =
