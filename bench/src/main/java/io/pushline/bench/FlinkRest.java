@@ -25,22 +25,19 @@ final class FlinkRest {
      */
     static Map<String, long[]> load(URI rest, String jobId) throws Exception {
         Map<String, long[]> out = new LinkedHashMap<>();
-        for (JsonNode v : get(rest, "/jobs/" + jobId).path("vertices")) {
+        for (Map.Entry<String, String> v : vertexMetrics(rest, jobId).entrySet()) {
             JsonNode metrics =
                     get(
                             rest,
-                            "/jobs/"
-                                    + jobId
-                                    + "/vertices/"
-                                    + v.path("id").asText()
-                                    + "/subtasks/metrics?get=busyTimeMsPerSecond,"
+                            v.getValue()
+                                    + "?get=busyTimeMsPerSecond,"
                                     + "backPressuredTimeMsPerSecond&agg=max");
             long[] busyAndPressured = new long[2];
             for (JsonNode m : metrics) {
                 int i = m.path("id").asText().startsWith("busy") ? 0 : 1;
                 busyAndPressured[i] = Math.round(m.path("max").asDouble());
             }
-            out.put(v.path("name").asText(), busyAndPressured);
+            out.put(v.getKey(), busyAndPressured);
         }
         return out;
     }
@@ -48,9 +45,7 @@ final class FlinkRest {
     /** The sum over every subtask of each metric whose name ends with {@code suffix}. */
     static long sum(URI rest, String jobId, String suffix) throws Exception {
         long total = 0;
-        for (JsonNode v : get(rest, "/jobs/" + jobId).path("vertices")) {
-            String base =
-                    "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
+        for (String base : vertexMetrics(rest, jobId).values()) {
             for (JsonNode m : get(rest, base)) {
                 String id = m.path("id").asText();
                 if (id.endsWith(suffix)) {
@@ -61,6 +56,22 @@ final class FlinkRest {
             }
         }
         return total;
+    }
+
+    /** The REST API of a cluster on this machine. */
+    static URI local(int port) {
+        return URI.create("http://localhost:" + port + "/");
+    }
+
+    /** Each operator chain's name and the path of its subtasks' metrics. */
+    private static Map<String, String> vertexMetrics(URI rest, String jobId) throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (JsonNode v : get(rest, "/jobs/" + jobId).path("vertices")) {
+            out.put(
+                    v.path("name").asText(),
+                    "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics");
+        }
+        return out;
     }
 
     private static JsonNode get(URI rest, String path) throws Exception {

@@ -298,7 +298,7 @@ final class LatencyBench {
      * bindings it has just loaded are mirrored.
      */
     private static void settled(int port, String jobId) throws Exception {
-        URI rest = URI.create("http://localhost:" + port + "/");
+        URI rest = FlinkRest.local(port);
         long t0 = System.currentTimeMillis();
         long last = -1;
         int still = 0;
@@ -536,9 +536,7 @@ final class LatencyBench {
          */
         static String within(int port, String jobId, long from, long to) {
             try {
-                var root =
-                        FlinkRest.checkpoints(
-                                java.net.URI.create("http://localhost:" + port + "/"), jobId);
+                var root = FlinkRest.checkpoints(FlinkRest.local(port), jobId);
                 List<String> out = new ArrayList<>();
                 for (var c : root.path("history")) {
                     long end = c.path("latest_ack_timestamp").asLong();
@@ -559,9 +557,7 @@ final class LatencyBench {
 
         static Checkpoints read(int port, String jobId) {
             try {
-                var root =
-                        FlinkRest.checkpoints(
-                                java.net.URI.create("http://localhost:" + port + "/"), jobId);
+                var root = FlinkRest.checkpoints(FlinkRest.local(port), jobId);
                 var counts = root.path("counts");
                 var duration = root.path("summary").path("end_to_end_duration");
                 var size = root.path("summary").path("checkpointed_size");
@@ -601,7 +597,7 @@ final class LatencyBench {
         Load(int port, String jobId) {
             super("bench-load");
             setDaemon(true);
-            this.rest = URI.create("http://localhost:" + port + "/");
+            this.rest = FlinkRest.local(port);
             this.jobId = jobId;
         }
 

@@ -316,8 +316,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             p.ts = inputWatermark + 1;
         }
         if (adaptiveRate == 0
-                && targetDelayMs > 0
-                && !holdWatermark
+                && adapts()
                 && queueingMs(getProcessingTimeService().getCurrentProcessingTime())
                         != Long.MIN_VALUE) {
             adaptiveRate = INITIAL_ADAPTIVE_RATE; // slow start: the reports will tell how fast
@@ -371,7 +370,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
      * nothing is known, and only backpressure limits the expansion.
      */
     private void adapt() {
-        if (targetDelayMs <= 0 || holdWatermark) {
+        if (!adapts()) {
             return;
         }
         long now = getProcessingTimeService().getCurrentProcessingTime();
@@ -409,6 +408,11 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             double growth = slowStart ? 1.25 : 1.05;
             adaptiveRate = Math.min(adaptiveRate * growth, Math.max(2 * achieved, adaptiveRate));
         }
+    }
+
+    /** Whether the rate adapts at all: a target is set and chunks do not hold the watermark. */
+    private boolean adapts() {
+        return targetDelayMs > 0 && !holdWatermark;
     }
 
     /**
