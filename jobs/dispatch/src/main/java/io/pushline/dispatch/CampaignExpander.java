@@ -84,6 +84,18 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     /** Where the adaptive rate starts when a campaign starts with nothing learned yet. */
     static final double INITIAL_ADAPTIVE_RATE = 5_000;
 
+    /**
+     * Without the hold, the ids emitted before the input watermark moves on. Chunks are stamped at
+     * the input watermark, so every stage after this one releases them only at the next watermark:
+     * more per watermark is only a bigger batch waiting there (and a longer step that checkpoint
+     * barriers wait behind), not a faster campaign. Stopping here also gives the input a turn,
+     * which emitting into a backpressured output would starve.
+     */
+    static final long MAX_IDS_PER_WATERMARK = 20_000;
+
+    /** How long the expansion waits for the watermark before it goes on with another batch. */
+    static final long MAX_WATERMARK_WAIT_MS = 1_000;
+
     private transient MailboxExecutor mailbox;
 
     private final Audiences.Factory factory;
@@ -99,6 +111,14 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient long inputWatermark;
     private transient long outputWatermark;
     private transient boolean stepScheduled;
+    private transient long stepDueMs;
+    private transient long stepGeneration;
+    private transient long idsAtThisWatermark;
+
+    /** When the batch of this watermark filled up; {@code Long.MIN_VALUE} while it has room. */
+    private transient long batchFullAt;
+
+    private transient Counter watermarkWaits;
     private transient boolean inputIdle;
     private transient boolean outputIdle;
     private transient Counter campaigns;
@@ -233,6 +253,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         getMetricGroup().gauge("campaignsWaitingForStore", () -> waiting.size());
         storeFailures = getMetricGroup().counter("segmentStoreFailures");
         rateCuts = getMetricGroup().counter("expansionRateCuts");
+        watermarkWaits = getMetricGroup().counter("expansionWatermarkWaits");
+        batchFullAt = Long.MIN_VALUE;
         getMetricGroup().gauge("expansionRateLimit", () -> Math.round(adaptiveRate));
         backoff = new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS);
         schedule(0);
@@ -434,7 +456,14 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
 
     @Override
     public void processWatermark1(Watermark mark) {
-        inputWatermark = Math.max(inputWatermark, mark.getTimestamp());
+        if (mark.getTimestamp() > inputWatermark) {
+            inputWatermark = mark.getTimestamp();
+            if (!holdWatermark && idsAtThisWatermark > 0) {
+                idsAtThisWatermark = 0;
+                batchFullAt = Long.MIN_VALUE;
+                schedule(0); // an expansion waiting for the watermark goes on now
+            }
+        }
         forwardWatermark();
     }
 
@@ -505,13 +534,29 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         super.close();
     }
 
+    /**
+     * Runs the next step in {@code delayMs}, unless one is due sooner. A step due later is replaced
+     * (its timer still fires, but does nothing), so there is only ever one chain of steps.
+     */
     private void schedule(long delayMs) {
-        if (stepScheduled || running.isEmpty()) {
+        if (running.isEmpty()) {
+            return;
+        }
+        ProcessingTimeService time = getProcessingTimeService();
+        long due = time.getCurrentProcessingTime() + delayMs;
+        if (stepScheduled && stepDueMs <= due) {
             return;
         }
         stepScheduled = true;
-        ProcessingTimeService time = getProcessingTimeService();
-        time.registerTimer(time.getCurrentProcessingTime() + delayMs, t -> step());
+        stepDueMs = due;
+        long generation = ++stepGeneration;
+        time.registerTimer(
+                due,
+                t -> {
+                    if (generation == stepGeneration) {
+                        step();
+                    }
+                });
     }
 
     private void step() {
@@ -520,6 +565,19 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             return;
         }
         long now = getProcessingTimeService().getCurrentProcessingTime();
+        if (!holdWatermark && idsAtThisWatermark >= MAX_IDS_PER_WATERMARK) {
+            if (batchFullAt == Long.MIN_VALUE) {
+                batchFullAt = now;
+                watermarkWaits.inc();
+            }
+            if (now - batchFullAt < MAX_WATERMARK_WAIT_MS) {
+                schedule(batchFullAt + MAX_WATERMARK_WAIT_MS - now);
+                return;
+            }
+            // the input is quiet or stalled: another batch, so the campaign never stops
+            idsAtThisWatermark = 0;
+            batchFullAt = Long.MIN_VALUE;
+        }
         String behind = vendorBehind(now);
         if (behind != null) {
             if (pausedSince == 0) {
@@ -553,6 +611,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         }
         long rate = rate(next);
         int size = emitChunk(next);
+        idsAtThisWatermark += size;
         next.nextDueMs = rate > 0 ? now + Math.max(1, size * 1000L / rate) : now;
         idsSinceAdjust += size;
         if (adaptiveRate > 0) {
@@ -612,10 +671,12 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (next.length < size || p.idsEmitted >= p.size) {
             running.remove(r);
             LOG.info(
-                    "Campaign {} expanded: {} ids in {} chunks",
+                    "Campaign {} expanded: {} ids in {} chunks (waits for the watermark so far:"
+                            + " {})",
                     p.request.msgId,
                     p.idsEmitted,
-                    p.chunksEmitted);
+                    p.chunksEmitted,
+                    watermarkWaits.getCount());
             forwardWatermark();
             forwardStatus();
         }

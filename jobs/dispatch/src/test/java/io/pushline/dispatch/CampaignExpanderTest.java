@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -169,6 +170,40 @@ class CampaignExpanderTest {
             }
             long recovered = ids(h) - before;
             assertThat(recovered).as("two seconds, growing").isGreaterThan(2 * congested);
+        }
+    }
+
+    /**
+     * Without the hold, chunks are stamped at the input watermark and wait for the next one in
+     * every later stage: the expander emits one batch per watermark, so nothing piles up behind a
+     * watermark its own output starves it of, and waits at most a second when the input is quiet.
+     */
+    @Test
+    void withoutTheHoldOneBatchGoesOutPerInputWatermark() throws Exception {
+        write("c", 0, 50_000);
+        audiences = FolderAudiences.factory(dir, null);
+        try (var h = harness(new CampaignExpander(audiences, 5_000, 0, 0, false))) {
+            h.setProcessingTime(10_000);
+            h.processWatermark1(new Watermark(9_800));
+            h.processElement1(campaign("m12", "c", 9_900), 9_900);
+            advance(h, 10_001, 10_500);
+            assertThat(ids(h)).isEqualTo(CampaignExpander.MAX_IDS_PER_WATERMARK);
+            assertThat(chunks(h)).allMatch(c -> c.request.ts == 9_900);
+
+            h.processWatermark1(new Watermark(10_300));
+            advance(h, 10_501, 10_510);
+            assertThat(ids(h)).isEqualTo(2 * CampaignExpander.MAX_IDS_PER_WATERMARK);
+            List<AudienceChunk> second = chunks(h).subList(4, 8);
+            assertThat(second).allMatch(c -> c.request.ts == 10_301);
+
+            // no watermark for a second: the next batch goes out anyway
+            advance(h, 10_511, 11_499);
+            assertThat(ids(h)).isEqualTo(2 * CampaignExpander.MAX_IDS_PER_WATERMARK);
+            advance(h, 11_500, 11_520);
+            assertThat(ids(h)).isEqualTo(50_000L);
+            List<String> sent = uids(chunks(h));
+            assertThat(sent).hasSize(50_000);
+            assertThat(new HashSet<>(sent)).isEqualTo(new HashSet<>(range(0, 50_000)));
         }
     }
 
