@@ -36,6 +36,8 @@ public final class Main {
                 throw new UsageException("bench commands run through ./pushline bench ...");
             case "replay":
                 return ReplayCommand.run(rest);
+            case "reminders":
+                return RemindersCommand.run(rest);
             case "sendtime":
                 return SendTimeCommand.run(rest);
             case "gen":

@@ -1,0 +1,260 @@
+package io.pushline.reminders;
+
+import io.pushline.audience.IdSet;
+import io.pushline.schema.reminders.FiredTask;
+import io.pushline.schema.reminders.ReminderChunk;
+import io.pushline.schema.reminders.ReminderLine;
+import io.pushline.schema.reminders.ReminderState;
+import io.pushline.schema.reminders.ScheduledTask;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * Paces fired tasks at one rate shared by all of them (parallelism 1): takes them in firing order
+ * ({@code fireAt}, then taskId) once the watermark has passed their time, so that tasks firing in
+ * the same second from different subtasks are ordered alike, and gives each push its send time in
+ * the contract's greedy schedule ({@link GreedySchedule}). Out come {@link ReminderChunk}s: a
+ * task's pulled subscribers (at its fireAt), then its pushes, ascending ids that share a send time.
+ *
+ * <p>In a replay the chunks go out at once, carrying their send times. In real time a push leaves
+ * only when the wall clock reaches its send time, spread over the second in tenths, so the pushes
+ * of a second do not leave as one burst. Fired tasks and how far each got are operator state, and
+ * so is the schedule's cursor: a restore neither loses nor repeats a push (with exactly-once
+ * sinks).
+ */
+public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
+        implements OneInputStreamOperator<FiredTask, ReminderChunk>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+
+    /** Real time: a second's pushes go out in this many slices. */
+    static final int SLICES = 10;
+
+    private static final Comparator<ScheduledTask> FIRING_ORDER =
+            Comparator.<ScheduledTask>comparingLong(s -> s.task.fireAt)
+                    .thenComparing(s -> s.task.taskId);
+
+    private final int rate;
+    private final int chunkSize;
+    private final boolean realTime;
+
+    private transient List<ScheduledTask> pending;
+    private transient ArrayDeque<ScheduledTask> queue;
+    private transient GreedySchedule schedule;
+    private transient ListState<ScheduledTask> tasksState;
+    private transient ListState<Long> cursorState;
+    private transient IdSet headPushes;
+    private transient boolean releaseScheduled;
+    private transient Counter pushed;
+    private transient Counter pulled;
+
+    /**
+     * @param rate pushes per whole second, over all tasks
+     * @param chunkSize most ids per chunk
+     * @param realTime true: each push leaves when the wall clock reaches its send time; false (a
+     *     replay): at once
+     */
+    public ReminderPacer(int rate, int chunkSize, boolean realTime) {
+        if (rate <= 0 || chunkSize <= 0) {
+            throw new IllegalArgumentException("rate and chunk size must be positive");
+        }
+        this.rate = rate;
+        this.chunkSize = chunkSize;
+        this.realTime = realTime;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext ctx) throws Exception {
+        super.initializeState(ctx);
+        pending = new ArrayList<>();
+        queue = new ArrayDeque<>();
+        tasksState = ctx.getOperatorStateStore().getListState(ReminderState.pacerTasks());
+        cursorState = ctx.getOperatorStateStore().getListState(ReminderState.pacerCursor());
+        for (ScheduledTask s : tasksState.get()) {
+            (s.scheduled ? queue : pending).add(s);
+        }
+        List<Long> cursor = new ArrayList<>();
+        cursorState.get().forEach(cursor::add);
+        schedule =
+                cursor.size() == 2
+                        ? new GreedySchedule(rate, cursor.get(0), cursor.get(1))
+                        : new GreedySchedule(rate);
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        pushed = getMetricGroup().counter("remindersPushed");
+        pulled = getMetricGroup().counter("remindersPulledOut");
+        getMetricGroup().gauge("reminderTasksQueued", () -> queue.size() + pending.size());
+        getMetricGroup().gauge("reminderPushesWaiting", this::pushesWaiting);
+        if (realTime && !queue.isEmpty()) {
+            scheduleRelease(0);
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<FiredTask> element) {
+        pending.add(ScheduledTask.of(element.getValue()));
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        take(mark.getTimestamp());
+        release(realTime ? now() : Long.MAX_VALUE);
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        take(Long.MAX_VALUE);
+        release(Long.MAX_VALUE);
+    }
+
+    /** Queues, in firing order, the fired tasks whose time the watermark has passed. */
+    private void take(long watermark) {
+        List<ScheduledTask> due = new ArrayList<>();
+        pending.removeIf(
+                s -> {
+                    if (s.task.fireAt <= watermark) {
+                        due.add(s);
+                        return true;
+                    }
+                    return false;
+                });
+        due.sort(FIRING_ORDER);
+        for (ScheduledTask s : due) {
+            s.scheduled = true;
+            queue.add(s);
+        }
+    }
+
+    /** Emits what may leave by {@code now}; in real time, asks to be called again when more may. */
+    private void release(long now) {
+        while (!queue.isEmpty()) {
+            ScheduledTask head = queue.peek();
+            FiredTask t = head.task;
+            if (!head.pulledOut) {
+                emitAll(t, ReminderLine.PULLED, t.pulled, t.fireAt);
+                head.pulledOut = true;
+            }
+            if (headPushes == null) {
+                headPushes = t.push == null ? IdSet.of() : IdSet.fromBytes(t.push);
+            }
+            while (true) {
+                long at = schedule.prepare(t.fireAt);
+                long room = Math.min(schedule.room(), chunkSize);
+                if (at > now) {
+                    scheduleRelease(at);
+                    return;
+                }
+                if (realTime) {
+                    room = Math.min(room, allowedNow(at, now));
+                    if (room <= 0) {
+                        scheduleRelease(now + 1000 / SLICES);
+                        return;
+                    }
+                }
+                int[] ids = headPushes.chunk(head.nextId, (int) room);
+                if (ids.length == 0) {
+                    break;
+                }
+                schedule.take(ids.length);
+                head.nextId = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
+                head.sent += ids.length;
+                pushed.inc(ids.length);
+                emit(t, ReminderLine.PUSH, ids, at);
+            }
+            queue.poll();
+            headPushes = null;
+        }
+    }
+
+    /**
+     * In real time, how many more pushes may leave in the current second by {@code now}: a tenth of
+     * the rate per tenth of the second gone by, so a second's pushes spread over it.
+     */
+    private long allowedNow(long at, long now) {
+        long secondStart = Math.floorDiv(at, 1000L) * 1000L;
+        long slice = Math.min(SLICES, Math.max(0, (now - secondStart) * SLICES / 1000) + 1);
+        long allowed = (rate * slice + SLICES - 1) / SLICES;
+        return allowed - schedule.used();
+    }
+
+    private void scheduleRelease(long at) {
+        if (!realTime || releaseScheduled) {
+            return;
+        }
+        releaseScheduled = true;
+        getProcessingTimeService()
+                .registerTimer(
+                        Math.max(at, now()),
+                        t -> {
+                            releaseScheduled = false;
+                            release(now());
+                        });
+    }
+
+    private long now() {
+        return getProcessingTimeService().getCurrentProcessingTime();
+    }
+
+    private void emitAll(FiredTask t, String action, byte[] bits, long at) {
+        if (bits == null) {
+            return;
+        }
+        IdSet set = IdSet.fromBytes(bits);
+        long next = 0;
+        while (true) {
+            int[] ids = set.chunk(next, chunkSize);
+            if (ids.length == 0) {
+                return;
+            }
+            next = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
+            pulled.inc(ids.length);
+            emit(t, action, ids, at);
+        }
+    }
+
+    private void emit(FiredTask t, String action, int[] ids, long at) {
+        ReminderChunk c = new ReminderChunk();
+        c.taskId = t.taskId;
+        c.title = t.title;
+        c.body = t.body;
+        c.fireAt = t.fireAt;
+        c.action = action;
+        c.at = at;
+        c.ids = ids;
+        output.collect(new StreamRecord<>(c, at));
+    }
+
+    private long pushesWaiting() {
+        long n = 0;
+        for (ScheduledTask s : queue) {
+            n += s.task.pushCount - s.sent;
+        }
+        for (ScheduledTask s : pending) {
+            n += s.task.pushCount;
+        }
+        return n;
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext ctx) throws Exception {
+        super.snapshotState(ctx);
+        List<ScheduledTask> all = new ArrayList<>(queue);
+        all.addAll(pending);
+        tasksState.update(all);
+        cursorState.update(List.of(schedule.second(), schedule.used()));
+    }
+}

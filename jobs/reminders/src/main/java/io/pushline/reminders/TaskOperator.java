@@ -1,0 +1,365 @@
+package io.pushline.reminders;
+
+import io.pushline.schema.reminders.FiredTask;
+import io.pushline.schema.reminders.ReminderEvent;
+import io.pushline.schema.reminders.ReminderLine;
+import io.pushline.schema.reminders.ReminderState;
+import io.pushline.schema.reminders.ReminderTags;
+import io.pushline.schema.reminders.ReminderTask;
+import io.pushline.udf.EventTimeOrderedOperator;
+import io.pushline.udf.EventTimeQueue;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
+
+/**
+ * The reminder tasks, keyed by taskId: creates, updates and cancels them, keeps their subscribers
+ * and pulls as bitmaps of dense uid ids, and fires each open task at its {@code fireAt} (an
+ * event-time timer, so a restore neither loses nor repeats a firing) as a {@link FiredTask}: who is
+ * to be pushed and who pulled. Events are handled in event-time order ({@link
+ * EventTimeOrderedOperator}); a task fires before the first of its events at or after its time.
+ * Refused events go to {@link ReminderTags#REJECTED} with the reason.
+ *
+ * <p>A subscription changes a bitmap that may hold millions of ids. Reading and writing it in
+ * RocksDB per event would copy megabytes per subscribe, so the bitmaps of the tasks touched since
+ * the last watermark are kept on the heap and written back at the watermark and at a checkpoint.
+ */
+public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredTask>
+        implements Triggerable<String, VoidNamespace> {
+    private static final long serialVersionUID = 1L;
+
+    static final String PAST = "past";
+    static final String UNKNOWN_TASK = "unknown_task";
+    static final String FIRED = "fired";
+    static final String CANCELLED = "cancelled";
+    static final String FROZEN = "frozen";
+    static final String CLOSED = "closed";
+    static final String NOT_SUBSCRIBED = "not_subscribed";
+    static final String NOT_FROZEN = "not_frozen";
+
+    private transient ValueState<ReminderTask> tasks;
+    private transient ValueState<byte[]> subscribersState;
+    private transient ValueState<byte[]> pulledState;
+    private transient InternalTimerService<VoidNamespace> timers;
+    private transient Map<String, Bits> touched;
+    private transient Map<String, Counter> rejections;
+    private transient Counter fired;
+    private transient Counter pushes;
+    private transient Counter pulls;
+
+    public TaskOperator() {
+        this(EventTimeQueue.DEFAULT_MAX_ON_HEAP);
+    }
+
+    public TaskOperator(int maxOnHeap) {
+        super("reminder-buffer", ReminderEvent.class, maxOnHeap);
+    }
+
+    /** A task's subscribers and pulls while it is on the heap. */
+    private static final class Bits {
+        final UidSet subscribers;
+        final UidSet pulled;
+        boolean dirty;
+
+        Bits(UidSet subscribers, UidSet pulled) {
+            this.subscribers = subscribers;
+            this.pulled = pulled;
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        tasks = getRuntimeContext().getState(ReminderState.task());
+        subscribersState = getRuntimeContext().getState(ReminderState.subscribers());
+        pulledState = getRuntimeContext().getState(ReminderState.pulled());
+        timers = getInternalTimerService("reminder-fire", VoidNamespaceSerializer.INSTANCE, this);
+        touched = new HashMap<>();
+        rejections = new HashMap<>();
+        fired = getMetricGroup().counter("tasksFired");
+        pushes = getMetricGroup().counter("remindersToPush");
+        pulls = getMetricGroup().counter("remindersPulled");
+    }
+
+    @Override
+    protected String keyOf(ReminderEvent e) {
+        return e.taskId;
+    }
+
+    @Override
+    protected long tsOf(ReminderEvent e) {
+        return e.ts;
+    }
+
+    @Override
+    protected long seqOf(ReminderEvent e) {
+        return e.seq;
+    }
+
+    @Override
+    protected String positionOf(ReminderEvent e) {
+        return String.valueOf(e.seq); // the line of a trace, the offset of a record
+    }
+
+    /**
+     * The first instant of the local date of {@code fireAt} in {@code zone}: midnight, or the first
+     * time that exists that day when a clock change skips midnight.
+     */
+    public static long freeze(long fireAt, String zone) {
+        ZoneId z = ZoneId.of(zone);
+        return Instant.ofEpochMilli(fireAt)
+                .atZone(z)
+                .toLocalDate()
+                .atStartOfDay(z)
+                .toInstant()
+                .toEpochMilli();
+    }
+
+    @Override
+    protected void handle(ReminderEvent e, long ts) throws Exception {
+        ReminderTask task = tasks.value();
+        if (task != null && task.isOpen() && e.ts >= task.fireAt) {
+            fire(task); // a task fires before every event at or after its time
+        }
+        if (e.isTask()) {
+            switch (e.op) {
+                case ReminderEvent.CREATE:
+                    if (task == null) {
+                        create(e);
+                    } else {
+                        update(task, e);
+                    }
+                    break;
+                case ReminderEvent.UPDATE:
+                    update(task, e);
+                    break;
+                default:
+                    cancel(task, e);
+            }
+            return;
+        }
+        String refused = refusedFromList(task);
+        if (refused != null) {
+            reject(e, refused);
+            return;
+        }
+        if (e.uidId < 0) {
+            throw new IllegalStateException("uid without an id from the dictionary");
+        }
+        Bits bits = bits(e.taskId);
+        switch (e.type) {
+            case ReminderEvent.SUBSCRIBE:
+                bits.dirty |= bits.subscribers.add(e.uidId);
+                break;
+            case ReminderEvent.UNSUBSCRIBE:
+                if (!bits.subscribers.remove(e.uidId)) {
+                    reject(e, NOT_SUBSCRIBED);
+                    return;
+                }
+                bits.pulled.remove(e.uidId);
+                bits.dirty = true;
+                break;
+            default: // pull
+                if (e.ts < freeze(task.fireAt, task.zone)) {
+                    reject(e, NOT_FROZEN);
+                } else if (!bits.subscribers.contains(e.uidId)) {
+                    reject(e, NOT_SUBSCRIBED);
+                } else {
+                    bits.dirty |= bits.pulled.add(e.uidId);
+                }
+        }
+    }
+
+    /** Why a subscribe, unsubscribe or pull is refused before looking at the uid, or null. */
+    private static String refusedFromList(ReminderTask task) {
+        if (task == null) {
+            return UNKNOWN_TASK;
+        }
+        if (ReminderTask.CANCELLED.equals(task.status)) {
+            return CANCELLED;
+        }
+        if (ReminderTask.FIRED.equals(task.status)) {
+            return CLOSED;
+        }
+        return null;
+    }
+
+    private void create(ReminderEvent e) throws Exception {
+        if (e.fireAt <= e.ts) {
+            reject(e, PAST);
+            return;
+        }
+        ReminderTask t = new ReminderTask();
+        t.taskId = e.taskId;
+        t.fireAt = e.fireAt;
+        t.zone = e.zone;
+        t.title = e.title;
+        t.body = e.body;
+        t.status = ReminderTask.OPEN;
+        t.createdAt = e.ts;
+        tasks.update(t);
+        timers.registerEventTimeTimer(VoidNamespace.INSTANCE, t.fireAt);
+    }
+
+    private void update(ReminderTask t, ReminderEvent e) throws Exception {
+        String refused = refusedChange(t, e);
+        if (refused == null
+                && (e.ts >= freeze(t.fireAt, t.zone) || e.ts >= freeze(e.fireAt, e.zone))) {
+            refused = FROZEN;
+        }
+        if (refused != null) {
+            reject(e, refused);
+            return;
+        }
+        if (t.fireAt != e.fireAt) {
+            timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, t.fireAt);
+            timers.registerEventTimeTimer(VoidNamespace.INSTANCE, e.fireAt);
+        }
+        t.fireAt = e.fireAt;
+        t.zone = e.zone;
+        t.title = e.title;
+        t.body = e.body;
+        tasks.update(t);
+    }
+
+    private void cancel(ReminderTask t, ReminderEvent e) throws Exception {
+        String refused = refusedChange(t, e);
+        if (refused == null && e.ts >= freeze(t.fireAt, t.zone)) {
+            refused = FROZEN;
+        }
+        if (refused != null) {
+            reject(e, refused);
+            return;
+        }
+        timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, t.fireAt);
+        t.status = ReminderTask.CANCELLED;
+        tasks.update(t);
+        forget(t.taskId);
+    }
+
+    /** Why an update or cancel is refused before looking at the freeze, or null. */
+    private static String refusedChange(ReminderTask t, ReminderEvent e) {
+        if (t == null) {
+            return UNKNOWN_TASK;
+        }
+        if (ReminderTask.FIRED.equals(t.status)) {
+            return FIRED;
+        }
+        if (ReminderTask.CANCELLED.equals(t.status)) {
+            return CANCELLED;
+        }
+        return null;
+    }
+
+    @Override
+    public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
+        ReminderTask t = tasks.value();
+        if (t != null && t.isOpen() && t.fireAt == timer.getTimestamp()) {
+            fire(t);
+        }
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<String, VoidNamespace> timer) {}
+
+    /** Fires {@code t} (the current key's task): once, whatever comes after. */
+    private void fire(ReminderTask t) throws Exception {
+        timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, t.fireAt);
+        Bits bits = bits(t.taskId);
+        UidSet push = bits.subscribers.minus(bits.pulled);
+        UidSet pulled = bits.subscribers.and(bits.pulled);
+        FiredTask f = new FiredTask();
+        f.taskId = t.taskId;
+        f.fireAt = t.fireAt;
+        f.title = t.title;
+        f.body = t.body;
+        f.push = push.toBytes();
+        f.pulled = pulled.toBytes();
+        f.pushCount = push.size();
+        f.pulledCount = pulled.size();
+        t.status = ReminderTask.FIRED;
+        tasks.update(t);
+        forget(t.taskId);
+        fired.inc();
+        pushes.inc(f.pushCount);
+        pulls.inc(f.pulledCount);
+        emit(f, t.fireAt);
+    }
+
+    /** Drops the current key's bitmaps: a fired or cancelled task keeps only its record. */
+    private void forget(String taskId) {
+        touched.remove(taskId);
+        subscribersState.clear();
+        pulledState.clear();
+    }
+
+    /** The current key's bitmaps, from the heap or read from state. */
+    private Bits bits(String taskId) throws Exception {
+        Bits b = touched.get(taskId);
+        if (b == null) {
+            b =
+                    new Bits(
+                            UidSet.fromBytes(subscribersState.value()),
+                            UidSet.fromBytes(pulledState.value()));
+            touched.put(taskId, b);
+        }
+        return b;
+    }
+
+    /** Writes the changed bitmaps back to state and lets the heap go. */
+    private void flush() throws Exception {
+        for (Map.Entry<String, Bits> e : touched.entrySet()) {
+            Bits b = e.getValue();
+            if (!b.dirty) {
+                continue;
+            }
+            setCurrentKey(e.getKey());
+            write(subscribersState, b.subscribers);
+            write(pulledState, b.pulled);
+        }
+        touched.clear();
+    }
+
+    private static void write(ValueState<byte[]> state, UidSet set) throws Exception {
+        if (set.isEmpty()) {
+            state.clear();
+        } else {
+            state.update(set.toBytes());
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        super.processWatermark(mark);
+        flush();
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext ctx) throws Exception {
+        flush();
+        super.snapshotState(ctx);
+    }
+
+    private void reject(ReminderEvent e, String reason) {
+        rejections
+                .computeIfAbsent(
+                        reason,
+                        r -> {
+                            MetricGroup g = getMetricGroup().addGroup("reason", r);
+                            return g.counter("remindersRejected");
+                        })
+                .inc();
+        emit(ReminderTags.REJECTED, ReminderLine.rejected(e, reason), e.ts);
+    }
+}
