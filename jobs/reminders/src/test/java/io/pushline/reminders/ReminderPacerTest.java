@@ -1,0 +1,156 @@
+package io.pushline.reminders;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.audience.IdSet;
+import io.pushline.schema.reminders.FiredTask;
+import io.pushline.schema.reminders.ReminderChunk;
+import io.pushline.schema.reminders.ReminderLine;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+class ReminderPacerTest {
+    @Test
+    void tasksFiringTogetherShareTheRateInFiringOrderWhateverOrderTheyArriveIn() throws Exception {
+        try (var h = harness(new ReminderPacer(3, 100, false), null)) {
+            // b and a fire in the same second, a first by taskId; c fires a second later
+            h.processElement(new StreamRecord<>(fired("c", 11_000, 0, 2), 11_000));
+            h.processElement(new StreamRecord<>(fired("b", 10_200, 10, 4), 10_200));
+            h.processElement(new StreamRecord<>(fired("a", 10_200, 20, 2), 10_200));
+            h.processWatermark(new Watermark(10_500));
+            assertThat(pushes(h)).as("c's time has not come").doesNotContainKey("c0");
+            h.processWatermark(new Watermark(11_000));
+            Map<String, Long> at = pushes(h);
+            // second 10: a20, a21, b10 (from 10.2 s on); second 11: b11-b13; 12: c0, c1
+            assertThat(at)
+                    .containsEntry("a20", 10_200L)
+                    .containsEntry("a21", 10_200L)
+                    .containsEntry("b10", 10_200L)
+                    .containsEntry("b11", 11_000L)
+                    .containsEntry("b13", 11_000L)
+                    .containsEntry("c0", 12_000L)
+                    .containsEntry("c1", 12_000L)
+                    .hasSize(8);
+        }
+    }
+
+    @Test
+    void pulledSubscribersComeOutAtTheFireTimeAndAreNotPushed() throws Exception {
+        try (var h = harness(new ReminderPacer(1000, 100, false), null)) {
+            FiredTask t = fired("t", 5_000, 0, 3);
+            t.pulled = IdSet.of(7, 8).toBytes();
+            t.pulledCount = 2;
+            h.processElement(new StreamRecord<>(t, 5_000));
+            h.processWatermark(new Watermark(Long.MAX_VALUE));
+            List<ReminderChunk> out = h.extractOutputValues();
+            List<Integer> pulled = new ArrayList<>();
+            for (ReminderChunk c : out) {
+                if (c.action.equals(ReminderLine.PULLED)) {
+                    assertThat(c.at).isEqualTo(5_000);
+                    IntStream.of(c.ids).forEach(pulled::add);
+                }
+            }
+            assertThat(pulled).containsExactly(7, 8);
+            assertThat(pushes(h)).containsOnlyKeys("t0", "t1", "t2");
+        }
+    }
+
+    /** In real time a push leaves when the clock reaches its send time, spread over the second. */
+    @Test
+    void inRealTimePushesLeaveWhenTheirSecondComesInTenths() throws Exception {
+        try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
+            h.setProcessingTime(9_000);
+            h.processElement(new StreamRecord<>(fired("t", 10_000, 0, 250), 10_000));
+            h.processWatermark(new Watermark(10_000));
+            assertThat(pushes(h)).as("not before 10 s by the clock").isEmpty();
+            h.setProcessingTime(10_000);
+            assertThat(pushes(h)).hasSize(10); // the first tenth of 100
+            h.setProcessingTime(10_500);
+            assertThat(pushes(h)).hasSize(60);
+            h.setProcessingTime(10_999);
+            h.setProcessingTime(11_000);
+            Map<String, Long> at = pushes(h);
+            assertThat(at.values().stream().filter(t -> t == 10_000L)).hasSize(100);
+            assertThat(at.values().stream().filter(t -> t == 11_000L)).hasSize(10);
+            for (long t = 11_001; t <= 13_000; t++) {
+                h.setProcessingTime(t);
+            }
+            assertThat(pushes(h)).hasSize(250);
+            assertThat(pushes(h).values().stream().filter(t -> t == 12_000L)).hasSize(50);
+        }
+    }
+
+    @Test
+    void aRestoreGoesOnAfterTheLastPushOfTheCheckpointAndKeepsTheRate() throws Exception {
+        OperatorSubtaskState snapshot;
+        Map<String, Long> before;
+        try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
+            h.setProcessingTime(10_000);
+            h.processElement(new StreamRecord<>(fired("t", 10_000, 0, 250), 10_000));
+            h.processWatermark(new Watermark(10_000));
+            h.setProcessingTime(10_500);
+            before = pushes(h);
+            snapshot = h.snapshot(1, 1);
+        }
+        assertThat(before).hasSize(60);
+        try (var h = harness(new ReminderPacer(100, 1000, true), snapshot)) {
+            for (long t = 10_500; t <= 13_000; t += 10) {
+                h.setProcessingTime(t);
+            }
+            Map<String, Long> after = pushes(h);
+            assertThat(after).hasSize(190);
+            assertThat(after.keySet()).doesNotContainAnyElementsOf(before.keySet());
+            Map<Long, Integer> perSecond = new HashMap<>();
+            before.values().forEach(t -> perSecond.merge(t, 1, Integer::sum));
+            after.values().forEach(t -> perSecond.merge(t, 1, Integer::sum));
+            assertThat(perSecond).containsEntry(10_000L, 100).containsEntry(11_000L, 100);
+            assertThat(perSecond).containsEntry(12_000L, 50);
+        }
+    }
+
+    static FiredTask fired(String task, long fireAt, int firstId, int n) {
+        FiredTask t = new FiredTask();
+        t.taskId = task;
+        t.fireAt = fireAt;
+        t.title = "t";
+        t.body = "b";
+        t.push = IdSet.of(IntStream.range(firstId, firstId + n).toArray()).toBytes();
+        t.pushCount = n;
+        t.pulled = IdSet.of().toBytes();
+        return t;
+    }
+
+    /** Pushes so far: task and id (e.g. {@code a20}) to send time; each at most once. */
+    private static Map<String, Long> pushes(
+            OneInputStreamOperatorTestHarness<FiredTask, ReminderChunk> h) {
+        Map<String, Long> out = new HashMap<>();
+        for (ReminderChunk c : h.extractOutputValues()) {
+            if (!c.action.equals(ReminderLine.PUSH)) {
+                continue;
+            }
+            for (int id : c.ids) {
+                Long was = out.put(c.taskId + id, c.at);
+                assertThat(was).as("pushed twice: " + c.taskId + id).isNull();
+            }
+        }
+        return out;
+    }
+
+    private static OneInputStreamOperatorTestHarness<FiredTask, ReminderChunk> harness(
+            ReminderPacer pacer, OperatorSubtaskState restore) throws Exception {
+        var h = new OneInputStreamOperatorTestHarness<>(pacer);
+        if (restore != null) {
+            h.initializeState(restore);
+        }
+        h.open();
+        return h;
+    }
+}
