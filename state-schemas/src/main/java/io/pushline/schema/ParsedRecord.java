@@ -1,13 +1,18 @@
 package io.pushline.schema;
 
+import io.pushline.schema.reminders.ReminderEvent;
+
 /**
- * One input record after parsing: exactly one of {@code event}, {@code request} or {@code dead} is
- * set. Parsing never throws, so a bad record cannot fail the source.
+ * One input record after parsing: exactly one of {@code event}, {@code request}, {@code reminder}
+ * or {@code dead} is set. Parsing never throws, so a bad record cannot fail the source.
  */
 public class ParsedRecord {
     public DeviceEvent event;
     public PushRequest request;
     public DeadLetter dead;
+
+    /** A reminder task or subscription event (reminder.tasks, reminder.subscriptions). */
+    public ReminderEvent reminder;
 
     /** Where the record came from, for dead letters raised after parsing. */
     public String source;
@@ -25,6 +30,12 @@ public class ParsedRecord {
     public static ParsedRecord of(PushRequest p) {
         ParsedRecord r = new ParsedRecord();
         r.request = p;
+        return r;
+    }
+
+    public static ParsedRecord of(ReminderEvent e) {
+        ParsedRecord r = new ParsedRecord();
+        r.reminder = e;
         return r;
     }
 
@@ -47,6 +58,9 @@ public class ParsedRecord {
         }
         if (request != null) {
             return request.ts;
+        }
+        if (reminder != null) {
+            return reminder.ts;
         }
         return Long.MIN_VALUE;
     }

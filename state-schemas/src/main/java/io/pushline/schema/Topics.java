@@ -29,6 +29,15 @@ public final class Topics {
     /** Membership changes read by the segment build (SegmentChange JSON, keyed by segment). */
     public static final String SEGMENT_CHANGES = "segment.changes";
 
+    /** Reminder tasks: create, update, cancel (ReminderEvent JSON, keyed by taskId). */
+    public static final String REMINDER_TASKS = "reminder.tasks";
+
+    /** Users' reminder subscriptions: subscribe, unsubscribe, pull (keyed by taskId). */
+    public static final String REMINDER_SUBSCRIPTIONS = "reminder.subscriptions";
+
+    /** Reminder events the contract refuses, with the reason, for the business to see. */
+    public static final String REMINDER_REJECTED = "reminder.rejected";
+
     private Topics() {}
 
     public static String vendorTopic(String vendorWireName) {
@@ -46,7 +55,10 @@ public final class Topics {
                                 VENDOR_FEEDBACK,
                                 PACING_STATUS,
                                 DECISIONS,
-                                DLQ));
+                                DLQ,
+                                REMINDER_TASKS,
+                                REMINDER_SUBSCRIPTIONS,
+                                REMINDER_REJECTED));
         for (Vendor v : Vendor.values()) {
             all.add(v.topic());
         }

@@ -7,6 +7,7 @@ import io.pushline.schema.segments.MemberRow;
 import io.pushline.schema.segments.SegmentChange;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -33,12 +34,20 @@ public final class KafkaIO {
 
     /** {@code device.events} and {@code push.requests}, parsed; reads committed data only. */
     public static KafkaSource<ParsedRecord> dispatchInput(Configuration conf, String groupId) {
+        return dispatchInput(conf, groupId, List.of(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS));
+    }
+
+    /**
+     * {@code topics} (device events, requests, reminder events), parsed; reads committed data only.
+     */
+    public static KafkaSource<ParsedRecord> dispatchInput(
+            Configuration conf, String groupId, List<String> topics) {
         KafkaSourceBuilder<ParsedRecord> b =
                 KafkaSource.<ParsedRecord>builder()
                         .setBootstrapServers(
                                 OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                         .setProperties(clientProperties(conf))
-                        .setTopics(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS)
+                        .setTopics(topics)
                         .setGroupId(groupId)
                         .setStartingOffsets(startingOffsets(conf))
                         .setDeserializer(new ParsedRecordDeserializer())

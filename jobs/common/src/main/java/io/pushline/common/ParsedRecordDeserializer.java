@@ -1,8 +1,10 @@
 package io.pushline.common;
 
+import io.pushline.schema.DeadLetter;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.WireParser;
+import io.pushline.schema.reminders.ReminderParser;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -25,14 +27,25 @@ public class ParsedRecordDeserializer implements KafkaRecordDeserializationSchem
         out.collect(
                 RecordText.parse(
                         record,
-                        (text, position) ->
-                                parser.parse(
-                                        text,
-                                        record.topic(),
-                                        position,
-                                        seq(record.topic(), record.partition(), record.offset())),
+                        (text, position) -> parse(record, text, position),
                         dead -> ParsedRecord.of(dead).from(dead.source, dead.position)));
     }
+
+    private ParsedRecord parse(
+            ConsumerRecord<byte[], byte[]> record, String text, String position) {
+        long seq = seq(record.topic(), record.partition(), record.offset());
+        if (record.topic().startsWith(REMINDER_PREFIX)) {
+            ReminderParser.Result r = ReminderParser.parse(text, seq);
+            if (r.event() == null) {
+                return ParsedRecord.of(DeadLetter.of(record.topic(), position, r.reason(), text))
+                        .from(record.topic(), position);
+            }
+            return ParsedRecord.of(r.event()).from(record.topic(), position);
+        }
+        return parser.parse(text, record.topic(), position, seq);
+    }
+
+    private static final String REMINDER_PREFIX = "reminder.";
 
     /**
      * Orders records of equal event time: device events before requests (a bind and a push in the

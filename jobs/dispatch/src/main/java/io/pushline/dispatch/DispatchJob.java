@@ -14,6 +14,8 @@ import io.pushline.dispatch.pacing.StatusReports;
 import io.pushline.dispatch.registry.HBaseRegistrySink;
 import io.pushline.dispatch.registry.RegistryOperator;
 import io.pushline.dispatch.registry.UidIndexOperator;
+import io.pushline.reminders.Reminders;
+import io.pushline.reminders.SubscriberIds;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
@@ -27,6 +29,9 @@ import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
+import io.pushline.schema.reminders.ReminderEvent;
+import io.pushline.schema.reminders.ReminderLine;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -75,6 +80,32 @@ public final class DispatchJob {
             AudienceSettings audience,
             PacingSettings pacing,
             int maxParallelism) {
+        return build(
+                input,
+                rulesUpdates,
+                vendorFeedback,
+                pacingReports,
+                gate,
+                audience,
+                pacing,
+                null,
+                maxParallelism);
+    }
+
+    /**
+     * As above, with reminders (null: none): reminder events from {@code input} are fired at their
+     * tasks' times and their pushes join the campaigns' chunks.
+     */
+    public static DispatchStreams build(
+            DataStream<ParsedRecord> input,
+            DataStream<String> rulesUpdates,
+            DataStream<String> vendorFeedback,
+            DataStream<String> pacingReports,
+            GateSettings gate,
+            AudienceSettings audience,
+            PacingSettings pacing,
+            ReminderSettings reminders,
+            int maxParallelism) {
         boolean campaigns = audience.audiences != null;
         SingleOutputStreamOperator<RegistryInput> split =
                 input.process(
@@ -108,6 +139,7 @@ public final class DispatchJob {
                         .union(
                                 released.getSideOutput(DispatchTags.UID_KEYED),
                                 registry.getSideOutput(DispatchTags.UID_KEYED));
+        DataStream<ReminderLine> reminderRejected = null;
         DataStream<DeadLetter> deadLetters =
                 split.getSideOutput(DispatchTags.DEAD_LETTERS)
                         .union(released.getSideOutput(DispatchTags.DEAD_LETTERS));
@@ -140,8 +172,32 @@ public final class DispatchJob {
                                             audience.targetDelayMs))
                             .uid("campaign-expander")
                             .setParallelism(1);
+            DataStream<AudienceChunk> allChunks = chunks;
+            if (reminders != null) {
+                SingleOutputStreamOperator<ReminderEvent> resolved =
+                        split.getSideOutput(DispatchTags.REMINDERS)
+                                .transform(
+                                        "Resolve subscriber ids",
+                                        TypeInformation.of(ReminderEvent.class),
+                                        new SubscriberIds(reminders.ids))
+                                .uid("reminder-subscriber-ids");
+                Reminders.Streams fired =
+                        Reminders.build(resolved, reminders.rules, true, maxParallelism);
+                allChunks =
+                        chunks.union(
+                                fired.chunks()
+                                        .process(
+                                                new ReminderPushes(
+                                                        reminders.msgType, reminders.level))
+                                        .uid("reminder-pushes")
+                                        .name("Reminder pushes")
+                                        .setParallelism(1));
+                reminderRejected = fired.rejected();
+                deadLetters = deadLetters.union(fired.deadLetters());
+            }
             DataStream<UidKeyed> campaignUids =
-                    chunks.rebalance()
+                    allChunks
+                            .rebalance()
                             .transform(
                                     "Resolve audience ids",
                                     TypeInformation.of(UidKeyed.class),
@@ -215,7 +271,8 @@ public final class DispatchJob {
                 decisions,
                 deadLetters,
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES),
-                reports);
+                reports,
+                reminderRejected);
     }
 
     /**
@@ -248,6 +305,12 @@ public final class DispatchJob {
                     .uid("sink-pacing-reports")
                     .name("Pacing reports");
         }
+        if (sinks.reminderRejected() != null && streams.reminderRejected() != null) {
+            streams.reminderRejected()
+                    .sinkTo(sinks.reminderRejected())
+                    .uid("sink-reminder-rejected")
+                    .name("Refused reminder events");
+        }
         if (sinks.registry() != null) {
             streams.registryChanges()
                     .sinkTo(sinks.registry())
@@ -267,14 +330,25 @@ public final class DispatchJob {
         env.setMaxParallelism(maxParallelism);
         String groupId = options.get(DispatchOptions.GROUP_ID);
 
+        AudienceSettings audience = AudienceSettings.from(options);
+        ReminderSettings reminders =
+                audience.audiences == null ? null : ReminderSettings.from(options);
+        List<String> topics = new ArrayList<>(List.of(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS));
+        if (reminders != null) {
+            topics.add(Topics.REMINDER_TASKS);
+            topics.add(Topics.REMINDER_SUBSCRIPTIONS);
+        }
         WatermarkStrategy<ParsedRecord> watermarks =
                 IdleAdvancingWatermarks.strategy(
                         options.get(DispatchOptions.MAX_OUT_OF_ORDERNESS),
                         options.get(DispatchOptions.IDLE_ADVANCE),
                         options.get(DispatchOptions.MAX_FUTURE),
-                        List.of(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS));
+                        topics);
         DataStream<ParsedRecord> input =
-                env.fromSource(KafkaIO.dispatchInput(options, groupId), watermarks, "Kafka input")
+                env.fromSource(
+                                KafkaIO.dispatchInput(options, groupId, topics),
+                                watermarks,
+                                "Kafka input")
                         .uid("source-kafka")
                         .setMaxParallelism(maxParallelism);
         DataStream<String> rules =
@@ -286,7 +360,6 @@ public final class DispatchJob {
                         .setParallelism(1);
         GateSettings gate = GateSettings.from(options);
         PacingSettings pacing = PacingSettings.from(options, gate);
-        AudienceSettings audience = AudienceSettings.from(options);
         DataStream<String> feedback = null;
         DataStream<String> reports = null;
         if (pacing != null && audience.audiences != null) {
@@ -312,7 +385,16 @@ public final class DispatchJob {
                             .setParallelism(1);
         }
         sinkTo(
-                build(input, rules, feedback, reports, gate, audience, pacing, maxParallelism),
+                build(
+                        input,
+                        rules,
+                        feedback,
+                        reports,
+                        gate,
+                        audience,
+                        pacing,
+                        reminders,
+                        maxParallelism),
                 kafkaSinks(options));
     }
 
@@ -337,7 +419,14 @@ public final class DispatchJob {
         // reports are current state, not data: at least once, seen at once (no transaction)
         Sink<PacingStatus> reports =
                 KafkaIO.jsonBatchSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
-        return new DispatchSinks(sends, decisions, dead, registrySink(options), reports);
+        Sink<ReminderLine> refused =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "reminders",
+                        r -> Topics.REMINDER_REJECTED,
+                        r -> r.taskId);
+        return new DispatchSinks(sends, decisions, dead, registrySink(options), reports, refused);
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {
@@ -372,6 +461,7 @@ public final class DispatchJob {
                             OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP);
                             PacingSettings.from(o, GateSettings.from(o));
                             AudienceSettings.from(o);
+                            ReminderSettings.from(o);
                         });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         wire(env, options);

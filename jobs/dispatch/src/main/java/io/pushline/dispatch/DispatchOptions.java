@@ -239,6 +239,43 @@ public final class DispatchOptions {
                     .withDescription("Topic of the vendor gateways' throttling reports.")
                     .withDeprecatedKeys("pacing.feedback-topic");
 
+    public static final ConfigOption<Boolean> REMINDERS_ENABLED =
+            ConfigOptions.key("dispatch.reminders.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Read reminder tasks and subscriptions (reminder.tasks,"
+                                    + " reminder.subscriptions) and fire each task at its time"
+                                    + " through the campaign path. Needs the HBase uid dictionary"
+                                    + " (hbase.zookeeper.quorum); without it reminders are off.");
+
+    public static final ConfigOption<Integer> REMINDERS_RATE =
+            ConfigOptions.key("dispatch.reminders.rate")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription(
+                            "Reminder pushes per second over all tasks together (per whole second"
+                                    + " of the epoch); tasks firing together share it in firing"
+                                    + " order.");
+
+    public static final ConfigOption<String> REMINDERS_MSG_TYPE =
+            ConfigOptions.key("dispatch.reminders.msg-type")
+                    .stringType()
+                    .defaultValue("reminder")
+                    .withDescription(
+                            "msgType of reminder pushes, for the gate's rules (list it in"
+                                    + " whitelist.msgTypes so that caps and quiet hours do not"
+                                    + " drop a push the user asked for) and for receipts.");
+
+    public static final ConfigOption<Integer> REMINDERS_LEVEL =
+            ConfigOptions.key("dispatch.reminders.level")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "Level of reminder pushes: above campaigns (1), below realtime"
+                                    + " (dispatch.pacing.realtime-level), so a live-start push"
+                                    + " still overtakes a large reminder at the pacer.");
+
     /** This job's own options. */
     public static List<ConfigOption<?>> own() {
         return List.of(
@@ -264,7 +301,11 @@ public final class DispatchOptions {
                 PACING_THROTTLE_FACTOR,
                 PACING_RECOVERY,
                 PACING_MAX_BACKLOG,
-                PACING_FEEDBACK_TOPIC);
+                PACING_FEEDBACK_TOPIC,
+                REMINDERS_ENABLED,
+                REMINDERS_RATE,
+                REMINDERS_MSG_TYPE,
+                REMINDERS_LEVEL);
     }
 
     /** What this job's command line accepts: the common options and its own. */

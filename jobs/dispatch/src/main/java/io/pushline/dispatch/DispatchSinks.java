@@ -5,6 +5,7 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
+import io.pushline.schema.reminders.ReminderLine;
 import org.apache.flink.api.connector.sink2.Sink;
 
 /**
@@ -16,7 +17,8 @@ public record DispatchSinks(
         Sink<Decision> decisions,
         Sink<DeadLetter> deadLetters,
         Sink<RegistryChange> registry,
-        Sink<PacingStatus> pacingReports) {
+        Sink<PacingStatus> pacingReports,
+        Sink<ReminderLine> reminderRejected) {
     /**
      * @param registry null when the registry is not mirrored anywhere
      */
@@ -25,6 +27,15 @@ public record DispatchSinks(
             Sink<Decision> decisions,
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry) {
-        this(sends, decisions, deadLetters, registry, null);
+        this(sends, decisions, deadLetters, registry, null, null);
+    }
+
+    public DispatchSinks(
+            Sink<SendRecord> sends,
+            Sink<Decision> decisions,
+            Sink<DeadLetter> deadLetters,
+            Sink<RegistryChange> registry,
+            Sink<PacingStatus> pacingReports) {
+        this(sends, decisions, deadLetters, registry, pacingReports, null);
     }
 }

@@ -5,16 +5,19 @@ import io.pushline.schema.Decision;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
+import io.pushline.schema.reminders.ReminderLine;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * What the dispatch topology produces, for the caller to send to its sinks.
  *
  * @param pacingReports the pacer's backlog reports for push.pacing; null without pacing
+ * @param reminderRejected reminder events refused by the contract; null without reminders
  */
 public record DispatchStreams(
         DataStream<SendRecord> sends,
         DataStream<Decision> decisions,
         DataStream<DeadLetter> deadLetters,
         DataStream<RegistryChange> registryChanges,
-        DataStream<PacingStatus> pacingReports) {}
+        DataStream<PacingStatus> pacingReports,
+        DataStream<ReminderLine> reminderRejected) {}

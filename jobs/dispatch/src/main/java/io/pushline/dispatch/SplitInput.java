@@ -17,8 +17,8 @@ import org.apache.flink.util.Collector;
  * Routes parsed input: device events and device-targeted requests to the registry (main output),
  * uid-targeted requests to the uid index ({@link DispatchTags#UID_KEYED}), audience-targeted ones
  * to the campaign expander ({@link DispatchTags#CAMPAIGNS}), requests with an {@code at} after
- * their time to the scheduler ({@link DispatchTags#SCHEDULED}), bad records to {@link
- * DispatchTags#DEAD_LETTERS}.
+ * their time to the scheduler ({@link DispatchTags#SCHEDULED}), reminder events to the reminders
+ * ({@link DispatchTags#REMINDERS}), bad records to {@link DispatchTags#DEAD_LETTERS}.
  */
 public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     static final String NO_SEGMENT_STORE = Routing.NO_SEGMENT_STORE;
@@ -75,7 +75,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
                     RecordFailure.deadLetter(
                             "split-input",
                             in.source + " " + in.position,
-                            () -> Json.write(in.event != null ? in.event : in.request),
+                            () -> Json.write(payload(in)),
                             t,
                             ++failures));
         }
@@ -87,6 +87,8 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
             ctx.output(DispatchTags.DEAD_LETTERS, in.dead);
         } else if ((maxFuture != null || maxPast != null) && outsideHorizon(in, ctx)) {
             deadLetters.inc();
+        } else if (in.reminder != null) {
+            ctx.output(DispatchTags.REMINDERS, in.reminder);
         } else if (in.event != null) {
             out.collect(RegistryInput.of(in.event));
         } else if (in.request.at != null && in.request.at > in.request.ts) {
@@ -98,7 +100,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
 
     /** Dead-letters {@code in} if its time is too far from the wall clock. */
     private boolean outsideHorizon(ParsedRecord in, Context ctx) {
-        long ts = in.event != null ? in.event.ts : in.request.ts;
+        long ts = in.timestamp();
         long now = ctx.timerService().currentProcessingTime();
         String reason;
         if (maxFuture != null && ts > now + maxFuture.toMillis()) {
@@ -117,8 +119,15 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
                         in.source,
                         in.position,
                         "field 'ts' is " + reason,
-                        Json.write(in.event != null ? in.event : in.request)));
+                        Json.write(payload(in))));
         return true;
+    }
+
+    private static Object payload(ParsedRecord in) {
+        if (in.event != null) {
+            return in.event;
+        }
+        return in.request != null ? in.request : in.reminder;
     }
 
     /** A distance in time, to the second; saturated for absurd timestamps. */

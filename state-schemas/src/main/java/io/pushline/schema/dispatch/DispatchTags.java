@@ -6,6 +6,7 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
+import io.pushline.schema.reminders.ReminderEvent;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.OutputTag;
 
@@ -34,6 +35,10 @@ public final class DispatchTags {
     /** Each vendor's backlog, every second, from the pacer to push.pacing. */
     public static final OutputTag<PacingStatus> PACING_STATUS =
             new OutputTag<>("pacing-status", TypeInformation.of(PacingStatus.class));
+
+    /** Reminder task and subscription events, on their way to the reminders. */
+    public static final OutputTag<ReminderEvent> REMINDERS =
+            new OutputTag<>("reminders", TypeInformation.of(ReminderEvent.class));
 
     private DispatchTags() {}
 }

@@ -1,9 +1,8 @@
-package io.pushline.reminders;
+package io.pushline.schema.reminders;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.schema.Json;
-import io.pushline.schema.reminders.ReminderEvent;
 import java.time.ZoneId;
 import java.util.Set;
 

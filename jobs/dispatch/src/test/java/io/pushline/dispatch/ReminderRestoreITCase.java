@@ -1,0 +1,247 @@
+package io.pushline.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.common.CommonOptions;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.local.LocalStackExtension;
+import io.pushline.reminders.TaskOperator;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import io.pushline.schema.reminders.ReminderLine;
+import io.pushline.testkit.Clusters;
+import io.pushline.testkit.KafkaTopics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two reminder tasks firing in the same second through the dispatch job on the real stack (Kafka,
+ * HBase dictionary, RocksDB, production checkpoint settings), the job cancelled while the pacer is
+ * halfway and restored from its last checkpoint: every subscriber that did not pull is pushed
+ * exactly once, at the shared rate, and refused events reach reminder.rejected.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ReminderRestoreITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            Clusters.twoSlots(METRICS.addToConfiguration(new Configuration()));
+
+    static final Duration WAIT = Duration.ofMinutes(2);
+    static final int USERS = 1_500;
+    static final int RATE = 200;
+
+    @TempDir Path checkpoints;
+
+    @Test
+    void tasksKilledWhileFiringAreResumedWithEachSubscriberPushedOnce() throws Exception {
+        LocalStack stack = STACK.get();
+        String kafka = stack.kafkaBootstrap();
+        stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
+        long now = System.currentTimeMillis();
+        long fireAt = now + 15_000;
+        List<String[]> binds = new ArrayList<>();
+        for (int i = 0; i < USERS; i++) {
+            for (String d : Campaigns.devices(i)) {
+                binds.add(
+                        DispatchKafkaITCase.kv(
+                                d,
+                                DispatchKafkaITCase.bind(
+                                        now - 60_000,
+                                        d,
+                                        Campaigns.uid(i),
+                                        Campaigns.vendor(d),
+                                        "tok-" + d,
+                                        null,
+                                        null)));
+            }
+        }
+        KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, binds);
+        List<String[]> tasks = new ArrayList<>();
+        tasks.add(task("r1", now - 5_000, fireAt));
+        tasks.add(task("r2", now - 5_000, fireAt + 300)); // the same second, after r1
+        KafkaTopics.produce(kafka, Topics.REMINDER_TASKS, tasks);
+        List<String[]> subs = new ArrayList<>();
+        for (int i = 0; i < USERS; i++) {
+            subs.add(user("subscribe", now - 4_000, i % 4 == 0 ? "r2" : "r1", i));
+        }
+        for (int i = 0; i < USERS; i += 5) {
+            subs.add(user("pull", now - 3_000, i % 4 == 0 ? "r2" : "r1", i));
+        }
+        for (int i = 0; i < USERS; i += 11) {
+            subs.add(user("unsubscribe", now - 2_000, i % 4 == 0 ? "r2" : "r1", i));
+        }
+        subs.add(user("subscribe", now - 2_000, "r404", 1)); // unknown_task
+        KafkaTopics.produce(kafka, Topics.REMINDER_SUBSCRIPTIONS, subs);
+        // A pull counts from the freeze (midnight of the fire date, UTC here) on.
+        boolean pullsFrozen = now - 3_000 >= TaskOperator.freeze(fireAt, "UTC");
+
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itreminders");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-reminders");
+        opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
+        opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(RATE));
+        Configuration flink = stack.flinkConfiguration();
+        LocalFlink.productionCheckpoints().forEach(flink::setString);
+        flink.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+        flink.setString(
+                "execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+
+        TreeSet<String> expected = new TreeSet<>();
+        long toPush = 0;
+        for (int i = 0; i < USERS; i++) {
+            boolean gone = i % 11 == 0;
+            boolean pulled = pullsFrozen && i % 5 == 0;
+            if (gone || pulled) {
+                continue;
+            }
+            toPush++;
+            for (String d : Campaigns.devices(i)) {
+                expected.add("reminder-" + (i % 4 == 0 ? "r2" : "r1") + "/" + d);
+            }
+        }
+
+        JobClient first = start(flink, opts);
+        long third = toPush / 3;
+        waitUntil(() -> paced(first.getJobID()) >= third, "a third of the reminders paced");
+        int seen = latest(first.getJobID()).map(ReminderRestoreITCase::number).orElse(0);
+        waitUntil(
+                () -> latest(first.getJobID()).map(ReminderRestoreITCase::number).orElse(0) > seen,
+                "a checkpoint after that");
+        first.cancel().get(1, TimeUnit.MINUTES);
+        long beforeKill = paced(first.getJobID());
+        assertThat(beforeKill).as("killed while firing").isLessThan(toPush);
+
+        Configuration restored = new Configuration(flink);
+        restored.setString(
+                "execution.state-recovery.path",
+                latest(first.getJobID()).orElseThrow().toUri().toString());
+        JobClient second = start(restored, opts);
+        waitUntil(() -> sends(kafka).size() >= expected.size(), "every reminder committed");
+        int reached = latest(second.getJobID()).map(ReminderRestoreITCase::number).orElse(0);
+        waitUntil(
+                () ->
+                        latest(second.getJobID()).map(ReminderRestoreITCase::number).orElse(0)
+                                >= reached + 2,
+                "two more checkpoints");
+        List<String> sends = sends(kafka);
+        long resumed = paced(second.getJobID());
+        second.cancel().get(1, TimeUnit.MINUTES);
+
+        assertThat(sends).hasSameSizeAs(expected);
+        assertThat(new TreeSet<>(sends)).isEqualTo(expected);
+        assertThat(resumed)
+                .as("the restored pacer went on, it did not start over")
+                .isGreaterThan(0)
+                .isLessThan(toPush);
+        List<String> refused = new ArrayList<>();
+        for (String line : KafkaTopics.readAll(kafka, Topics.REMINDER_REJECTED)) {
+            ReminderLine l = Json.read(line, ReminderLine.class);
+            refused.add(l.taskId + "/" + l.reason);
+        }
+        assertThat(refused).contains("r404/unknown_task");
+    }
+
+    private static String[] task(String id, long ts, long fireAt) {
+        return KafkaTopics.kv(
+                id,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"task\",\"op\":\"create\",\"taskId\":\"%s\","
+                                + "\"fireAt\":%d,\"zone\":\"UTC\",\"title\":\"Launch\","
+                                + "\"body\":\"claim your gift\"}",
+                        ts, id, fireAt));
+    }
+
+    private static String[] user(String type, long ts, String task, int i) {
+        return KafkaTopics.kv(
+                task,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"%s\",\"taskId\":\"%s\",\"uid\":\"%s\"}",
+                        ts, type, task, Campaigns.uid(i)));
+    }
+
+    /** "msgId/deviceId" of every send on the vendor topics, duplicates kept. */
+    private static List<String> sends(String kafka) {
+        List<String> out = new ArrayList<>();
+        for (String s : Campaigns.sends(kafka)) {
+            String[] p = s.split("/");
+            out.add(p[0] + "/" + p[1]);
+        }
+        return out;
+    }
+
+    /** Reminder pushes the pacer of {@code job} has let out. */
+    private static long paced(JobID job) {
+        long n = 0;
+        for (OperatorMetricGroup g : METRICS.findOperatorMetricGroups(job, "Pace reminders")) {
+            Metric m = METRICS.getMetricsByGroup(g).get("remindersPushed");
+            if (m != null) {
+                n += ((Counter) m).getCount();
+            }
+        }
+        return n;
+    }
+
+    private static JobClient start(Configuration flink, Map<String, String> opts) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        return DispatchJob.start(env, Configuration.fromMap(opts));
+    }
+
+    private Optional<Path> latest(JobID job) {
+        Path dir = checkpoints.resolve(job.toHexString());
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .filter(p -> Files.exists(p.resolve("_metadata")))
+                    .max((a, b) -> Integer.compare(number(a), number(b)));
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static int number(Path chk) {
+        return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
+    }
+
+    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+}
