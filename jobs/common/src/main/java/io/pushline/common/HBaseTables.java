@@ -45,6 +45,12 @@ public final class HBaseTables {
     /** Personal slots: row {@code salt minute msgId}. */
     public static final String PUSH_SCHEDULE = "push_schedule";
 
+    /**
+     * Reminders as app backends read them (the pull endpoint): rows {@code t:<taskId>} (fireAt,
+     * zone, title, body, status) and {@code u:<uid>} (one column per subscribed taskId).
+     */
+    public static final String REMINDERS = "reminders";
+
     /** A day's slots are useless a week later. */
     public static final int PUSH_SCHEDULE_TTL_SECONDS = 7 * 86_400;
 
@@ -52,6 +58,20 @@ public final class HBaseTables {
 
     public static TableName devices(String namespace) {
         return TableName.valueOf(namespace, DEVICES);
+    }
+
+    public static TableName reminders(String namespace) {
+        return TableName.valueOf(namespace, REMINDERS);
+    }
+
+    /** The row of a task in {@link #REMINDERS}. */
+    public static byte[] reminderTaskRow(String taskId) {
+        return Bytes.toBytes("t:" + taskId);
+    }
+
+    /** The row of a uid's subscriptions in {@link #REMINDERS}. */
+    public static byte[] reminderUidRow(String uid) {
+        return Bytes.toBytes("u:" + uid);
     }
 
     public static TableName devicesByUid(String namespace) {
@@ -161,7 +181,8 @@ public final class HBaseTables {
                         TableName.valueOf(namespace, SEGMENTS),
                         userSendTime(namespace),
                         userRecall(namespace),
-                        TableName.valueOf(namespace, PUSH_SCHEDULE)
+                        TableName.valueOf(namespace, PUSH_SCHEDULE),
+                        reminders(namespace)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(

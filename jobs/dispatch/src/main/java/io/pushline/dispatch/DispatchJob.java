@@ -193,6 +193,12 @@ public final class DispatchJob {
                                         .name("Reminder pushes")
                                         .setParallelism(1));
                 reminderRejected = fired.rejected();
+                if (reminders.mirror != null) {
+                    fired.mirror()
+                            .sinkTo(reminders.mirror)
+                            .uid("sink-hbase-reminders")
+                            .name("HBase reminders");
+                }
                 deadLetters = deadLetters.union(fired.deadLetters());
             }
             DataStream<UidKeyed> campaignUids =

@@ -2,6 +2,7 @@ package io.pushline.dispatch;
 
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
+import io.pushline.reminders.HBaseReminderSink;
 import io.pushline.reminders.ReminderRules;
 import io.pushline.reminders.UidIds;
 import java.io.Serializable;
@@ -16,11 +17,20 @@ public final class ReminderSettings implements Serializable {
     final int level;
     final UidIds.Factory ids;
 
-    public ReminderSettings(ReminderRules rules, String msgType, int level, UidIds.Factory ids) {
+    /** Where reminders are mirrored for the pull endpoint; null: nowhere. */
+    final HBaseReminderSink mirror;
+
+    public ReminderSettings(
+            ReminderRules rules,
+            String msgType,
+            int level,
+            UidIds.Factory ids,
+            HBaseReminderSink mirror) {
         this.rules = rules;
         this.msgType = msgType;
         this.level = level;
         this.ids = ids;
+        this.mirror = mirror;
     }
 
     /**
@@ -58,11 +68,14 @@ public final class ReminderSettings implements Serializable {
         if (quorum == null || quorum.isBlank()) {
             return null;
         }
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
         UidIds.Factory ids =
-                UidIds.hbase(
-                        quorum,
-                        options.get(CommonOptions.HBASE_NAMESPACE),
-                        options.get(CommonOptions.HBASE_DICTIONARY_CACHE));
-        return new ReminderSettings(new ReminderRules(rate), msgType, level, ids);
+                UidIds.hbase(quorum, namespace, options.get(CommonOptions.HBASE_DICTIONARY_CACHE));
+        return new ReminderSettings(
+                new ReminderRules(rate),
+                msgType,
+                level,
+                ids,
+                new HBaseReminderSink(quorum, namespace));
     }
 }

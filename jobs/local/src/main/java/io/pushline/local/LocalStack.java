@@ -157,17 +157,7 @@ public final class LocalStack implements AutoCloseable {
      * HBASE_ZK_QUORUM}), empty when {@code ./pushline local up} wrote none.
      */
     public static Map<String, String> readEnv(Path home) throws IOException {
-        Map<String, String> env = new HashMap<>();
-        Path file = home.resolve("local.env");
-        if (Files.isRegularFile(file)) {
-            for (String line : Files.readAllLines(file)) {
-                int eq = line.indexOf('=');
-                if (eq > 0) {
-                    env.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
-                }
-            }
-        }
-        return env;
+        return io.pushline.common.LocalEnv.read(home);
     }
 
     @Override

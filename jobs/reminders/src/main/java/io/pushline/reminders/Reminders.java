@@ -6,6 +6,7 @@ import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
+import io.pushline.schema.reminders.ReminderMirror;
 import io.pushline.schema.reminders.ReminderTags;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -26,7 +27,8 @@ public final class Reminders {
     public record Streams(
             DataStream<ReminderChunk> chunks,
             DataStream<ReminderLine> rejected,
-            DataStream<DeadLetter> deadLetters) {}
+            DataStream<DeadLetter> deadLetters,
+            DataStream<ReminderMirror> mirror) {}
 
     /**
      * @param realTime pushes leave when the wall clock reaches their send time (the streaming job);
@@ -56,6 +58,7 @@ public final class Reminders {
         return new Streams(
                 chunks,
                 fired.getSideOutput(ReminderTags.REJECTED),
-                fired.getSideOutput(DispatchTags.DEAD_LETTERS));
+                fired.getSideOutput(DispatchTags.DEAD_LETTERS),
+                fired.getSideOutput(ReminderTags.MIRROR));
     }
 }

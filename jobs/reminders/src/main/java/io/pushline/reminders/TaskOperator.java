@@ -3,13 +3,13 @@ package io.pushline.reminders;
 import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
+import io.pushline.schema.reminders.ReminderMirror;
 import io.pushline.schema.reminders.ReminderState;
 import io.pushline.schema.reminders.ReminderTags;
 import io.pushline.schema.reminders.ReminderTask;
+import io.pushline.schema.reminders.ReminderTimes;
 import io.pushline.udf.EventTimeOrderedOperator;
 import io.pushline.udf.EventTimeQueue;
-import java.time.Instant;
-import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.state.ValueState;
@@ -112,18 +112,9 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         return String.valueOf(e.seq); // the line of a trace, the offset of a record
     }
 
-    /**
-     * The first instant of the local date of {@code fireAt} in {@code zone}: midnight, or the first
-     * time that exists that day when a clock change skips midnight.
-     */
+    /** See {@link ReminderTimes#freeze}. */
     public static long freeze(long fireAt, String zone) {
-        ZoneId z = ZoneId.of(zone);
-        return Instant.ofEpochMilli(fireAt)
-                .atZone(z)
-                .toLocalDate()
-                .atStartOfDay(z)
-                .toInstant()
-                .toEpochMilli();
+        return ReminderTimes.freeze(fireAt, zone);
     }
 
     @Override
@@ -160,7 +151,12 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         Bits bits = bits(e.taskId);
         switch (e.type) {
             case ReminderEvent.SUBSCRIBE:
-                bits.dirty |= bits.subscribers.add(e.uidId);
+                if (bits.subscribers.add(e.uidId)) {
+                    bits.dirty = true;
+                    mirror(
+                            ReminderMirror.subscription(
+                                    ReminderMirror.SUBSCRIBED, task, e.uid, e.ts));
+                }
                 break;
             case ReminderEvent.UNSUBSCRIBE:
                 if (!bits.subscribers.remove(e.uidId)) {
@@ -169,6 +165,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
                 }
                 bits.pulled.remove(e.uidId);
                 bits.dirty = true;
+                mirror(ReminderMirror.subscription(ReminderMirror.UNSUBSCRIBED, task, e.uid, e.ts));
                 break;
             default: // pull
                 if (e.ts < freeze(task.fireAt, task.zone)) {
@@ -209,6 +206,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         t.status = ReminderTask.OPEN;
         t.createdAt = e.ts;
         tasks.update(t);
+        mirror(ReminderMirror.task(t, e.ts));
         timers.registerEventTimeTimer(VoidNamespace.INSTANCE, t.fireAt);
     }
 
@@ -231,6 +229,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         t.title = e.title;
         t.body = e.body;
         tasks.update(t);
+        mirror(ReminderMirror.task(t, e.ts));
     }
 
     private void cancel(ReminderTask t, ReminderEvent e) throws Exception {
@@ -245,6 +244,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, t.fireAt);
         t.status = ReminderTask.CANCELLED;
         tasks.update(t);
+        mirror(ReminderMirror.task(t, e.ts));
         forget(t.taskId);
     }
 
@@ -290,6 +290,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         f.pulledCount = pulled.size();
         t.status = ReminderTask.FIRED;
         tasks.update(t);
+        mirror(ReminderMirror.task(t, t.fireAt));
         forget(t.taskId);
         fired.inc();
         pushes.inc(f.pushCount);
@@ -349,6 +350,10 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         flush();
         super.snapshotState(ctx);
+    }
+
+    private void mirror(ReminderMirror m) {
+        emit(ReminderTags.MIRROR, m, m.ts);
     }
 
     private void reject(ReminderEvent e, String reason) {

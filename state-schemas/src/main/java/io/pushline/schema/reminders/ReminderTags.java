@@ -9,5 +9,9 @@ public final class ReminderTags {
     public static final OutputTag<ReminderLine> REJECTED =
             new OutputTag<>("reminder-rejected", TypeInformation.of(ReminderLine.class));
 
+    /** Changes for the HBase reminders table that the pull endpoint reads. */
+    public static final OutputTag<ReminderMirror> MIRROR =
+            new OutputTag<>("reminder-mirror", TypeInformation.of(ReminderMirror.class));
+
     private ReminderTags() {}
 }

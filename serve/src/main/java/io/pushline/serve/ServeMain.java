@@ -1,0 +1,99 @@
+package io.pushline.serve;
+
+import io.pushline.common.CommandExit;
+import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.LocalEnv;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.UsageException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.apache.flink.configuration.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * {@code ./pushline serve [--port 8080] [--key value ...]}: the HTTP API for app backends, against
+ * the stack of {@code .pushline/local.env} (from {@code ./pushline local up}) or the given Kafka
+ * and HBase, until Ctrl-C.
+ */
+public final class ServeMain {
+    private ServeMain() {}
+
+    public static void main(String[] args) {
+        CommandExit.runAndHalt(() -> run(args));
+    }
+
+    static int run(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("serve")) {
+            args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        }
+        List<String> all = new ArrayList<>(localEnvDefaults());
+        for (int i = 0; i < args.length; i++) {
+            all.add(args[i].equals("--port") ? "--" + ServeOptions.PORT.key() : args[i]);
+        }
+        Configuration conf =
+                OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
+        String bootstrap = conf.get(CommonOptions.KAFKA_BOOTSTRAP);
+        String quorum = HBaseTables.address(conf);
+        if (bootstrap == null || quorum == null || quorum.isBlank()) {
+            throw new UsageException(
+                    "serve needs Kafka and HBase: run ./pushline local up, or give --"
+                            + CommonOptions.KAFKA_BOOTSTRAP.key()
+                            + " and --"
+                            + CommonOptions.HBASE_ZK_QUORUM.key());
+        }
+        int port = conf.get(ServeOptions.PORT);
+        if (port < 0 || port > 65_535) {
+            throw new UsageException("option 'serve.port' must be 0-65535, got " + port);
+        }
+        Connection hbase = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
+        java.util.Properties kafka = KafkaIO.clientProperties(conf);
+        kafka.setProperty("bootstrap.servers", bootstrap);
+        ReminderStore store =
+                new HBaseReminderStore(hbase, conf.get(CommonOptions.HBASE_NAMESPACE), kafka);
+        Server server =
+                new Server(
+                        store,
+                        System::currentTimeMillis,
+                        conf.get(ServeOptions.PULL_MARGIN),
+                        conf.get(ServeOptions.PULL_WINDOW));
+        int bound = server.start(conf.get(ServeOptions.HOST), port);
+        System.out.println("pushline serve: listening on port " + bound + " (Ctrl-C stops)");
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    try {
+                                        server.close();
+                                    } catch (Exception e) {
+                                        // stopping anyway
+                                    }
+                                    stop.countDown();
+                                }));
+        stop.await();
+        return 0;
+    }
+
+    private static List<String> localEnvDefaults() throws Exception {
+        String home = System.getenv("PUSHLINE_HOME");
+        Path dir = Paths.get(home != null ? home : ".pushline");
+        Map<String, String> env = LocalEnv.read(dir);
+        List<String> out = new ArrayList<>();
+        if (env.containsKey("KAFKA_BOOTSTRAP")) {
+            out.add("--" + CommonOptions.KAFKA_BOOTSTRAP.key());
+            out.add(env.get("KAFKA_BOOTSTRAP"));
+        }
+        if (env.containsKey("HBASE_ZK_QUORUM")) {
+            out.add("--" + CommonOptions.HBASE_ZK_QUORUM.key());
+            out.add(env.get("HBASE_ZK_QUORUM"));
+        }
+        return out;
+    }
+}

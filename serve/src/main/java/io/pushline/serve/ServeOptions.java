@@ -1,0 +1,49 @@
+package io.pushline.serve;
+
+import io.pushline.common.CommonOptions;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** Options of {@code ./pushline serve}, besides Kafka's and HBase's. */
+public final class ServeOptions {
+    private ServeOptions() {}
+
+    public static final ConfigOption<Integer> PORT =
+            ConfigOptions.key("serve.port")
+                    .intType()
+                    .defaultValue(8080)
+                    .withDescription("HTTP port (also --port); 0 picks a free one.");
+
+    public static final ConfigOption<String> HOST =
+            ConfigOptions.key("serve.host")
+                    .stringType()
+                    .defaultValue("0.0.0.0")
+                    .withDescription("Address to listen on.");
+
+    public static final ConfigOption<Duration> PULL_WINDOW =
+            ConfigOptions.key("serve.reminders.pull-window")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(24))
+                    .withDescription(
+                            "GET /v1/reminders/{uid} lists the frozen tasks the uid subscribed to"
+                                    + " that fire within this long from now.");
+
+    public static final ConfigOption<Duration> PULL_MARGIN =
+            ConfigOptions.key("serve.reminders.pull-margin")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "A task firing sooner than this is no longer listed: its pull would"
+                                    + " reach the dispatch job after it fired, and the user would"
+                                    + " get both the app's reminder and the push.");
+
+    public static List<ConfigOption<?>> own() {
+        return List.of(PORT, HOST, PULL_WINDOW, PULL_MARGIN);
+    }
+
+    public static List<ConfigOption<?>> accepted() {
+        return CommonOptions.with(own());
+    }
+}

@@ -1,0 +1,155 @@
+package io.pushline.serve;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.pushline.schema.Json;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP API for app backends, on Javalin (Jetty): JSON in and out, a 400 naming the parameter
+ * for bad input, 503 when a store cannot answer, never a 500 for any input, keep-alive (Jetty's),
+ * request metrics at {@code /metrics}.
+ *
+ * <ul>
+ *   <li>{@code GET /v1/reminders/{uid}}: the frozen reminder tasks {@code uid} subscribed to that
+ *       fire within the pull window (taskId, fireAt, title, body); a pull is recorded for each, so
+ *       the dispatch job does not push those reminders.
+ *   <li>{@code GET /health}: 200 while the server runs.
+ * </ul>
+ */
+public final class Server implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Server.class);
+
+    /** Longest uid accepted, as the input topics. */
+    static final int MAX_UID = 256;
+
+    private final Javalin app;
+    private final RequestMetrics metrics = new RequestMetrics();
+    private final ReminderStore reminders;
+    private final LongSupplier clock;
+    private final long marginMs;
+    private final long windowMs;
+
+    public Server(
+            ReminderStore reminders, LongSupplier clock, Duration pullMargin, Duration pullWindow) {
+        this.reminders = reminders;
+        this.clock = clock;
+        this.marginMs = pullMargin.toMillis();
+        this.windowMs = pullWindow.toMillis();
+        this.app =
+                Javalin.create(
+                        cfg -> {
+                            cfg.startup.showJavalinBanner = false;
+                            cfg.startup.showOldJavalinVersionWarning = false;
+                            cfg.routes.get("/v1/reminders/{uid}", this::reminders);
+                            cfg.routes.get("/health", ctx -> json(ctx, 200, Map.of("ok", true)));
+                            cfg.routes.get(
+                                    "/metrics",
+                                    ctx ->
+                                            ctx.contentType("text/plain; version=0.0.4")
+                                                    .result(metrics.prometheus()));
+                            cfg.routes.exception(
+                                    BadRequest.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
+                            cfg.routes.exception(
+                                    IOException.class,
+                                    (e, ctx) -> {
+                                        LOG.warn(
+                                                "{} {}: {}",
+                                                ctx.method(),
+                                                ctx.path(),
+                                                e.toString());
+                                        error(ctx, 503, "the store did not answer; try again");
+                                    });
+                            cfg.routes.exception(
+                                    Exception.class,
+                                    (e, ctx) -> {
+                                        LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                                        error(ctx, 500, "internal error");
+                                    });
+                            cfg.routes.error(
+                                    404, ctx -> error(ctx, 404, "no such path: " + ctx.path()));
+                            cfg.requestLogger.http(
+                                    (ctx, ms) ->
+                                            metrics.record(route(ctx), ctx.status().getCode(), ms));
+                        });
+    }
+
+    /** Starts listening; returns the port (useful with 0). */
+    public int start(String host, int port) {
+        app.start(host, port);
+        return app.port();
+    }
+
+    private void reminders(Context ctx) throws IOException {
+        String uid = ctx.pathParam("uid");
+        if (uid.isBlank()) {
+            throw new BadRequest("uid: must not be empty");
+        }
+        if (uid.length() > MAX_UID) {
+            throw new BadRequest("uid: longer than " + MAX_UID + " characters");
+        }
+        for (int i = 0; i < uid.length(); i++) {
+            if (Character.isISOControl(uid.charAt(i))) {
+                throw new BadRequest("uid: control characters are not allowed");
+            }
+        }
+        long now = clock.getAsLong();
+        List<PullableTask> tasks = reminders.pullable(uid, now, marginMs, windowMs);
+        if (!tasks.isEmpty()) {
+            reminders.recordPulls(uid, tasks, now);
+        }
+        List<Map<String, Object>> out = new ArrayList<>(tasks.size());
+        for (PullableTask t : tasks) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("taskId", t.taskId());
+            m.put("fireAt", t.fireAt());
+            m.put("title", t.title());
+            m.put("body", t.body());
+            out.add(m);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("uid", uid);
+        body.put("tasks", out);
+        json(ctx, 200, body);
+    }
+
+    /** The route's pattern, not the path: uids must not become metric labels. */
+    private static String route(Context ctx) {
+        try {
+            return ctx.endpoint().path;
+        } catch (RuntimeException e) {
+            return "unmatched";
+        }
+    }
+
+    private static void json(Context ctx, int status, Object body) {
+        ctx.status(status).contentType("application/json").result(Json.write(body));
+    }
+
+    private static void error(Context ctx, int status, String message) {
+        json(ctx, status, Map.of("error", message));
+    }
+
+    /** Bad input from the client: a 400 with the message. */
+    static final class BadRequest extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        app.stop();
+        reminders.close();
+    }
+}
