@@ -48,8 +48,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * them, a summary checked against a model of the expected output.
  */
 final class DemoCommand {
-    /** The contract's example rules, with the demo's whitelisted device. */
-    static final String DEMO_RULES = ExampleRules.WITH_GENERATED_DEVICES;
+    /**
+     * The contract's example rules, with the reminders' msgType whitelisted: a reminder is a push
+     * the user asked for, so caps and quiet hours must not drop it.
+     */
+    static final String DEMO_RULES =
+            ExampleRules.WITH_GENERATED_DEVICES.replace(
+                    "msgTypes: [security_notice]", "msgTypes: [security_notice, reminder]");
 
     private DemoCommand() {}
 
@@ -85,20 +90,24 @@ final class DemoCommand {
 
             step("[2/8] generating and producing device events and requests");
             ts = System.nanoTime();
-            DemoData data =
-                    DemoData.generate(
-                            devices, requests, 42L, System.currentTimeMillis() - 3_600_000L);
+            long base = System.currentTimeMillis() - 3_600_000L;
+            DemoData data = DemoData.generate(devices, requests, 42L, base);
+            DemoReminders reminders = new DemoReminders(data, base);
             DemoNightly nightly = new DemoNightly(dir.resolve("nightly"), users);
             List<String[]> nightlyBinds = nightly.generate();
             // the nightly users' devices were bound long ago: before the day's events
             produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
             produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
             produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
+            produce(stack.kafkaBootstrap(), Topics.REMINDER_TASKS, reminders.tasks);
+            produce(stack.kafkaBootstrap(), Topics.REMINDER_SUBSCRIPTIONS, reminders.subscriptions);
             System.out.printf(
-                    "      %,d device events and %,d requests in %.1f s; %,d users' activity,"
-                            + " interests, history and devices in %s%n",
+                    "      %,d device events, %,d requests and %,d reminder events (2 tasks) in"
+                            + " %.1f s; %,d users' activity, interests, history and devices in"
+                            + " %s%n",
                     data.deviceEvents.size() + nightlyBinds.size(),
                     data.requests.size(),
+                    reminders.tasks.size() + reminders.subscriptions.size(),
                     secs(ts),
                     users,
                     nightly.dir);
@@ -155,7 +164,10 @@ final class DemoCommand {
             step("[5/8] running the dispatch job (RocksDB, event time, exactly-once sinks)");
             Path rules = dir.resolve("rules.yaml");
             Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
-            System.out.println("      gate rules: " + rules + " (the contract's example)");
+            System.out.println(
+                    "      gate rules: "
+                            + rules
+                            + " (the contract's example; reminders whitelisted)");
             Map<String, String> opts = new HashMap<>(stack.jobOptions());
             opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
             opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
@@ -199,6 +211,9 @@ final class DemoCommand {
 
             step("[6/8] reading the output topics and HBase");
             int code = summary(stack, data, nightly, inputRecords, jobSecs);
+            if (!reminders.check(stack.kafkaBootstrap())) {
+                code = Math.max(code, 1);
+            }
             code = Math.max(code, DemoReceipts.run(stack, dir));
             System.out.printf("Wall time: %.1f s%n", secs(t0));
             return code;
@@ -285,10 +300,12 @@ final class DemoCommand {
                 inputRecords, jobSecs, inputRecords / jobSecs, totalDecisions / jobSecs);
 
         Map<String, Long> expected = data.expectedByRegistry;
+        // pulled reminders never reach the gate (DemoReminders checks them)
         long gated =
                 totalDecisions
                         - reasons.getOrDefault("no_device", 0L)
-                        - reasons.getOrDefault("push_disabled", 0L);
+                        - reasons.getOrDefault("push_disabled", 0L)
+                        - reasons.getOrDefault("pulled", 0L);
         boolean ok =
                 sends.equals(withZeros(passesByVendor))
                         && reasons.getOrDefault("no_device", 0L)

@@ -6,6 +6,7 @@ import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
 import io.pushline.schema.Vendor;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -68,8 +69,12 @@ final class DemoData {
         return d;
     }
 
+    /** Uids {@code u-0000000} up to this (exclusive) have or had devices. */
+    int uidCount;
+
     private void build(int devices, int requestCount, Random rnd, long ts) {
         int uids = Math.max(1, devices * 10 / 13);
+        uidCount = uids;
         for (int i = 0; i < devices; i++) {
             String device = String.format("dev-%07d", i);
             String uid = String.format("u-%07d", (long) i * uids / devices);
@@ -255,6 +260,23 @@ final class DemoData {
                 } else {
                     decide(b);
                 }
+            }
+        }
+    }
+
+    /**
+     * Counts what a push to {@code uids} decides at the end of the device events (a reminder firing
+     * after them, whitelisted by the rules): per device passed or push_disabled, no_device per uid
+     * without one.
+     */
+    void expectPushTo(Collection<String> uids) {
+        for (String uid : uids) {
+            Set<String> devs = devicesOfUid.getOrDefault(uid, Set.of());
+            if (devs.isEmpty()) {
+                count(expectedByRegistry, "no_device");
+            }
+            for (String device : devs) {
+                decide(bound.get(device));
             }
         }
     }

@@ -15,7 +15,9 @@ public enum DropReason {
     MIN_INTERVAL(14),
     TYPE_CAP(15),
     DAILY_CAP(16),
-    EXPIRED(17);
+    EXPIRED(17),
+    /** A reminder the user's app pulled ahead and fires itself: not pushed. */
+    PULLED(18);
 
     /** The status code of a PASS. */
     public static final int PASS_CODE = 0;

@@ -140,6 +140,7 @@ public final class DispatchJob {
                                 released.getSideOutput(DispatchTags.UID_KEYED),
                                 registry.getSideOutput(DispatchTags.UID_KEYED));
         DataStream<ReminderLine> reminderRejected = null;
+        DataStream<Decision> reminderPulls = null;
         DataStream<DeadLetter> deadLetters =
                 split.getSideOutput(DispatchTags.DEAD_LETTERS)
                         .union(released.getSideOutput(DispatchTags.DEAD_LETTERS));
@@ -183,15 +184,18 @@ public final class DispatchJob {
                                 .uid("reminder-subscriber-ids");
                 Reminders.Streams fired =
                         Reminders.build(resolved, reminders.rules, true, maxParallelism);
-                allChunks =
-                        chunks.union(
-                                fired.chunks()
-                                        .process(
-                                                new ReminderPushes(
-                                                        reminders.msgType, reminders.level))
-                                        .uid("reminder-pushes")
-                                        .name("Reminder pushes")
-                                        .setParallelism(1));
+                SingleOutputStreamOperator<AudienceChunk> reminderPushes =
+                        fired.chunks()
+                                .process(
+                                        new ReminderPushes(
+                                                reminders.msgType,
+                                                reminders.level,
+                                                audience.audiences))
+                                .uid("reminder-pushes")
+                                .name("Reminder pushes")
+                                .setParallelism(1);
+                allChunks = chunks.union(reminderPushes);
+                reminderPulls = reminderPushes.getSideOutput(DispatchTags.DECISIONS);
                 reminderRejected = fired.rejected();
                 if (reminders.mirror != null) {
                     fired.mirror()
@@ -242,6 +246,9 @@ public final class DispatchJob {
                 decided.union(
                         registry.getSideOutput(DispatchTags.DECISIONS),
                         uidIndex.getSideOutput(DispatchTags.DECISIONS));
+        if (reminderPulls != null) {
+            decisions = decisions.union(reminderPulls);
+        }
         deadLetters =
                 deadLetters.union(
                         rules.getSideOutput(DispatchTags.DEAD_LETTERS),

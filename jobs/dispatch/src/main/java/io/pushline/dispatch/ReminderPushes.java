@@ -1,7 +1,11 @@
 package io.pushline.dispatch;
 
+import io.pushline.audience.Audiences;
+import io.pushline.schema.Decision;
+import io.pushline.schema.DropReason;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.AudienceChunk;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderLine;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -13,23 +17,29 @@ import org.apache.flink.util.Collector;
  * Turns the reminder pacer's chunks into campaign chunks: the same ids, a push request with the
  * task's title and body, msgType and level of {@link ReminderSettings}, and msgId {@code
  * reminder-<taskId>} (so the gate's duplicate memory also keeps a task from reaching a device
- * twice). Pulled subscribers are not pushed: they are counted.
+ * twice). Subscribers who pulled the task are not pushed: each gets a {@code pulled} decision on
+ * {@link DispatchTags#DECISIONS} (its uid read from the dictionary), so receipts and reports count
+ * them.
  */
 class ReminderPushes extends ProcessFunction<ReminderChunk, AudienceChunk> {
     private static final long serialVersionUID = 1L;
 
     private final String msgType;
     private final int level;
+    private final Audiences.Factory dictionary;
+    private transient Audiences audiences;
     private transient Counter pulled;
 
-    ReminderPushes(String msgType, int level) {
+    ReminderPushes(String msgType, int level, Audiences.Factory dictionary) {
         this.msgType = msgType;
         this.level = level;
+        this.dictionary = dictionary;
     }
 
     @Override
-    public void open(OpenContext ctx) {
+    public void open(OpenContext ctx) throws Exception {
         pulled = getRuntimeContext().getMetricGroup().counter("remindersPulled");
+        audiences = dictionary.open();
     }
 
     static String msgId(String taskId) {
@@ -37,11 +47,8 @@ class ReminderPushes extends ProcessFunction<ReminderChunk, AudienceChunk> {
     }
 
     @Override
-    public void processElement(ReminderChunk c, Context ctx, Collector<AudienceChunk> out) {
-        if (!ReminderLine.PUSH.equals(c.action)) {
-            pulled.inc(c.ids.length);
-            return;
-        }
+    public void processElement(ReminderChunk c, Context ctx, Collector<AudienceChunk> out)
+            throws Exception {
         PushRequest p = new PushRequest();
         p.ts = c.at;
         p.msgId = msgId(c.taskId);
@@ -49,6 +56,22 @@ class ReminderPushes extends ProcessFunction<ReminderChunk, AudienceChunk> {
         p.level = level;
         p.title = c.title;
         p.body = c.body;
-        out.collect(AudienceChunk.of(p, c.ids, 0));
+        if (ReminderLine.PUSH.equals(c.action)) {
+            out.collect(AudienceChunk.of(p, c.ids, 0));
+            return;
+        }
+        pulled.inc(c.ids.length);
+        for (String uid : audiences.uids(c.ids)) {
+            if (uid != null) {
+                ctx.output(DispatchTags.DECISIONS, Decision.drop(p, uid, null, DropReason.PULLED));
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (audiences != null) {
+            audiences.close();
+        }
     }
 }
