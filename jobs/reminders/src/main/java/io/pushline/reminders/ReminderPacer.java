@@ -28,17 +28,24 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * task's pulled subscribers (at its fireAt), then its pushes, ascending ids that share a send time.
  *
  * <p>In a replay the chunks go out at once, carrying their send times. In real time a push leaves
- * only when the wall clock reaches its send time, spread over the second in tenths, so the pushes
- * of a second do not leave as one burst. Fired tasks and how far each got are operator state, and
- * so is the schedule's cursor: a restore neither loses nor repeats a push (with exactly-once
- * sinks).
+ * only when the wall clock reaches its send time, spread in slices over the first 800 ms of its
+ * second, so the pushes of a second do not leave as one burst. Fired tasks and how far each got are
+ * operator state, and so is the schedule's cursor: a restore neither loses nor repeats a push (with
+ * exactly-once sinks).
  */
 public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         implements OneInputStreamOperator<FiredTask, ReminderChunk>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
-    /** Real time: a second's pushes go out in this many slices. */
-    static final int SLICES = 10;
+    /**
+     * Real time: a second's pushes go out in this many slices, one every {@link #SLICE_MS}, all
+     * within the first 800 ms, so that the stages after the pacer have a fifth of a second to write
+     * them before the next second's begin: the rate holds where the sends are written, not only in
+     * the schedule.
+     */
+    static final int SLICES = 20;
+
+    static final long SLICE_MS = 40;
 
     private static final Comparator<ScheduledTask> FIRING_ORDER =
             Comparator.<ScheduledTask>comparingLong(s -> s.task.fireAt)
@@ -161,7 +168,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 if (realTime) {
                     room = Math.min(room, allowedNow(at, now));
                     if (room <= 0) {
-                        scheduleRelease(now + 1000 / SLICES);
+                        scheduleRelease(now + SLICE_MS);
                         return;
                     }
                 }
@@ -181,12 +188,12 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     }
 
     /**
-     * In real time, how many more pushes may leave in the current second by {@code now}: a tenth of
-     * the rate per tenth of the second gone by, so a second's pushes spread over it.
+     * In real time, how many more pushes may leave in the current second by {@code now}: one slice
+     * of the rate per {@link #SLICE_MS} gone by, so a second's pushes spread over it.
      */
     private long allowedNow(long at, long now) {
         long secondStart = Math.floorDiv(at, 1000L) * 1000L;
-        long slice = Math.min(SLICES, Math.max(0, (now - secondStart) * SLICES / 1000) + 1);
+        long slice = Math.min(SLICES, Math.max(0, (now - secondStart) / SLICE_MS) + 1);
         long allowed = (rate * slice + SLICES - 1) / SLICES;
         return allowed - schedule.used();
     }

@@ -57,6 +57,10 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
     private transient Counter fired;
     private transient Counter pushes;
     private transient Counter pulls;
+    private transient Counter events;
+
+    /** Subscriptions and their bitmaps' bytes in state, per open task, as of the last write. */
+    private transient Map<String, long[]> sizes;
 
     public TaskOperator() {
         this(EventTimeQueue.DEFAULT_MAX_ON_HEAP);
@@ -90,6 +94,10 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         fired = getMetricGroup().counter("tasksFired");
         pushes = getMetricGroup().counter("remindersToPush");
         pulls = getMetricGroup().counter("remindersPulled");
+        events = getMetricGroup().counter("reminderEvents");
+        sizes = new HashMap<>();
+        getMetricGroup().gauge("subscriptions", () -> total(0));
+        getMetricGroup().gauge("subscriptionBytes", () -> total(1));
     }
 
     @Override
@@ -117,8 +125,17 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         return ReminderTimes.freeze(fireAt, zone);
     }
 
+    private long total(int i) {
+        long n = 0;
+        for (long[] s : sizes.values()) {
+            n += s[i];
+        }
+        return n;
+    }
+
     @Override
     protected void handle(ReminderEvent e, long ts) throws Exception {
+        events.inc();
         ReminderTask task = tasks.value();
         if (task != null && task.isOpen() && e.ts >= task.fireAt) {
             fire(task); // a task fires before every event at or after its time
@@ -301,6 +318,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
     /** Drops the current key's bitmaps: a fired or cancelled task keeps only its record. */
     private void forget(String taskId) {
         touched.remove(taskId);
+        sizes.remove(taskId);
         subscribersState.clear();
         pulledState.clear();
     }
@@ -326,18 +344,21 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
                 continue;
             }
             setCurrentKey(e.getKey());
-            write(subscribersState, b.subscribers);
-            write(pulledState, b.pulled);
+            long bytes = write(subscribersState, b.subscribers) + write(pulledState, b.pulled);
+            sizes.put(e.getKey(), new long[] {b.subscribers.size(), bytes});
         }
         touched.clear();
     }
 
-    private static void write(ValueState<byte[]> state, UidSet set) throws Exception {
+    /** Writes {@code set} to {@code state}; returns the bytes written. */
+    private static long write(ValueState<byte[]> state, UidSet set) throws Exception {
         if (set.isEmpty()) {
             state.clear();
-        } else {
-            state.update(set.toBytes());
+            return 0;
         }
+        byte[] bytes = set.toBytes();
+        state.update(bytes);
+        return bytes.length;
     }
 
     @Override

@@ -63,23 +63,28 @@ class ReminderPacerTest {
         }
     }
 
-    /** In real time a push leaves when the clock reaches its send time, spread over the second. */
+    /**
+     * In real time a push leaves when the clock reaches its send time, a slice every 40 ms, all of
+     * a second's pushes within its first 800 ms.
+     */
     @Test
-    void inRealTimePushesLeaveWhenTheirSecondComesInTenths() throws Exception {
+    void inRealTimePushesLeaveWhenTheirSecondComesInSlices() throws Exception {
         try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
             h.setProcessingTime(9_000);
             h.processElement(new StreamRecord<>(fired("t", 10_000, 0, 250), 10_000));
             h.processWatermark(new Watermark(10_000));
             assertThat(pushes(h)).as("not before 10 s by the clock").isEmpty();
             h.setProcessingTime(10_000);
-            assertThat(pushes(h)).hasSize(10); // the first tenth of 100
-            h.setProcessingTime(10_500);
-            assertThat(pushes(h)).hasSize(60);
+            assertThat(pushes(h)).hasSize(5); // the first slice of 100
+            h.setProcessingTime(10_400);
+            assertThat(pushes(h)).hasSize(55);
+            h.setProcessingTime(10_760);
+            assertThat(pushes(h)).as("the whole second by 760 ms").hasSize(100);
             h.setProcessingTime(10_999);
             h.setProcessingTime(11_000);
             Map<String, Long> at = pushes(h);
             assertThat(at.values().stream().filter(t -> t == 10_000L)).hasSize(100);
-            assertThat(at.values().stream().filter(t -> t == 11_000L)).hasSize(10);
+            assertThat(at.values().stream().filter(t -> t == 11_000L)).hasSize(5);
             for (long t = 11_001; t <= 13_000; t++) {
                 h.setProcessingTime(t);
             }
@@ -96,17 +101,17 @@ class ReminderPacerTest {
             h.setProcessingTime(10_000);
             h.processElement(new StreamRecord<>(fired("t", 10_000, 0, 250), 10_000));
             h.processWatermark(new Watermark(10_000));
-            h.setProcessingTime(10_500);
+            h.setProcessingTime(10_400);
             before = pushes(h);
             snapshot = h.snapshot(1, 1);
         }
-        assertThat(before).hasSize(60);
+        assertThat(before).hasSize(55);
         try (var h = harness(new ReminderPacer(100, 1000, true), snapshot)) {
-            for (long t = 10_500; t <= 13_000; t += 10) {
+            for (long t = 10_400; t <= 13_000; t += 10) {
                 h.setProcessingTime(t);
             }
             Map<String, Long> after = pushes(h);
-            assertThat(after).hasSize(190);
+            assertThat(after).hasSize(195);
             assertThat(after.keySet()).doesNotContainAnyElementsOf(before.keySet());
             Map<Long, Integer> perSecond = new HashMap<>();
             before.values().forEach(t -> perSecond.merge(t, 1, Integer::sum));
