@@ -77,6 +77,9 @@ final class BenchCommand {
         if (args.length > 0 && args[0].equals("latency")) {
             return LatencyBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("reminders")) {
+            return ReminderBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && args[0].equals("hostile")) {
             return HostileBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -97,6 +100,8 @@ final class BenchCommand {
                             + "       ./pushline bench hostile [--per-case SECONDS]\n"
                             + "       ./pushline bench latency [--devices N]"
                             + " [--realtime-per-second R]\n"
+                            + "       ./pushline bench reminders [--subscribers N] [--tasks T]"
+                            + " [--rate R] [--lead SECONDS]\n"
                             + "       ./pushline bench jmh [REGEX] [JMH options]");
         }
         int devices = 1_000_000;

@@ -501,7 +501,7 @@ final class LatencyBench {
                 .toArray();
     }
 
-    private static int freePort() throws java.io.IOException {
+    static int freePort() throws java.io.IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         }
@@ -701,7 +701,7 @@ final class LatencyBench {
                 ts, msgId, level == 3 ? "live_start" : "promo", level, target);
     }
 
-    private static KafkaProducer<String, String> producer(String kafka) {
+    static KafkaProducer<String, String> producer(String kafka) {
         Properties p = new Properties();
         p.put("bootstrap.servers", kafka);
         p.put("key.serializer", StringSerializer.class.getName());

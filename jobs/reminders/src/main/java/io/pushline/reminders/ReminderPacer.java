@@ -159,7 +159,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 headPushes = t.push == null ? IdSet.of() : IdSet.fromBytes(t.push);
             }
             while (true) {
-                long at = schedule.prepare(t.fireAt);
+                long at = schedule.prepare(realTime ? Math.max(t.fireAt, thisSecond()) : t.fireAt);
                 long room = Math.min(schedule.room(), chunkSize);
                 if (at > now) {
                     scheduleRelease(at);
@@ -210,6 +210,15 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                             releaseScheduled = false;
                             release(now());
                         });
+    }
+
+    /**
+     * In real time the schedule never starts in a second that has passed: a pacer that is behind
+     * (the watermark reached fireAt late, a restore) would otherwise send two seconds' pushes in
+     * one. Its pushes then go out from the current second on, still at most {@code rate} a second.
+     */
+    private long thisSecond() {
+        return Math.floorDiv(now(), 1000L) * 1000L;
     }
 
     private long now() {

@@ -93,6 +93,27 @@ class ReminderPacerTest {
         }
     }
 
+    /** A pacer that learns of a task late sends from the current second on, not two in one. */
+    @Test
+    void inRealTimeAPacerBehindItsScheduleDoesNotCatchUpInABurst() throws Exception {
+        try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
+            h.setProcessingTime(11_500); // the task fired at 10 s; its watermark came 1.5 s late
+            h.processElement(new StreamRecord<>(fired("t", 10_000, 0, 250), 10_000));
+            h.processWatermark(new Watermark(10_000));
+            assertThat(pushes(h)).as("the slices of 11 s gone by, not all of 10 s too").hasSize(65);
+            for (long t = 11_501; t <= 14_000; t++) {
+                h.setProcessingTime(t);
+            }
+            Map<Long, Integer> perSecond = new HashMap<>();
+            pushes(h).values().forEach(at -> perSecond.merge(at, 1, Integer::sum));
+            assertThat(perSecond)
+                    .containsEntry(11_000L, 100)
+                    .containsEntry(12_000L, 100)
+                    .containsEntry(13_000L, 50)
+                    .doesNotContainKey(10_000L);
+        }
+    }
+
     @Test
     void aRestoreGoesOnAfterTheLastPushOfTheCheckpointAndKeepsTheRate() throws Exception {
         OperatorSubtaskState snapshot;

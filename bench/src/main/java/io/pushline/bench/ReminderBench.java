@@ -1,0 +1,403 @@
+package io.pushline.bench;
+
+import io.pushline.common.CommonOptions;
+import io.pushline.common.UsageException;
+import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.schema.Json;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
+import io.pushline.schema.Vendor;
+import io.pushline.schema.reminders.ReminderTimes;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS]}: T
+ * tasks (default 3) of N subscribers each (default 1,000,000; 30% of them pull the task ahead) fire
+ * in the same second through the dispatch job on the embedded stack, at one reminder rate R
+ * (default 30,000/s), with deploy/flink-conf's checkpoint settings and vendor pacing off (the
+ * reminder rate is the limit measured). The subscriptions arrive before, as subscribe and pull
+ * events. Measured: how fast subscription events are applied, the state bytes per subscription (the
+ * bitmaps, run-optimized), when each push was written to its vendor topic (Kafka's record time, the
+ * job's clock) per whole second against the rate, the makespan against the ideal (pushes / rate),
+ * and on the vendor topics (read_committed) that every subscriber who did not pull got exactly one
+ * push.
+ */
+final class ReminderBench {
+    static final String NAMESPACE = "benchreminders";
+
+    private ReminderBench() {}
+
+    static int run(String[] args) throws Exception {
+        int subscribers = 1_000_000;
+        int tasks = 3;
+        int rate = 30_000;
+        int leadSeconds = 150;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--subscribers") && i + 1 < args.length) {
+                subscribers = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--tasks") && i + 1 < args.length) {
+                tasks = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--rate") && i + 1 < args.length) {
+                rate = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--lead") && i + 1 < args.length) {
+                leadSeconds = Integer.parseInt(args[++i]);
+            } else {
+                throw new UsageException("unknown argument '" + args[i] + "' for bench reminders");
+            }
+        }
+        Map<String, String> production = LatencyBench.productionCheckpoints();
+        System.out.printf(
+                "bench reminders: %d tasks x %,d subscribers (30%% pull ahead), firing in the same"
+                        + " second at %,d pushes/s in all; checkpoints as deploy/flink-conf%n",
+                tasks, subscribers, rate);
+        BenchResults results = new BenchResults("reminders", args);
+        Path dir = Files.createTempDirectory("pushline-reminders");
+        try (LocalStack stack =
+                LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
+            String kafka = stack.kafkaBootstrap();
+            stack.kafka().recreateTopics(Topics.all(), 2);
+            long bindTs = System.currentTimeMillis() - 60_000;
+            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+                for (int i = 0; i < subscribers; i++) {
+                    p.send(
+                            new ProducerRecord<>(
+                                    Topics.DEVICE_EVENTS,
+                                    "d" + i,
+                                    String.format(
+                                            "{\"ts\":%d,\"type\":\"bind\",\"deviceId\":\"d%d\","
+                                                    + "\"uid\":\"%s\",\"vendor\":\"fcm\","
+                                                    + "\"token\":\"t-%d\"}",
+                                            bindTs, i, uid(i), i)));
+                }
+                p.flush();
+            }
+            int restPort = LatencyBench.freePort();
+            JobClient job = start(stack, dir.resolve("flink"), production, rate, restPort);
+            String jobId = job.getJobID().toString();
+            URI rest = FlinkRest.local(restPort);
+            long t0 = System.currentTimeMillis();
+            long mirrored = waitFor(rest, jobId, "hbase.registry.mutations", 2L * subscribers, 600);
+            System.out.printf(
+                    "  %,d binds loaded and mirrored (%,d registry mutations) in %.1f s%n",
+                    subscribers, mirrored, (System.currentTimeMillis() - t0) / 1e3);
+
+            // a zone in which the fire date has begun: pulls count from its midnight on
+            long now = System.currentTimeMillis();
+            long fireAt = (now / 1000 + leadSeconds) * 1000;
+            String zone = zoneFrozenAt(fireAt, now - 60_000);
+            long events = 0;
+            long expectedPushes = 0;
+            long produceStart = System.currentTimeMillis();
+            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+                for (int t = 0; t < tasks; t++) {
+                    String task = "task-" + t;
+                    p.send(
+                            new ProducerRecord<>(
+                                    Topics.REMINDER_TASKS,
+                                    task,
+                                    String.format(
+                                            "{\"ts\":%d,\"type\":\"task\",\"op\":\"create\","
+                                                    + "\"taskId\":\"%s\",\"fireAt\":%d,"
+                                                    + "\"zone\":\"%s\",\"title\":\"Launch %d\","
+                                                    + "\"body\":\"claim your gift\"}",
+                                            now, task, fireAt, zone, t)));
+                    events++;
+                }
+                p.flush();
+                for (int t = 0; t < tasks; t++) {
+                    String task = "task-" + t;
+                    for (int i = 0; i < subscribers; i++) {
+                        p.send(user(task, "subscribe", uid(i), now + 1));
+                        events++;
+                    }
+                }
+                for (int t = 0; t < tasks; t++) {
+                    String task = "task-" + t;
+                    for (int i = 0; i < subscribers; i++) {
+                        if (pulls(t, i)) {
+                            p.send(user(task, "pull", uid(i), now + 2));
+                            events++;
+                        } else {
+                            expectedPushes++;
+                        }
+                    }
+                }
+                p.flush();
+            }
+            long applied = waitFor(rest, jobId, "reminderEvents", events, leadSeconds);
+            double subscribeSecs = (System.currentTimeMillis() - produceStart) / 1e3;
+            long subs = FlinkRest.sum(rest, jobId, "subscriptions");
+            long bytes = FlinkRest.sum(rest, jobId, "subscriptionBytes");
+            double perSubscription = subs == 0 ? Double.NaN : (double) bytes / subs;
+            System.out.printf(
+                    "  %,d task, subscribe and pull events applied in %.1f s = %,.0f events/s"
+                            + " (produced, read, ids from the dictionary, into the bitmaps)%n",
+                    applied, subscribeSecs, applied / subscribeSecs);
+            System.out.printf(
+                    "  state: %,d subscriptions in %,d bytes of bitmaps = %.3f bytes per"
+                            + " subscription%n",
+                    subs, bytes, perSubscription);
+            if (applied < events) {
+                System.out.printf(
+                        "  WARNING: only %,d of %,d events applied before the tasks fired%n",
+                        applied, events);
+            }
+            long wait = Math.max(0, fireAt - System.currentTimeMillis());
+            System.out.printf("  the tasks fire in %.1f s (zone %s)%n", wait / 1e3, zone);
+
+            double ideal = (double) expectedPushes / rate;
+            Sends sends =
+                    Sends.read(
+                            kafka,
+                            subscribers,
+                            expectedPushes,
+                            fireAt + (long) (ideal * 1000 * 2) + 120_000);
+            job.cancel().get();
+
+            long duplicates = 0;
+            long missing = 0;
+            for (int t = 0; t < tasks; t++) {
+                for (int i = 0; i < subscribers; i++) {
+                    if (pulls(t, i)) {
+                        continue;
+                    }
+                    int n = sends.count("reminder-task-" + t, i);
+                    if (n == 0) {
+                        missing++;
+                    } else if (n > 1) {
+                        duplicates += n - 1;
+                    }
+                }
+            }
+            long unexpected =
+                    sends.total - (expectedPushes - missing) - duplicates; // sends to pullers
+            duplicates += Math.max(0, unexpected);
+            TreeMap<Long, Long> perSecond = sends.perSecond;
+            long first = perSecond.isEmpty() ? 0 : perSecond.firstKey();
+            long last = perSecond.isEmpty() ? 0 : perSecond.lastKey();
+            double errorMax = 0;
+            long maxCount = 0;
+            long remaining = sends.total;
+            for (long s = first; s <= last; s++) {
+                long count = perSecond.getOrDefault(s, 0L);
+                long scheduled = Math.min(rate, remaining);
+                remaining -= scheduled;
+                errorMax = Math.max(errorMax, Math.abs(count - scheduled) * 100.0 / rate);
+                maxCount = Math.max(maxCount, count);
+            }
+            long seconds = perSecond.isEmpty() ? 0 : last - first + 1;
+            double makespan = (sends.lastWritten - fireAt) / 1e3;
+            double makespanVisible = (sends.lastVisible - fireAt) / 1e3;
+            System.out.printf(
+                    "Fired: %,d pushes expected; written over %d s, per second max %,d, mean %,.0f"
+                            + " (target %,d)%n",
+                    expectedPushes,
+                    seconds,
+                    maxCount,
+                    sends.total / (double) Math.max(1, seconds),
+                    rate);
+            System.out.printf(
+                    "  first push written %.2f s after fireAt, last %.2f s after (makespan); ideal"
+                            + " %.2f s; last visible to a read_committed reader %.2f s after%n",
+                    (sends.firstWritten - fireAt) / 1e3, makespan, ideal, makespanVisible);
+            System.out.println("  pushes written per second: " + compact(perSecond));
+            double m = makespan / ideal;
+            results.put("tasks", tasks);
+            results.put("subscribers", subscribers);
+            results.put("rate", rate);
+            results.put("eventsPerSecond", applied / subscribeSecs);
+            results.put("bytesPerSubscription", perSubscription);
+            results.put("rateErrorMaxPct", errorMax);
+            results.put("perSecondMax", maxCount);
+            results.put("makespanSeconds", makespan);
+            results.put("idealSeconds", ideal);
+            results.put("makespanOverIdeal", m);
+            results.put("duplicates", duplicates);
+            results.put("missing", missing);
+            results.write();
+            System.out.printf(
+                    "reminders rate error max %.2f%%, makespan/ideal %.3f, bytes per subscription"
+                            + " %.3f, duplicates %d, missing %d%n",
+                    errorMax, m, perSubscription, duplicates, missing);
+            return duplicates == 0 && missing == 0 ? 0 : 1;
+        } finally {
+            LocalStack.deleteRecursively(dir);
+        }
+    }
+
+    /** 30% of each task's subscribers pull it, a different 30% per task. */
+    static boolean pulls(int task, int i) {
+        return Math.floorMod(i * 31 + task * 7, 10) < 3;
+    }
+
+    private static String uid(int i) {
+        return "user-" + i;
+    }
+
+    private static ProducerRecord<String, String> user(
+            String task, String type, String uid, long ts) {
+        return new ProducerRecord<>(
+                Topics.REMINDER_SUBSCRIPTIONS,
+                task,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"%s\",\"taskId\":\"%s\",\"uid\":\"%s\"}",
+                        ts, type, task, uid));
+    }
+
+    /** A zone in which {@code fireAt}'s date began before {@code by}. */
+    static String zoneFrozenAt(long fireAt, long by) {
+        for (String z :
+                List.of(
+                        "UTC",
+                        "Asia/Tokyo",
+                        "America/New_York",
+                        "Pacific/Auckland",
+                        "Asia/Kolkata")) {
+            if (ReminderTimes.freeze(fireAt, z) <= by) {
+                return z;
+            }
+        }
+        throw new IllegalStateException("no zone has begun the fire date");
+    }
+
+    /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
+    private static long waitFor(URI rest, String jobId, String metric, long target, int seconds)
+            throws Exception {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        long n = 0;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                n = FlinkRest.sum(rest, jobId, metric);
+            } catch (Exception e) {
+                n = 0; // the job is still starting
+            }
+            if (n >= target) {
+                return n;
+            }
+            Thread.sleep(500);
+        }
+        return n;
+    }
+
+    private static JobClient start(
+            LocalStack stack, Path dir, Map<String, String> production, int rate, int restPort)
+            throws Exception {
+        Configuration flink = LocalFlink.configuration(dir);
+        flink.setString("rest.bind-port", Integer.toString(restPort));
+        flink.setString("rest.port", Integer.toString(restPort));
+        production.forEach(flink::setString);
+        flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(CommonOptions.HBASE_NAMESPACE.key(), NAMESPACE);
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.GROUP_ID.key(), "bench-reminders");
+        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-reminders");
+        // the reminder rate is what is measured: vendors take whatever comes
+        opts.put(DispatchOptions.PACING_ENABLED.key(), "false");
+        opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
+        opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(rate));
+        return DispatchJob.start(env, Configuration.fromMap(opts));
+    }
+
+    private static String compact(TreeMap<Long, Long> perSecond) {
+        StringBuilder b = new StringBuilder();
+        for (long count : perSecond.values()) {
+            b.append(b.length() == 0 ? "" : " ").append(count);
+        }
+        return b.toString();
+    }
+
+    /** The reminder sends on the vendor topics, read committed, with their record times. */
+    static final class Sends {
+        /** Per msgId, sends per device number ({@code d<i>}), saturating at 127. */
+        final Map<String, byte[]> perDevice = new HashMap<>();
+
+        private final int devices;
+        final TreeMap<Long, Long> perSecond = new TreeMap<>();
+        long total;
+        long firstWritten = Long.MAX_VALUE;
+        long lastWritten;
+        long lastVisible;
+
+        /**
+         * Reads until {@code expected} reminder sends were seen, nothing new came for 20 s, or the
+         * deadline.
+         */
+        private Sends(int devices) {
+            this.devices = devices;
+        }
+
+        int count(String msgId, int device) {
+            byte[] b = perDevice.get(msgId);
+            return b == null ? 0 : b[device];
+        }
+
+        static Sends read(String kafka, int devices, long expected, long deadline) {
+            Sends s = new Sends(devices);
+            Properties p = new Properties();
+            p.put("bootstrap.servers", kafka);
+            p.put("key.deserializer", StringDeserializer.class.getName());
+            p.put("value.deserializer", StringDeserializer.class.getName());
+            p.put("isolation.level", "read_committed");
+            p.put("max.poll.records", "10000");
+            p.put("enable.auto.commit", "false");
+            try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
+                List<TopicPartition> parts = new ArrayList<>();
+                for (Vendor v : Vendor.values()) {
+                    c.partitionsFor(v.topic())
+                            .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+                }
+                c.assign(parts);
+                c.seekToBeginning(parts);
+                long lastNew = System.currentTimeMillis();
+                while (s.total < expected
+                        && System.currentTimeMillis() < deadline
+                        && (s.total == 0 || System.currentTimeMillis() - lastNew < 20_000)) {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                        SendRecord send = Json.read(r.value(), SendRecord.class);
+                        if (send.msgId == null || !send.msgId.startsWith("reminder-")) {
+                            continue;
+                        }
+                        byte[] b =
+                                s.perDevice.computeIfAbsent(send.msgId, k -> new byte[s.devices]);
+                        int d = Integer.parseInt(send.deviceId.substring(1));
+                        if (b[d] < Byte.MAX_VALUE) {
+                            b[d]++;
+                        }
+                        s.perSecond.merge(r.timestamp() / 1000, 1L, Long::sum);
+                        s.total++;
+                        s.firstWritten = Math.min(s.firstWritten, r.timestamp());
+                        s.lastWritten = Math.max(s.lastWritten, r.timestamp());
+                        s.lastVisible = System.currentTimeMillis();
+                        lastNew = s.lastVisible;
+                    }
+                }
+            }
+            System.out.printf("  %,d reminder sends read from the vendor topics%n", s.total);
+            return s;
+        }
+    }
+}
