@@ -128,7 +128,8 @@ final class ReminderBench {
                 for (int t = 0; t < tasks; t++) {
                     String task = "task-" + t;
                     for (int i = 0; i < subscribers; i++) {
-                        p.send(user(task, "subscribe", uid(i), now + 1));
+                        // stamped when produced, as an app's subscriptions are: event time moves
+                        p.send(user(task, "subscribe", uid(i), System.currentTimeMillis()));
                         events++;
                     }
                 }
@@ -136,7 +137,7 @@ final class ReminderBench {
                     String task = "task-" + t;
                     for (int i = 0; i < subscribers; i++) {
                         if (pulls(t, i)) {
-                            p.send(user(task, "pull", uid(i), now + 2));
+                            p.send(user(task, "pull", uid(i), System.currentTimeMillis()));
                             events++;
                         } else {
                             expectedPushes++;

@@ -177,11 +177,13 @@ public final class DispatchJob {
             if (reminders != null) {
                 SingleOutputStreamOperator<ReminderEvent> resolved =
                         split.getSideOutput(DispatchTags.REMINDERS)
+                                .keyBy(SubscriberIds::keyOf)
                                 .transform(
                                         "Resolve subscriber ids",
                                         TypeInformation.of(ReminderEvent.class),
                                         new SubscriberIds(reminders.ids))
-                                .uid("reminder-subscriber-ids");
+                                .uid("reminder-subscriber-ids")
+                                .setMaxParallelism(maxParallelism);
                 Reminders.Streams fired =
                         Reminders.build(resolved, reminders.rules, true, maxParallelism);
                 SingleOutputStreamOperator<AudienceChunk> reminderPushes =

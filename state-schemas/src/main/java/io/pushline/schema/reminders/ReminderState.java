@@ -1,6 +1,8 @@
 package io.pushline.schema.reminders;
 
+import java.time.Duration;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -9,13 +11,29 @@ import org.apache.flink.api.common.typeinfo.Types;
 /**
  * State of the reminders operators. Names are part of savepoint compatibility: never rename.
  *
- * <p>No TTL here on purpose. An open task must live until it fires, however far ahead that is and
- * however quiet it stays; when it fires or is cancelled its bitmaps are cleared by that event, and
- * only the small task record stays, so that a late subscribe is refused as {@code closed} and not
- * as {@code unknown_task}.
+ * <p>No TTL on a task's state on purpose. An open task must live until it fires, however far ahead
+ * that is and however quiet it stays; when it fires or is cancelled its bitmaps are cleared by that
+ * event, and only the small task record stays, so that a late subscribe is refused as {@code
+ * closed} and not as {@code unknown_task}.
  */
 public final class ReminderState {
     private ReminderState() {}
+
+    /**
+     * Subscriber ids, keyed by uid: the uid's id in the uid dictionary, a cache of it (the
+     * dictionary never changes an id, so dropping it only costs a lookup). Kept a month after it
+     * was last written (processing time).
+     */
+    public static ValueStateDescriptor<Integer> uidId() {
+        ValueStateDescriptor<Integer> d = new ValueStateDescriptor<>("reminder-uid-id", Types.INT);
+        d.enableTimeToLive(
+                StateTtlConfig.newBuilder(Duration.ofDays(30))
+                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+                        .cleanupInRocksdbCompactFilter(10_000)
+                        .build());
+        return d;
+    }
 
     /** Keyed by taskId: the task. */
     public static ValueStateDescriptor<ReminderTask> task() {
