@@ -78,7 +78,7 @@ final class ReminderBench {
             String kafka = stack.kafkaBootstrap();
             stack.kafka().recreateTopics(Topics.all(), 2);
             long bindTs = System.currentTimeMillis() - 60_000;
-            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+            try (KafkaProducer<String, String> p = producer(kafka)) {
                 for (int i = 0; i < subscribers; i++) {
                     p.send(
                             new ProducerRecord<>(
@@ -109,7 +109,7 @@ final class ReminderBench {
             long events = 0;
             long expectedPushes = 0;
             long produceStart = System.currentTimeMillis();
-            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+            try (KafkaProducer<String, String> p = producer(kafka)) {
                 for (int t = 0; t < tasks; t++) {
                     String task = "task-" + t;
                     p.send(
@@ -250,6 +250,23 @@ final class ReminderBench {
     /** 30% of each task's subscribers pull it, a different 30% per task. */
     static boolean pulls(int task, int i) {
         return Math.floorMod(i * 31 + task * 7, 10) < 3;
+    }
+
+    /**
+     * A bulk producer without idempotence: once, on a saturated machine, the embedded broker
+     * refused an idempotent producer's retried batch for ever (OutOfOrderSequenceException) and the
+     * bench hung. A bind or subscribe written twice changes nothing.
+     */
+    private static KafkaProducer<String, String> producer(String kafka) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", kafka);
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        p.put("linger.ms", "5");
+        p.put("batch.size", "262144");
+        p.put("enable.idempotence", "false");
+        p.put("acks", "all");
+        return new KafkaProducer<>(p);
     }
 
     private static String uid(int i) {

@@ -143,6 +143,12 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         for (ScheduledTask s : due) {
             s.scheduled = true;
             queue.add(s);
+            LOG.info(
+                    "Reminder task {} (fireAt {}) queued behind {} others: {} pushes",
+                    s.task.taskId,
+                    s.task.fireAt,
+                    queue.size() - 1,
+                    s.task.pushCount);
         }
     }
 

@@ -309,6 +309,13 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         tasks.update(t);
         mirror(ReminderMirror.task(t, t.fireAt));
         forget(t.taskId);
+        LOG.info(
+                "Task {} fired (fireAt {}, watermark {}): {} to push, {} pulled",
+                t.taskId,
+                t.fireAt,
+                timers.currentWatermark(),
+                f.pushCount,
+                f.pulledCount);
         fired.inc();
         pushes.inc(f.pushCount);
         pulls.inc(f.pulledCount);
