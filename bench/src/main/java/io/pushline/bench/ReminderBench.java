@@ -337,6 +337,7 @@ final class ReminderBench {
         // the reminder rate is what is measured: vendors take whatever comes
         opts.put(DispatchOptions.PACING_ENABLED.key(), "false");
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
+        opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
         opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(rate));
         return DispatchJob.start(env, Configuration.fromMap(opts));
     }

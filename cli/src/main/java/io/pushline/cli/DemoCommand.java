@@ -177,6 +177,7 @@ final class DemoCommand {
             opts.put(DispatchOptions.MAX_FUTURE.key(), "0 s");
             // A day in a minute: each vendor paced at ten times its default rate.
             opts.put(DispatchOptions.PACING_RATES.key(), demoRates());
+            opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
             System.out.println("      pacing: " + demoRates() + " sends/s");
             // A demo reports a failure instead of restarting for ever.
             Configuration flink = stack.flinkConfiguration();

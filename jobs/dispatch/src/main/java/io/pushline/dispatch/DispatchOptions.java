@@ -242,12 +242,14 @@ public final class DispatchOptions {
     public static final ConfigOption<Boolean> REMINDERS_ENABLED =
             ConfigOptions.key("dispatch.reminders.enabled")
                     .booleanType()
-                    .defaultValue(true)
+                    .defaultValue(false)
                     .withDescription(
                             "Read reminder tasks and subscriptions (reminder.tasks,"
                                     + " reminder.subscriptions) and fire each task at its time"
                                     + " through the campaign path. Needs the HBase uid dictionary"
-                                    + " (hbase.zookeeper.quorum); without it reminders are off.");
+                                    + " (hbase.zookeeper.quorum). Off by default: their partitions"
+                                    + " join the input's event time, and with"
+                                    + " dispatch.idle-advance 0 an empty one holds it back.");
 
     public static final ConfigOption<Integer> REMINDERS_RATE =
             ConfigOptions.key("dispatch.reminders.rate")

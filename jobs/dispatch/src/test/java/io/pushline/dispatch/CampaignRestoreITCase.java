@@ -9,17 +9,13 @@ import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -27,7 +23,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -97,33 +92,35 @@ class CampaignRestoreITCase {
                 "execution.checkpointing.externalized-checkpoint-retention",
                 "RETAIN_ON_CANCELLATION");
 
-        JobClient first = start(flink, opts);
-        waitUntil(
+        JobClient first = Restores.start(flink, opts);
+        Restores.waitUntil(
                 () -> expanded(first.getJobID()) >= audience / 3,
-                "a third of the audience expanded");
-        int seen = latestCheckpoint(first.getJobID()).map(CampaignRestoreITCase::number).orElse(0);
-        waitUntil(
+                "a third of the audience expanded",
+                WAIT);
+        int seen = Restores.latest(checkpoints, first.getJobID()).map(Restores::number).orElse(0);
+        Restores.waitUntil(
                 () ->
-                        latestCheckpoint(first.getJobID())
-                                        .map(CampaignRestoreITCase::number)
+                        Restores.latest(checkpoints, first.getJobID())
+                                        .map(Restores::number)
                                         .orElse(0)
                                 > seen,
-                "a checkpoint after that");
+                "a checkpoint after that",
+                WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = expanded(first.getJobID());
         assertThat(beforeKill).isLessThan(audience);
-        Path restoreFrom = latestCheckpoint(first.getJobID()).orElseThrow();
+        Path restoreFrom = Restores.latest(checkpoints, first.getJobID()).orElseThrow();
 
         Configuration restored = new Configuration(flink);
         restored.setString("execution.state-recovery.path", restoreFrom.toUri().toString());
-        JobClient second = start(restored, opts);
+        JobClient second = Restores.start(restored, opts);
         // The restored source resumes after the first tick: new input moves its watermark.
         Campaigns.tick(kafka, Campaigns.T + 6_000);
         TreeSet<String> expected = population.expectedSends("c1");
         // Free chunks are stamped with the event time they are expanded at: like any push after
         // that time, they are decided once later input moves the watermark past it.
         long[] clock = {Campaigns.T + 6_000, 0};
-        waitUntil(
+        Restores.waitUntil(
                 () -> {
                     if (!hold && ++clock[1] % 5 == 0) {
                         clock[0] += 1_000;
@@ -131,17 +128,19 @@ class CampaignRestoreITCase {
                     }
                     return Campaigns.sends(kafka).size() >= expected.size();
                 },
-                "every send committed");
+                "every send committed",
+                WAIT);
         // Two more checkpoints: a duplicate would have been committed by now.
         int reached =
-                latestCheckpoint(second.getJobID()).map(CampaignRestoreITCase::number).orElse(0);
-        waitUntil(
+                Restores.latest(checkpoints, second.getJobID()).map(Restores::number).orElse(0);
+        Restores.waitUntil(
                 () ->
-                        latestCheckpoint(second.getJobID())
-                                        .map(CampaignRestoreITCase::number)
+                        Restores.latest(checkpoints, second.getJobID())
+                                        .map(Restores::number)
                                         .orElse(0)
                                 >= reached + 2,
-                "two more checkpoints");
+                "two more checkpoints",
+                WAIT);
         List<String> sends = Campaigns.sends(kafka);
         long resumed = expanded(second.getJobID());
         second.cancel().get(1, TimeUnit.MINUTES);
@@ -151,12 +150,6 @@ class CampaignRestoreITCase {
         // The restored job did not start the campaign over: it expanded only the rest.
         assertThat(resumed).isGreaterThan(0).isLessThan(audience);
         assertThat(resumed + beforeKill).isGreaterThanOrEqualTo(audience);
-    }
-
-    private static JobClient start(Configuration flink, Map<String, String> opts) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        env.setParallelism(2);
-        return DispatchJob.start(env, Configuration.fromMap(opts));
     }
 
     /** Ids the campaign expander of {@code job} has emitted. */
@@ -171,39 +164,11 @@ class CampaignRestoreITCase {
         return n;
     }
 
-    private Optional<Path> latestCheckpoint(JobID job) {
-        Path dir = checkpoints.resolve(job.toHexString());
-        if (!Files.isDirectory(dir)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("chk-"))
-                    .filter(p -> Files.exists(p.resolve("_metadata")))
-                    .max((a, b) -> Integer.compare(number(a), number(b)));
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static int number(Path chk) {
-        return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
-    }
-
     private static void tick(String kafka, long ts) {
         try {
             Campaigns.tick(kafka, ts);
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
         }
     }
 }

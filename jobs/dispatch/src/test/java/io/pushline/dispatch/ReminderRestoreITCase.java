@@ -12,18 +12,14 @@ import io.pushline.schema.Topics;
 import io.pushline.schema.reminders.ReminderLine;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -31,7 +27,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -108,6 +103,7 @@ class ReminderRestoreITCase {
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-reminders");
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
+        opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
         opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(RATE));
         Configuration flink = stack.flinkConfiguration();
         LocalFlink.productionCheckpoints().forEach(flink::setString);
@@ -130,13 +126,19 @@ class ReminderRestoreITCase {
             }
         }
 
-        JobClient first = start(flink, opts);
+        JobClient first = Restores.start(flink, opts);
         long third = toPush / 3;
-        waitUntil(() -> paced(first.getJobID()) >= third, "a third of the reminders paced");
-        int seen = latest(first.getJobID()).map(ReminderRestoreITCase::number).orElse(0);
-        waitUntil(
-                () -> latest(first.getJobID()).map(ReminderRestoreITCase::number).orElse(0) > seen,
-                "a checkpoint after that");
+        Restores.waitUntil(
+                () -> paced(first.getJobID()) >= third, "a third of the reminders paced", WAIT);
+        int seen = Restores.latest(checkpoints, first.getJobID()).map(Restores::number).orElse(0);
+        Restores.waitUntil(
+                () ->
+                        Restores.latest(checkpoints, first.getJobID())
+                                        .map(Restores::number)
+                                        .orElse(0)
+                                > seen,
+                "a checkpoint after that",
+                WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = paced(first.getJobID());
         assertThat(beforeKill).as("killed while firing").isLessThan(toPush);
@@ -144,15 +146,20 @@ class ReminderRestoreITCase {
         Configuration restored = new Configuration(flink);
         restored.setString(
                 "execution.state-recovery.path",
-                latest(first.getJobID()).orElseThrow().toUri().toString());
-        JobClient second = start(restored, opts);
-        waitUntil(() -> sends(kafka).size() >= expected.size(), "every reminder committed");
-        int reached = latest(second.getJobID()).map(ReminderRestoreITCase::number).orElse(0);
-        waitUntil(
+                Restores.latest(checkpoints, first.getJobID()).orElseThrow().toUri().toString());
+        JobClient second = Restores.start(restored, opts);
+        Restores.waitUntil(
+                () -> sends(kafka).size() >= expected.size(), "every reminder committed", WAIT);
+        int reached =
+                Restores.latest(checkpoints, second.getJobID()).map(Restores::number).orElse(0);
+        Restores.waitUntil(
                 () ->
-                        latest(second.getJobID()).map(ReminderRestoreITCase::number).orElse(0)
+                        Restores.latest(checkpoints, second.getJobID())
+                                        .map(Restores::number)
+                                        .orElse(0)
                                 >= reached + 2,
-                "two more checkpoints");
+                "two more checkpoints",
+                WAIT);
         List<String> sends = sends(kafka);
         long resumed = paced(second.getJobID());
         second.cancel().get(1, TimeUnit.MINUTES);
@@ -209,39 +216,5 @@ class ReminderRestoreITCase {
             }
         }
         return n;
-    }
-
-    private static JobClient start(Configuration flink, Map<String, String> opts) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        env.setParallelism(2);
-        return DispatchJob.start(env, Configuration.fromMap(opts));
-    }
-
-    private Optional<Path> latest(JobID job) {
-        Path dir = checkpoints.resolve(job.toHexString());
-        if (!Files.isDirectory(dir)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("chk-"))
-                    .filter(p -> Files.exists(p.resolve("_metadata")))
-                    .max((a, b) -> Integer.compare(number(a), number(b)));
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static int number(Path chk) {
-        return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
-    }
-
-    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
     }
 }
