@@ -188,16 +188,22 @@ public final class DispatchJob {
                         Reminders.build(resolved, reminders.rules, true, maxParallelism);
                 SingleOutputStreamOperator<AudienceChunk> reminderPushes =
                         fired.chunks()
-                                .process(
-                                        new ReminderPushes(
-                                                reminders.msgType,
-                                                reminders.level,
-                                                audience.audiences))
+                                .process(new ReminderPushes(reminders.msgType, reminders.level))
                                 .uid("reminder-pushes")
                                 .name("Reminder pushes")
                                 .setParallelism(1);
                 allChunks = chunks.union(reminderPushes);
-                reminderPulls = reminderPushes.getSideOutput(DispatchTags.DECISIONS);
+                reminderPulls =
+                        reminderPushes
+                                .getSideOutput(ReminderPushes.PULLED)
+                                .rebalance()
+                                .process(
+                                        new PulledDecisions(
+                                                reminders.msgType,
+                                                reminders.level,
+                                                audience.audiences))
+                                .uid("reminder-pulled-decisions")
+                                .name("Pulled reminders");
                 reminderRejected = fired.rejected();
                 if (reminders.mirror != null) {
                     fired.mirror()

@@ -1,77 +1,63 @@
 package io.pushline.dispatch;
 
-import io.pushline.audience.Audiences;
-import io.pushline.schema.Decision;
-import io.pushline.schema.DropReason;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.AudienceChunk;
-import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderLine;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Turns the reminder pacer's chunks into campaign chunks: the same ids, a push request with the
  * task's title and body, msgType and level of {@link ReminderSettings}, and msgId {@code
  * reminder-<taskId>} (so the gate's duplicate memory also keeps a task from reaching a device
- * twice). Subscribers who pulled the task are not pushed: each gets a {@code pulled} decision on
- * {@link DispatchTags#DECISIONS} (its uid read from the dictionary), so receipts and reports count
- * them.
+ * twice). Chunks of subscribers who pulled the task go to {@link #PULLED}, for {@link
+ * PulledDecisions}: their uids are looked up off the pacer's thread, which must not stall.
  */
 class ReminderPushes extends ProcessFunction<ReminderChunk, AudienceChunk> {
     private static final long serialVersionUID = 1L;
 
+    /** Chunks of subscribers who pulled their task: not pushed. */
+    static final OutputTag<ReminderChunk> PULLED =
+            new OutputTag<>("reminder-pulled-chunks", TypeInformation.of(ReminderChunk.class));
+
     private final String msgType;
     private final int level;
-    private final Audiences.Factory dictionary;
-    private transient Audiences audiences;
     private transient Counter pulled;
 
-    ReminderPushes(String msgType, int level, Audiences.Factory dictionary) {
+    ReminderPushes(String msgType, int level) {
         this.msgType = msgType;
         this.level = level;
-        this.dictionary = dictionary;
     }
 
     @Override
-    public void open(OpenContext ctx) throws Exception {
+    public void open(OpenContext ctx) {
         pulled = getRuntimeContext().getMetricGroup().counter("remindersPulled");
-        audiences = dictionary.open();
     }
 
-    static String msgId(String taskId) {
-        return "reminder-" + taskId;
-    }
-
-    @Override
-    public void processElement(ReminderChunk c, Context ctx, Collector<AudienceChunk> out)
-            throws Exception {
+    /** The push request of a reminder chunk: decided at its send time. */
+    static PushRequest request(ReminderChunk c, String msgType, int level) {
         PushRequest p = new PushRequest();
         p.ts = c.at;
-        p.msgId = msgId(c.taskId);
+        p.msgId = "reminder-" + c.taskId;
         p.msgType = msgType;
         p.level = level;
         p.title = c.title;
         p.body = c.body;
-        if (ReminderLine.PUSH.equals(c.action)) {
-            out.collect(AudienceChunk.of(p, c.ids, 0));
-            return;
-        }
-        pulled.inc(c.ids.length);
-        for (String uid : audiences.uids(c.ids)) {
-            if (uid != null) {
-                ctx.output(DispatchTags.DECISIONS, Decision.drop(p, uid, null, DropReason.PULLED));
-            }
-        }
+        return p;
     }
 
     @Override
-    public void close() throws Exception {
-        if (audiences != null) {
-            audiences.close();
+    public void processElement(ReminderChunk c, Context ctx, Collector<AudienceChunk> out) {
+        if (ReminderLine.PUSH.equals(c.action)) {
+            out.collect(AudienceChunk.of(request(c, msgType, level), c.ids, 0));
+        } else {
+            pulled.inc(c.ids.length);
+            ctx.output(PULLED, c);
         }
     }
 }

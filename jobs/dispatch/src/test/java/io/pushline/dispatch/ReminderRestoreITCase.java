@@ -113,10 +113,15 @@ class ReminderRestoreITCase {
                 "RETAIN_ON_CANCELLATION");
 
         TreeSet<String> expected = new TreeSet<>();
+        List<String> expectedPulls = new ArrayList<>();
         long toPush = 0;
         for (int i = 0; i < USERS; i++) {
             boolean gone = i % 11 == 0;
             boolean pulled = pullsFrozen && i % 5 == 0;
+            if (pulled && !gone) {
+                expectedPulls.add(
+                        "reminder-" + (i % 4 == 0 ? "r2" : "r1") + "/" + Campaigns.uid(i));
+            }
             if (gone || pulled) {
                 continue;
             }
@@ -176,6 +181,14 @@ class ReminderRestoreITCase {
             refused.add(l.taskId + "/" + l.reason);
         }
         assertThat(refused).contains("r404/unknown_task");
+        // who pulled is not pushed but decided once, as pulled
+        List<String> pulls = new ArrayList<>();
+        for (io.pushline.schema.Decision d : Campaigns.decisions(kafka)) {
+            if ("pulled".equals(d.reason)) {
+                pulls.add(d.msgId + "/" + d.uid);
+            }
+        }
+        assertThat(pulls).containsExactlyInAnyOrderElementsOf(expectedPulls);
     }
 
     private static String[] task(String id, long ts, long fireAt) {

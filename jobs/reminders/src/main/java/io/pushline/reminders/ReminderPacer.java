@@ -25,7 +25,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * ({@code fireAt}, then taskId) once the watermark has passed their time, so that tasks firing in
  * the same second from different subtasks are ordered alike, and gives each push its send time in
  * the contract's greedy schedule ({@link GreedySchedule}). Out come {@link ReminderChunk}s: a
- * task's pulled subscribers (at its fireAt), then its pushes, ascending ids that share a send time.
+ * task's pushes, ascending ids that share a send time, and alongside them, in proportion, its
+ * pulled subscribers (at its fireAt).
  *
  * <p>In a replay the chunks go out at once, carrying their send times. In real time a push leaves
  * only when the wall clock reaches its send time, spread in slices over the first 800 ms of its
@@ -61,6 +62,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     private transient ListState<ScheduledTask> tasksState;
     private transient ListState<Long> cursorState;
     private transient IdSet headPushes;
+    private transient IdSet headPulled;
     private transient boolean releaseScheduled;
     private transient Counter pushed;
     private transient Counter pulled;
@@ -157,12 +159,9 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         while (!queue.isEmpty()) {
             ScheduledTask head = queue.peek();
             FiredTask t = head.task;
-            if (!head.pulledOut) {
-                emitAll(t, ReminderLine.PULLED, t.pulled, t.fireAt);
-                head.pulledOut = true;
-            }
             if (headPushes == null) {
                 headPushes = t.push == null ? IdSet.of() : IdSet.fromBytes(t.push);
+                headPulled = t.pulled == null ? IdSet.of() : IdSet.fromBytes(t.pulled);
             }
             while (true) {
                 long at = schedule.prepare(realTime ? Math.max(t.fireAt, thisSecond()) : t.fireAt);
@@ -187,9 +186,16 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 head.sent += ids.length;
                 pushed.inc(ids.length);
                 emit(t, ReminderLine.PUSH, ids, at);
+                // the pulled go out alongside, in proportion, so that their decisions (a
+                // dictionary lookup each, downstream) spread over the task, not all at its start
+                pulledUpTo(
+                        head, (long) Math.ceil((double) t.pulledCount * head.sent / t.pushCount));
             }
+            pulledUpTo(head, t.pulledCount);
+            head.pulledOut = true;
             queue.poll();
             headPushes = null;
+            headPulled = null;
         }
     }
 
@@ -231,20 +237,19 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         return getProcessingTimeService().getCurrentProcessingTime();
     }
 
-    private void emitAll(FiredTask t, String action, byte[] bits, long at) {
-        if (bits == null) {
-            return;
-        }
-        IdSet set = IdSet.fromBytes(bits);
-        long next = 0;
-        while (true) {
-            int[] ids = set.chunk(next, chunkSize);
+    /** Emits {@code head}'s pulled subscribers until {@code target} of them are out. */
+    private void pulledUpTo(ScheduledTask head, long target) {
+        while (head.pulledSent < target) {
+            int[] ids =
+                    headPulled.chunk(
+                            head.pulledNext, (int) Math.min(chunkSize, target - head.pulledSent));
             if (ids.length == 0) {
                 return;
             }
-            next = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
+            head.pulledNext = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
+            head.pulledSent += ids.length;
             pulled.inc(ids.length);
-            emit(t, action, ids, at);
+            emit(head.task, ReminderLine.PULLED, ids, head.task.fireAt);
         }
     }
 

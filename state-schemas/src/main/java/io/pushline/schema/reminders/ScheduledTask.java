@@ -13,8 +13,14 @@ public class ScheduledTask {
     /** The smallest id not yet sent. */
     public long nextId;
 
-    /** Whether its pulled lines are out. */
+    /** Whether all its pulled lines are out. */
     public boolean pulledOut;
+
+    /** Pulled lines out so far: they go out alongside the pushes, in proportion. */
+    public long pulledSent;
+
+    /** The smallest pulled id not yet out. */
+    public long pulledNext;
 
     public ScheduledTask() {}
 
