@@ -169,12 +169,16 @@ final class ReminderBench {
             System.out.printf("  the tasks fire in %.1f s (zone %s)%n", wait / 1e3, zone);
 
             double ideal = (double) expectedPushes / rate;
+            // each operator chain's busy and backpressured time while the tasks fire
+            LatencyBench.Load load = new LatencyBench.Load(restPort, jobId);
+            load.start();
             Sends sends =
                     Sends.read(
                             kafka,
                             subscribers,
                             expectedPushes,
                             fireAt + (long) (ideal * 1000 * 2) + 120_000);
+            String busy = load.finish();
             job.cancel().get();
 
             long duplicates = 0;
@@ -224,6 +228,10 @@ final class ReminderBench {
                             + " %.2f s; last visible to a read_committed reader %.2f s after%n",
                     (sends.firstWritten - fireAt) / 1e3, makespan, ideal, makespanVisible);
             System.out.println("  pushes written per second: " + compact(perSecond));
+            System.out.println(
+                    "  busy/backpressured ms per s (busiest subtask), from before the fire to the"
+                            + " last send: "
+                            + busy);
             double m = makespan / ideal;
             results.put("tasks", tasks);
             results.put("subscribers", subscribers);
