@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -80,16 +80,6 @@ final class RunCommand {
      * local.env}, when {@code ./pushline local up} wrote one; given options come later and win.
      */
     static List<String> localEnvDefaults(Path home) throws Exception {
-        Map<String, String> env = LocalStack.readEnv(home);
-        List<String> out = new ArrayList<>();
-        if (env.containsKey("KAFKA_BOOTSTRAP")) {
-            out.add("--" + CommonOptions.KAFKA_BOOTSTRAP.key());
-            out.add(env.get("KAFKA_BOOTSTRAP"));
-        }
-        if (env.containsKey("HBASE_ZK_QUORUM")) {
-            out.add("--" + CommonOptions.HBASE_ZK_QUORUM.key());
-            out.add(env.get("HBASE_ZK_QUORUM"));
-        }
-        return out;
+        return LocalEnv.options(home);
     }
 }

@@ -7,11 +7,9 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
@@ -83,17 +81,6 @@ public final class ServeMain {
 
     private static List<String> localEnvDefaults() throws Exception {
         String home = System.getenv("PUSHLINE_HOME");
-        Path dir = Paths.get(home != null ? home : ".pushline");
-        Map<String, String> env = LocalEnv.read(dir);
-        List<String> out = new ArrayList<>();
-        if (env.containsKey("KAFKA_BOOTSTRAP")) {
-            out.add("--" + CommonOptions.KAFKA_BOOTSTRAP.key());
-            out.add(env.get("KAFKA_BOOTSTRAP"));
-        }
-        if (env.containsKey("HBASE_ZK_QUORUM")) {
-            out.add("--" + CommonOptions.HBASE_ZK_QUORUM.key());
-            out.add(env.get("HBASE_ZK_QUORUM"));
-        }
-        return out;
+        return LocalEnv.options(Paths.get(home != null ? home : ".pushline"));
     }
 }

@@ -3,12 +3,32 @@ package io.pushline.common;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** {@code local.env}: where {@code ./pushline local up} says its Kafka and HBase are. */
 public final class LocalEnv {
     private LocalEnv() {}
+
+    /**
+     * {@code --kafka.bootstrap-servers} and {@code --hbase.zookeeper.quorum} from {@code local.env}
+     * under {@code home}, when {@code ./pushline local up} wrote one; options given after them win.
+     */
+    public static List<String> options(Path home) throws IOException {
+        Map<String, String> env = read(home);
+        List<String> out = new ArrayList<>();
+        if (env.containsKey("KAFKA_BOOTSTRAP")) {
+            out.add("--" + CommonOptions.KAFKA_BOOTSTRAP.key());
+            out.add(env.get("KAFKA_BOOTSTRAP"));
+        }
+        if (env.containsKey("HBASE_ZK_QUORUM")) {
+            out.add("--" + CommonOptions.HBASE_ZK_QUORUM.key());
+            out.add(env.get("HBASE_ZK_QUORUM"));
+        }
+        return out;
+    }
 
     /**
      * What {@code local.env} under {@code home} says ({@code KAFKA_BOOTSTRAP}, {@code

@@ -19,9 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -154,14 +151,7 @@ class CampaignRestoreITCase {
 
     /** Ids the campaign expander of {@code job} has emitted. */
     private static long expanded(JobID job) {
-        long n = 0;
-        for (OperatorMetricGroup g : METRICS.findOperatorMetricGroups(job, "Expand campaigns")) {
-            Metric m = METRICS.getMetricsByGroup(g).get("audienceIds");
-            if (m != null) {
-                n += ((Counter) m).getCount();
-            }
-        }
-        return n;
+        return Restores.counter(METRICS, job, "Expand campaigns", "audienceIds");
     }
 
     private static void tick(String kafka, long ts) {

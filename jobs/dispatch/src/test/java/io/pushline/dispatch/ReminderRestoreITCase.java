@@ -6,10 +6,10 @@ import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
-import io.pushline.reminders.TaskOperator;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.reminders.ReminderLine;
+import io.pushline.schema.reminders.ReminderTimes;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Path;
@@ -23,9 +23,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -96,7 +93,7 @@ class ReminderRestoreITCase {
         subs.add(user("subscribe", now - 2_000, "r404", 1)); // unknown_task
         KafkaTopics.produce(kafka, Topics.REMINDER_SUBSCRIPTIONS, subs);
         // A pull counts from the freeze (midnight of the fire date, UTC here) on.
-        boolean pullsFrozen = now - 3_000 >= TaskOperator.freeze(fireAt, "UTC");
+        boolean pullsFrozen = now - 3_000 >= ReminderTimes.freeze(fireAt, "UTC");
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
         opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itreminders");
@@ -221,13 +218,6 @@ class ReminderRestoreITCase {
 
     /** Reminder pushes the pacer of {@code job} has let out. */
     private static long paced(JobID job) {
-        long n = 0;
-        for (OperatorMetricGroup g : METRICS.findOperatorMetricGroups(job, "Pace reminders")) {
-            Metric m = METRICS.getMetricsByGroup(g).get("remindersPushed");
-            if (m != null) {
-                n += ((Counter) m).getCount();
-            }
-        }
-        return n;
+        return Restores.counter(METRICS, job, "Pace reminders", "remindersPushed");
     }
 }

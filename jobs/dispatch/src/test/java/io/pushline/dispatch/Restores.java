@@ -11,6 +11,10 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /** What the kill-and-restore ITCases share: starting the job, its checkpoints, waiting. */
@@ -46,6 +50,18 @@ final class Restores {
 
     static int number(Path chk) {
         return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
+    }
+
+    /** A counter of an operator of {@code job}, summed over its subtasks. */
+    static long counter(InMemoryReporter metrics, JobID job, String operator, String counter) {
+        long n = 0;
+        for (OperatorMetricGroup g : metrics.findOperatorMetricGroups(job, operator)) {
+            Metric m = metrics.getMetricsByGroup(g).get(counter);
+            if (m != null) {
+                n += ((Counter) m).getCount();
+            }
+        }
+        return n;
     }
 
     /**

@@ -120,11 +120,6 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         return String.valueOf(e.seq); // the line of a trace, the offset of a record
     }
 
-    /** See {@link ReminderTimes#freeze}. */
-    public static long freeze(long fireAt, String zone) {
-        return ReminderTimes.freeze(fireAt, zone);
-    }
-
     private long total(int i) {
         long n = 0;
         for (long[] s : sizes.values()) {
@@ -185,7 +180,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
                 mirror(ReminderMirror.subscription(ReminderMirror.UNSUBSCRIBED, task, e.uid, e.ts));
                 break;
             default: // pull
-                if (e.ts < freeze(task.fireAt, task.zone)) {
+                if (e.ts < ReminderTimes.freeze(task.fireAt, task.zone)) {
                     reject(e, NOT_FROZEN);
                 } else if (!bits.subscribers.contains(e.uidId)) {
                     reject(e, NOT_SUBSCRIBED);
@@ -230,7 +225,8 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
     private void update(ReminderTask t, ReminderEvent e) throws Exception {
         String refused = refusedChange(t, e);
         if (refused == null
-                && (e.ts >= freeze(t.fireAt, t.zone) || e.ts >= freeze(e.fireAt, e.zone))) {
+                && (e.ts >= ReminderTimes.freeze(t.fireAt, t.zone)
+                        || e.ts >= ReminderTimes.freeze(e.fireAt, e.zone))) {
             refused = FROZEN;
         }
         if (refused != null) {
@@ -251,7 +247,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
 
     private void cancel(ReminderTask t, ReminderEvent e) throws Exception {
         String refused = refusedChange(t, e);
-        if (refused == null && e.ts >= freeze(t.fireAt, t.zone)) {
+        if (refused == null && e.ts >= ReminderTimes.freeze(t.fireAt, t.zone)) {
             refused = FROZEN;
         }
         if (refused != null) {

@@ -13,6 +13,7 @@ import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
 import io.pushline.schema.reminders.ReminderTags;
+import io.pushline.schema.reminders.ReminderTimes;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -183,21 +184,21 @@ class TaskOperatorTest {
     void theFreezeIsMidnightOfTheFireDateInTheTasksZoneOrTheFirstTimeThatDayHas() {
         // the same instant freezes at different moments in different zones
         long fire = ZonedDateTime.parse("2026-03-01T03:00Z").toInstant().toEpochMilli();
-        assertThat(TaskOperator.freeze(fire, "UTC")).isEqualTo(epoch("2026-03-01T00:00Z"));
-        assertThat(TaskOperator.freeze(fire, "Asia/Tokyo"))
+        assertThat(ReminderTimes.freeze(fire, "UTC")).isEqualTo(epoch("2026-03-01T00:00Z"));
+        assertThat(ReminderTimes.freeze(fire, "Asia/Tokyo"))
                 .isEqualTo(epoch("2026-03-01T00:00+09:00"));
-        assertThat(TaskOperator.freeze(fire, "America/New_York"))
+        assertThat(ReminderTimes.freeze(fire, "America/New_York"))
                 .isEqualTo(epoch("2026-02-28T00:00-05:00"));
         // Sao Paulo skipped midnight on 2018-11-04 (00:00 -> 01:00): the day began at 01:00
         long saoPaulo = epoch("2018-11-04T10:00-02:00");
-        assertThat(TaskOperator.freeze(saoPaulo, "America/Sao_Paulo"))
+        assertThat(ReminderTimes.freeze(saoPaulo, "America/Sao_Paulo"))
                 .isEqualTo(epoch("2018-11-04T01:00-02:00"));
         // New York's spring change is at 02:00, so midnight exists that day
         long ny = epoch("2026-03-08T12:00-04:00");
-        assertThat(TaskOperator.freeze(ny, "America/New_York"))
+        assertThat(ReminderTimes.freeze(ny, "America/New_York"))
                 .isEqualTo(epoch("2026-03-08T00:00-05:00"));
         // a Link name is a zone too
-        assertThat(TaskOperator.freeze(fire, "Asia/Calcutta"))
+        assertThat(ReminderTimes.freeze(fire, "Asia/Calcutta"))
                 .isEqualTo(epoch("2026-03-01T00:00+05:30"));
     }
 
