@@ -5,16 +5,20 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -126,6 +130,41 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
         }
         createTopics(topics, partitions);
+        awaitLeaders(topics, partitions);
+    }
+
+    /**
+     * Waits until the broker leads every partition of the topics. A topic is listed as soon as the
+     * controller has it, but its partitions take a moment more to come up on the broker; a producer
+     * that comes in between gets "not leader" and retries, and once such a retry did not end before
+     * its delivery timeout. Listing the end offsets goes to each partition's leader, so it answers
+     * only when all of them are up.
+     */
+    private void awaitLeaders(Collection<String> topics, int partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> all = new HashMap<>();
+        for (String t : topics) {
+            for (int p = 0; p < partitions; p++) {
+                all.put(new TopicPartition(t, p), OffsetSpec.latest());
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        try (Admin admin = admin()) {
+            while (true) {
+                try {
+                    admin.listOffsets(all).all().get(10, TimeUnit.SECONDS);
+                    return;
+                } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(
+                                "the broker did not lead the partitions of "
+                                        + topics
+                                        + " within 60 s of creating them",
+                                e);
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }
+        }
     }
 
     @Override
