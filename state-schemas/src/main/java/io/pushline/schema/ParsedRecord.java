@@ -1,10 +1,12 @@
 package io.pushline.schema;
 
+import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.reminders.ReminderEvent;
 
 /**
- * One input record after parsing: exactly one of {@code event}, {@code request}, {@code reminder}
- * or {@code dead} is set. Parsing never throws, so a bad record cannot fail the source.
+ * One input record after parsing: exactly one of {@code event}, {@code request}, {@code reminder},
+ * {@code inbox} or {@code dead} is set. Parsing never throws, so a bad record cannot fail the
+ * source.
  */
 public class ParsedRecord {
     public DeviceEvent event;
@@ -13,6 +15,9 @@ public class ParsedRecord {
 
     /** A reminder task or subscription event (reminder.tasks, reminder.subscriptions). */
     public ReminderEvent reminder;
+
+    /** A read of inbox messages (inbox.events). */
+    public InboxOp inbox;
 
     /** Where the record came from, for dead letters raised after parsing. */
     public String source;
@@ -39,6 +44,12 @@ public class ParsedRecord {
         return r;
     }
 
+    public static ParsedRecord of(InboxOp o) {
+        ParsedRecord r = new ParsedRecord();
+        r.inbox = o;
+        return r;
+    }
+
     public static ParsedRecord of(DeadLetter d) {
         ParsedRecord r = new ParsedRecord();
         r.dead = d;
@@ -61,6 +72,9 @@ public class ParsedRecord {
         }
         if (reminder != null) {
             return reminder.ts;
+        }
+        if (inbox != null) {
+            return inbox.ts;
         }
         return Long.MIN_VALUE;
     }

@@ -23,7 +23,8 @@ import java.util.Objects;
     "target",
     "deadline",
     "maxRate",
-    "at"
+    "at",
+    "inbox"
 })
 public class PushRequest {
     public static final String TYPE = "push";
@@ -49,6 +50,11 @@ public class PushRequest {
      */
     public Long at;
 
+    /**
+     * Optional: true puts the message into the inbox of every target uid, whatever the gate says.
+     */
+    public Boolean inbox;
+
     @JsonIgnore public long seq;
 
     public PushRequest() {}
@@ -69,6 +75,7 @@ public class PushRequest {
         p.deadline = deadline;
         p.maxRate = maxRate;
         p.at = at;
+        p.inbox = inbox;
         p.seq = seq;
         return p;
     }
@@ -89,7 +96,13 @@ public class PushRequest {
                 && Objects.equals(target, p.target)
                 && Objects.equals(deadline, p.deadline)
                 && Objects.equals(maxRate, p.maxRate)
-                && Objects.equals(at, p.at);
+                && Objects.equals(at, p.at)
+                && Objects.equals(inbox, p.inbox);
+    }
+
+    /** Whether the message goes into the targets' inboxes. */
+    public boolean toInbox() {
+        return Boolean.TRUE.equals(inbox);
     }
 
     @Override

@@ -38,6 +38,9 @@ public final class Topics {
     /** Reminder events the contract refuses, with the reason, for the business to see. */
     public static final String REMINDER_REJECTED = "reminder.rejected";
 
+    /** Reads of inbox messages: {@code read} by msgIds or all (keyed by uid). */
+    public static final String INBOX_EVENTS = "inbox.events";
+
     private Topics() {}
 
     public static String vendorTopic(String vendorWireName) {
@@ -58,7 +61,8 @@ public final class Topics {
                                 DLQ,
                                 REMINDER_TASKS,
                                 REMINDER_SUBSCRIPTIONS,
-                                REMINDER_REJECTED));
+                                REMINDER_REJECTED,
+                                INBOX_EVENTS));
         for (Vendor v : Vendor.values()) {
             all.add(v.topic());
         }

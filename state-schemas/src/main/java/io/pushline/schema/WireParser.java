@@ -222,6 +222,13 @@ public final class WireParser {
             }
             p.at = at.asLong();
         }
+        if (present(node, "inbox")) {
+            JsonNode inbox = node.get("inbox");
+            if (!inbox.isBoolean()) {
+                return new Bad("field 'inbox' must be true or false");
+            }
+            p.inbox = inbox.booleanValue();
+        }
         if (present(node, "maxRate")) {
             JsonNode rate = node.get("maxRate");
             if (!rate.canConvertToExactIntegral() || !rate.canConvertToInt() || rate.asInt() < 1) {

@@ -39,7 +39,8 @@ class StateTypesTest {
                 RegistryChange.class,
                 UidKeyed.class,
                 AudienceChunk.class,
-                CampaignProgress.class
+                CampaignProgress.class,
+                io.pushline.schema.inbox.InboxOp.class
             })
     void isAPojoSerializedWithoutKryo(Class<?> type) throws Exception {
         TypeInformation<?> info = TypeInformation.of(type);

@@ -40,6 +40,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
     private static final int TARGET = 16;
     private static final int OTHER_TYPE = 32;
 
+    // Bits added after a form: data written before never has them set, so no new form is needed.
+    private static final int INBOX = 64;
+
     private DevicePushSerializer(int form) {
         super(form);
     }
@@ -80,6 +83,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         p.deadline = from.deadline;
         p.maxRate = from.maxRate;
         p.at = from.at;
+        p.inbox = from.inbox;
         p.seq = from.seq;
         return p;
     }
@@ -103,7 +107,8 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
                         | (p.maxRate != null ? MAX_RATE : 0)
                         | (p.at != null ? AT : 0)
                         | (p.target != null ? TARGET : 0)
-                        | (otherType ? OTHER_TYPE : 0));
+                        | (otherType ? OTHER_TYPE : 0)
+                        | (p.inbox != null ? INBOX : 0));
         out.writeLong(p.ts);
         Varints.writeSigned(out, p.seq);
         if (otherType) {
@@ -124,6 +129,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         }
         if (p.at != null) {
             out.writeLong(p.at);
+        }
+        if (p.inbox != null) {
+            out.writeBoolean(p.inbox);
         }
         if (p.target != null) {
             writeList(p.target.uids, out);
@@ -179,6 +187,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         }
         if ((flags & AT) != 0) {
             p.at = in.readLong();
+        }
+        if ((flags & INBOX) != 0) {
+            p.inbox = in.readBoolean();
         }
         if ((flags & TARGET) != 0) {
             p.target = new Target();

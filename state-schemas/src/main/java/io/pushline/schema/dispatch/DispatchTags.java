@@ -4,6 +4,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.reminders.ReminderEvent;
@@ -41,4 +42,8 @@ public final class DispatchTags {
             new OutputTag<>("reminders", TypeInformation.of(ReminderEvent.class));
 
     private DispatchTags() {}
+
+    /** Changes to inboxes: messages of requests with {@code inbox: true}, and reads. */
+    public static final OutputTag<InboxOp> INBOX =
+            new OutputTag<>("inbox", TypeInformation.of(InboxOp.class));
 }

@@ -1,5 +1,9 @@
 package io.pushline.schema.reminders;
 
+import static io.pushline.schema.JsonFields.clip;
+import static io.pushline.schema.JsonFields.integer;
+import static io.pushline.schema.JsonFields.string;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.schema.Json;
@@ -134,37 +138,5 @@ public final class ReminderParser {
             return Result.bad("field 'zone': unknown zone '" + clip(e.zone) + "'");
         }
         return new Result(e, null);
-    }
-
-    /** Why {@code field} is not a JSON integer that fits a long, or null when it is. */
-    private static String integer(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return "missing field '" + field + "'";
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
-            return "field '" + field + "' must be an integer (epoch milliseconds)";
-        }
-        return null;
-    }
-
-    /** Why {@code field} is not a string of at most {@code max} characters, or null. */
-    private static String string(JsonNode node, String field, int max) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return "missing field '" + field + "'";
-        }
-        if (!v.isTextual()) {
-            return "field '" + field + "' must be a string";
-        }
-        if (v.textValue().length() > max) {
-            return "field '" + field + "' is longer than " + max + " characters";
-        }
-        return null;
-    }
-
-    /** A value quoted in a reason, cut short: reasons are bounded. */
-    private static String clip(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 64) + "...";
     }
 }

@@ -77,6 +77,8 @@ class DevicePushSerializerTest {
                 f.set(o, 1000 + name.length());
             } else if (t == boolean.class) {
                 f.set(o, !f.getBoolean(o));
+            } else if (t == Boolean.class) {
+                f.set(o, Boolean.TRUE);
             } else if (t == List.class) {
                 f.set(o, new ArrayList<>(List.of("a-" + name, "b-" + name)));
             } else {

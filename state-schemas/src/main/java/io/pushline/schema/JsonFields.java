@@ -1,0 +1,40 @@
+package io.pushline.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Checks of one field of a JSON record, each giving the reason that names the field. */
+public final class JsonFields {
+    private JsonFields() {}
+
+    /** Why {@code field} is not a JSON integer that fits a long, or null when it is. */
+    public static String integer(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return "missing field '" + field + "'";
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            return "field '" + field + "' must be an integer (epoch milliseconds)";
+        }
+        return null;
+    }
+
+    /** Why {@code field} is not a string of at most {@code max} characters, or null. */
+    public static String string(JsonNode node, String field, int max) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return "missing field '" + field + "'";
+        }
+        if (!v.isTextual()) {
+            return "field '" + field + "' must be a string";
+        }
+        if (v.textValue().length() > max) {
+            return "field '" + field + "' is longer than " + max + " characters";
+        }
+        return null;
+    }
+
+    /** A value quoted in a reason, cut short: reasons are bounded. */
+    public static String clip(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "...";
+    }
+}
