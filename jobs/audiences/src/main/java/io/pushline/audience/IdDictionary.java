@@ -39,7 +39,12 @@ public final class IdDictionary implements AutoCloseable {
     private final Map<Integer, String> uidCache;
 
     public IdDictionary(Connection connection, String namespace, int cacheSize) throws IOException {
-        this.table = connection.getTable(table(namespace));
+        this(connection, table(namespace), cacheSize);
+    }
+
+    /** A dictionary of the same layout in another table (the inbox's message ids). */
+    public IdDictionary(Connection connection, TableName table, int cacheSize) throws IOException {
+        this.table = connection.getTable(table);
         this.idCache = lru(cacheSize);
         this.uidCache = lru(cacheSize);
     }
@@ -211,7 +216,7 @@ public final class IdDictionary implements AutoCloseable {
         long last = table.incrementColumnValue(COUNTER_ROW, HBaseTables.FAMILY, NEXT, fresh.size());
         long first = last - fresh.size();
         if (last > Integer.MAX_VALUE) {
-            throw new IllegalStateException("the uid dictionary ran out of int ids");
+            throw new IllegalStateException(table.getName() + " ran out of int ids");
         }
         // The reverse rows first: the counter's ids are this writer's alone, so these writes
         // cannot clash, and a crash before the claims below leaves only ids nobody's segment holds

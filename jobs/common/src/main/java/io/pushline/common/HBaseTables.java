@@ -51,6 +51,15 @@ public final class HBaseTables {
      */
     public static final String REMINDERS = "reminders";
 
+    /**
+     * Inboxes (pushline-inbox): rows {@code u:<uid>} (sent and read bitmaps), {@code m:<id>} (a
+     * message), {@code b:<id>} and {@code a:<id><chunk>} (a broadcast and its audience bitmap).
+     */
+    public static final String INBOX = "inbox";
+
+    /** The inbox's msgId ↔ dense int id dictionary (the layout of {@link #UID_DICT}). */
+    public static final String INBOX_IDS = "inbox_ids";
+
     /** A day's slots are useless a week later. */
     public static final int PUSH_SCHEDULE_TTL_SECONDS = 7 * 86_400;
 
@@ -182,7 +191,9 @@ public final class HBaseTables {
                         userSendTime(namespace),
                         userRecall(namespace),
                         TableName.valueOf(namespace, PUSH_SCHEDULE),
-                        reminders(namespace)
+                        reminders(namespace),
+                        TableName.valueOf(namespace, INBOX),
+                        TableName.valueOf(namespace, INBOX_IDS)
                     }) {
                 if (!admin.tableExists(t)) {
                     admin.createTable(

@@ -1,0 +1,473 @@
+package io.pushline.inbox;
+
+import io.pushline.audience.IdDictionary;
+import io.pushline.audience.IdSet;
+import io.pushline.common.HBaseTables;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Inboxes in HBase. A message gets a dense int id from the {@code inbox_ids} dictionary and is
+ * stored once (row {@code m:<id>}; the first request of a msgId wins). A uid's inbox is one row
+ * {@code u:<uid>} with two Roaring bitmaps of message ids, sent and read, changed by
+ * check-and-mutate on a version cell, so the dispatch job's writers and the HTTP server can change
+ * the same inbox concurrently without losing a change. A broadcast is stored once with its audience
+ * bitmap (over the uid dictionary's ids, rows {@code a:<id><chunk>}) and its row {@code b:<id>};
+ * reading an inbox merges in the broadcasts whose audience holds the uid, so a message to ten
+ * million users costs the writes of a message to one, and "read all" is one write.
+ *
+ * <p>Retention: every cell carries an HBase TTL, a message's the time until it leaves the inbox and
+ * an inbox row's the retention, renewed by each change; a change also drops the ids of messages
+ * that have left, so ids stop costing space. All changes are idempotent (set unions), so a writer
+ * that replays after a failure changes nothing twice.
+ */
+public final class InboxStore implements AutoCloseable {
+    static final byte[] F = HBaseTables.FAMILY;
+    private static final byte[] MSG_ID = Bytes.toBytes("msgId");
+    private static final byte[] TITLE = Bytes.toBytes("title");
+    private static final byte[] BODY = Bytes.toBytes("body");
+    private static final byte[] TS = Bytes.toBytes("ts");
+    private static final byte[] SENT = Bytes.toBytes("sent");
+    private static final byte[] READ = Bytes.toBytes("read");
+    private static final byte[] VERSION = Bytes.toBytes("v");
+    private static final byte[] CHUNKS = Bytes.toBytes("chunks");
+    private static final byte[] BYTES = Bytes.toBytes("b");
+    private static final byte[] BROADCAST_PREFIX = Bytes.toBytes("b:");
+
+    /** Audience bytes per row: far below HBase's cell limit whatever the audience's size. */
+    static final int CHUNK = 2 << 20;
+
+    /** How long a list of broadcasts is reused before it is scanned again. */
+    private static final long BROADCASTS_FRESH_MS = 1_000;
+
+    private static final int MAX_ATTEMPTS = 50;
+
+    private final Table table;
+    private final IdDictionary msgIds;
+    private final IdDictionary uidIds;
+    private final long retentionMs;
+    private final LongSupplier clock;
+    private final Map<Integer, Message> messages = lru(100_000);
+    private final AudienceCache audiences = new AudienceCache(256L << 20);
+    private volatile List<Broadcast> broadcasts;
+    private volatile long broadcastsAt = Long.MIN_VALUE;
+
+    public InboxStore(
+            Connection connection, String namespace, Duration retention, LongSupplier clock)
+            throws IOException {
+        this.table = connection.getTable(TableName.valueOf(namespace, HBaseTables.INBOX));
+        this.msgIds =
+                new IdDictionary(
+                        connection, TableName.valueOf(namespace, HBaseTables.INBOX_IDS), 100_000);
+        this.uidIds = new IdDictionary(connection, namespace, 100_000);
+        this.retentionMs = retention.toMillis();
+        this.clock = clock;
+    }
+
+    /** How a read went: the unread count after it, and the msgIds not in the inbox. */
+    public record ReadResult(long unread, List<String> ignored) {}
+
+    /** A message's state in one inbox. */
+    public record Status(boolean readable, boolean read) {}
+
+    private record Broadcast(int id, long ts, int chunks) {}
+
+    /** Adds a message to {@code uid}'s inbox; nothing when it has it already or it has expired. */
+    public void add(String uid, String msgId, String title, String body, long ts)
+            throws IOException {
+        Integer id = store(msgId, title, body, ts);
+        if (id == null) {
+            return;
+        }
+        update(
+                uid,
+                b -> {
+                    if (b.sent.contains(id)) {
+                        return null;
+                    }
+                    b.sent.add(id);
+                    return b;
+                });
+    }
+
+    /**
+     * Stores a message once for an audience (ids of the uid dictionary): its members find it in
+     * their inboxes. A msgId broadcast before keeps its first audience.
+     */
+    public void broadcast(String msgId, String title, String body, long ts, IdSet audience)
+            throws IOException {
+        Integer id = store(msgId, title, body, ts);
+        if (id == null || table.exists(new Get(broadcastRow(id)))) {
+            return;
+        }
+        long ttl = ttl(ts);
+        byte[] bytes = audience.toBytes();
+        int chunks = Math.max(1, (bytes.length + CHUNK - 1) / CHUNK);
+        List<Put> puts = new ArrayList<>(chunks + 1);
+        for (int c = 0; c < chunks; c++) {
+            byte[] part =
+                    Arrays.copyOfRange(bytes, c * CHUNK, Math.min(bytes.length, (c + 1) * CHUNK));
+            puts.add(new Put(audienceRow(id, c)).addColumn(F, BYTES, part).setTTL(ttl));
+        }
+        table.put(puts);
+        // the broadcast's row last: a reader never finds a broadcast without its audience
+        table.put(
+                new Put(broadcastRow(id))
+                        .addColumn(F, TS, Bytes.toBytes(ts))
+                        .addColumn(F, CHUNKS, Bytes.toBytes(chunks))
+                        .setTTL(ttl));
+        broadcastsAt = Long.MIN_VALUE;
+    }
+
+    /** The uid's inbox now. */
+    public InboxView view(String uid) throws IOException {
+        Result r = table.get(new Get(userRow(uid)));
+        RoaringBitmap sent = bitmap(r, SENT);
+        RoaringBitmap read = bitmap(r, READ);
+        RoaringBitmap all = RoaringBitmap.or(sent, broadcastsOf(uid));
+        return new InboxView(all, read, messages(all), oldest());
+    }
+
+    /** Marks {@code ids} read; those not in the inbox are ignored and listed. */
+    public ReadResult read(String uid, List<String> ids) throws IOException {
+        InboxView view = view(uid);
+        RoaringBitmap reading = new RoaringBitmap();
+        List<String> ignored = new ArrayList<>();
+        for (String msgId : ids) {
+            Integer id = msgIds.idOf(msgId);
+            if (id != null && view.contains(id)) {
+                reading.add(id);
+            } else {
+                ignored.add(msgId);
+            }
+        }
+        markRead(uid, reading);
+        return new ReadResult(view.unreadAfter(reading), ignored);
+    }
+
+    /** Marks every message the inbox has now read: one write, whatever their number. */
+    public ReadResult readAll(String uid) throws IOException {
+        InboxView view = view(uid);
+        markRead(uid, view.ids());
+        return new ReadResult(0, List.of());
+    }
+
+    /** A message's state in {@code uid}'s inbox. */
+    public Status status(String uid, String msgId) throws IOException {
+        Integer id = msgIds.idOf(msgId);
+        if (id == null) {
+            return new Status(false, false);
+        }
+        InboxView view = view(uid);
+        return new Status(view.contains(id), view.isRead(id));
+    }
+
+    private void markRead(String uid, RoaringBitmap ids) throws IOException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        update(
+                uid,
+                b -> {
+                    if (RoaringBitmap.andNot(ids, b.read).isEmpty()) {
+                        return null;
+                    }
+                    b.read.or(ids);
+                    return b;
+                });
+    }
+
+    /** The message's id after storing it; null when it has already left every inbox. */
+    private Integer store(String msgId, String title, String body, long ts) throws IOException {
+        long ttl = ttl(ts);
+        if (ttl <= 0) {
+            return null;
+        }
+        int id = msgIds.assign(msgId);
+        if (messages.containsKey(id)) {
+            return id;
+        }
+        byte[] row = messageRow(id);
+        Put put =
+                new Put(row)
+                        .addColumn(F, MSG_ID, Bytes.toBytes(msgId))
+                        .addColumn(F, TITLE, Bytes.toBytes(title == null ? "" : title))
+                        .addColumn(F, BODY, Bytes.toBytes(body == null ? "" : body))
+                        .addColumn(F, TS, Bytes.toBytes(ts))
+                        .setTTL(ttl);
+        // the first request of a msgId wins: a repeat changes nothing
+        table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, MSG_ID).build(put));
+        return id;
+    }
+
+    /** Sent and read of one inbox, as a change sees them. */
+    private static final class Bitmaps {
+        final RoaringBitmap sent;
+        final RoaringBitmap read;
+
+        Bitmaps(RoaringBitmap sent, RoaringBitmap read) {
+            this.sent = sent;
+            this.read = read;
+        }
+    }
+
+    /**
+     * Applies {@code change} (null from it: nothing to do) to the inbox row with check-and-mutate
+     * on its version, retrying when another writer came first; drops ids of messages that left.
+     */
+    private void update(String uid, UnaryOperator<Bitmaps> change) throws IOException {
+        byte[] row = userRow(uid);
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Result r = table.get(new Get(row));
+            byte[] version = r.getValue(F, VERSION);
+            Bitmaps b = change.apply(new Bitmaps(bitmap(r, SENT), bitmap(r, READ)));
+            if (b == null) {
+                return;
+            }
+            RoaringBitmap left = expired(RoaringBitmap.or(b.sent, b.read));
+            b.sent.andNot(left);
+            b.read.andNot(left);
+            long next = version == null ? 1 : Bytes.toLong(version) + 1;
+            Put put =
+                    new Put(row)
+                            .addColumn(F, SENT, IdSet.wrap(b.sent).toBytes())
+                            .addColumn(F, READ, IdSet.wrap(b.read).toBytes())
+                            .addColumn(F, VERSION, Bytes.toBytes(next))
+                            .setTTL(retentionMs);
+            CheckAndMutate.Builder when = CheckAndMutate.newBuilder(row);
+            CheckAndMutate cas =
+                    version == null
+                            ? when.ifNotExists(F, VERSION).build(put)
+                            : when.ifEquals(F, VERSION, version).build(put);
+            if (table.checkAndMutate(cas).isSuccess()) {
+                return;
+            }
+        }
+        throw new IOException(
+                "inbox of uid changed by other writers " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    /** The ids among {@code ids} whose messages have left the inbox. */
+    private RoaringBitmap expired(RoaringBitmap ids) throws IOException {
+        Map<Integer, Message> stored = messages(ids);
+        long oldest = oldest();
+        RoaringBitmap out = new RoaringBitmap();
+        for (int id : ids) {
+            Message m = stored.get(id);
+            if (m == null || m.ts() < oldest) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** The stored messages of {@code ids}; an id without one has expired. */
+    Map<Integer, Message> messages(RoaringBitmap ids) throws IOException {
+        Map<Integer, Message> out = new HashMap<>();
+        List<Integer> missing = new ArrayList<>();
+        for (int id : ids) {
+            Message m = messages.get(id);
+            if (m != null) {
+                out.put(id, m);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (missing.isEmpty()) {
+            return out;
+        }
+        List<Get> gets = new ArrayList<>(missing.size());
+        for (int id : missing) {
+            gets.add(new Get(messageRow(id)));
+        }
+        Result[] found = table.get(gets);
+        for (int i = 0; i < found.length; i++) {
+            Result r = found[i];
+            if (r.isEmpty() || r.getValue(F, TS) == null) {
+                continue;
+            }
+            int id = missing.get(i);
+            Message m =
+                    new Message(
+                            id,
+                            Bytes.toString(r.getValue(F, MSG_ID)),
+                            Bytes.toString(r.getValue(F, TITLE)),
+                            Bytes.toString(r.getValue(F, BODY)),
+                            Bytes.toLong(r.getValue(F, TS)));
+            messages.put(id, m);
+            out.put(id, m);
+        }
+        return out;
+    }
+
+    /** Ids of the live broadcasts whose audience holds {@code uid}. */
+    private RoaringBitmap broadcastsOf(String uid) throws IOException {
+        RoaringBitmap out = new RoaringBitmap();
+        List<Broadcast> live = broadcasts();
+        if (live.isEmpty()) {
+            return out;
+        }
+        Integer member = uidIds.idOf(uid);
+        if (member == null) {
+            return out;
+        }
+        long oldest = oldest();
+        for (Broadcast b : live) {
+            if (b.ts >= oldest && audience(b).contains(member)) {
+                out.add(b.id);
+            }
+        }
+        return out;
+    }
+
+    private List<Broadcast> broadcasts() throws IOException {
+        long now = clock.getAsLong();
+        List<Broadcast> cached = broadcasts;
+        if (cached != null && now - broadcastsAt < BROADCASTS_FRESH_MS && now >= broadcastsAt) {
+            return cached;
+        }
+        List<Broadcast> out = new ArrayList<>();
+        Scan scan = new Scan().setRowPrefixFilter(BROADCAST_PREFIX);
+        try (ResultScanner rows = table.getScanner(scan)) {
+            for (Result r : rows) {
+                byte[] ts = r.getValue(F, TS);
+                byte[] chunks = r.getValue(F, CHUNKS);
+                if (ts != null && chunks != null) {
+                    out.add(
+                            new Broadcast(
+                                    Bytes.toInt(r.getRow(), BROADCAST_PREFIX.length),
+                                    Bytes.toLong(ts),
+                                    Bytes.toInt(chunks)));
+                }
+            }
+        }
+        broadcasts = out;
+        broadcastsAt = now;
+        return out;
+    }
+
+    private RoaringBitmap audience(Broadcast b) throws IOException {
+        RoaringBitmap cached = audiences.get(b.id);
+        if (cached != null) {
+            return cached;
+        }
+        List<Get> gets = new ArrayList<>(b.chunks);
+        for (int c = 0; c < b.chunks; c++) {
+            gets.add(new Get(audienceRow(b.id, c)));
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (Result r : table.get(gets)) {
+            byte[] part = r.getValue(F, BYTES);
+            if (part == null) {
+                return new RoaringBitmap(); // expired between the scan and now
+            }
+            bytes.write(part, 0, part.length);
+        }
+        RoaringBitmap bits = IdSet.fromBytes(bytes.toByteArray()).unwrap();
+        audiences.put(b.id, bits, bytes.size());
+        return bits;
+    }
+
+    private long oldest() {
+        return clock.getAsLong() - retentionMs;
+    }
+
+    /** Milliseconds until a message of time {@code ts} leaves every inbox (saturated). */
+    private long ttl(long ts) {
+        long leaves = ts > Long.MAX_VALUE - retentionMs ? Long.MAX_VALUE : ts + retentionMs;
+        return leaves - clock.getAsLong();
+    }
+
+    private static RoaringBitmap bitmap(Result r, byte[] column) {
+        byte[] bytes = r.getValue(F, column);
+        return bytes == null ? new RoaringBitmap() : IdSet.fromBytes(bytes).unwrap().clone();
+    }
+
+    static byte[] userRow(String uid) {
+        return Bytes.toBytes("u:" + uid);
+    }
+
+    static byte[] messageRow(int id) {
+        return Bytes.add(Bytes.toBytes("m:"), Bytes.toBytes(id));
+    }
+
+    static byte[] broadcastRow(int id) {
+        return Bytes.add(BROADCAST_PREFIX, Bytes.toBytes(id));
+    }
+
+    static byte[] audienceRow(int id, int chunk) {
+        return Bytes.add(Bytes.toBytes("a:"), Bytes.toBytes(id), Bytes.toBytes(chunk));
+    }
+
+    private static <K, V> Map<K, V> lru(int max) {
+        return java.util.Collections.synchronizedMap(
+                new LinkedHashMap<K, V>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                        return size() > max;
+                    }
+                });
+    }
+
+    /** Audiences by broadcast id, bounded by their serialized size. */
+    private static final class AudienceCache {
+        private final long maxBytes;
+        private final LinkedHashMap<Integer, RoaringBitmap> bits =
+                new LinkedHashMap<>(16, 0.75f, true);
+        private final Map<Integer, Integer> sizes = new HashMap<>();
+        private long bytes;
+
+        AudienceCache(long maxBytes) {
+            this.maxBytes = maxBytes;
+        }
+
+        synchronized RoaringBitmap get(int id) {
+            return bits.get(id);
+        }
+
+        synchronized void put(int id, RoaringBitmap b, int size) {
+            if (bits.put(id, b) == null) {
+                sizes.put(id, size);
+                bytes += size;
+            }
+            var eldest = bits.keySet().iterator();
+            while (bytes > maxBytes && eldest.hasNext()) {
+                int old = eldest.next();
+                if (old == id) {
+                    break;
+                }
+                eldest.remove();
+                bytes -= sizes.remove(old);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            table.close();
+        } finally {
+            msgIds.close();
+            uidIds.close();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.pushline.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.roaringbitmap.RoaringBitmap;
+
+class InboxViewTest {
+    @Test
+    void newestFirstEqualTimesInOneOrderExpiredLeft() {
+        Map<Integer, Message> stored = new HashMap<>();
+        stored.put(1, msg(1, 100));
+        stored.put(2, msg(2, 300));
+        stored.put(3, msg(3, 300));
+        stored.put(4, msg(4, 50)); // older than the retention
+        InboxView v =
+                new InboxView(
+                        RoaringBitmap.bitmapOf(1, 2, 3, 4, 5),
+                        RoaringBitmap.bitmapOf(1, 4),
+                        stored,
+                        60);
+        assertThat(v.page(10, null).messages())
+                .extracting(Message::msgId)
+                .containsExactly("m3", "m2", "m1");
+        assertThat(v.unread()).isEqualTo(2); // 5 has no message, 4 has left: neither counts
+        assertThat(v.contains(4)).isFalse();
+        assertThat(v.unreadAfter(RoaringBitmap.bitmapOf(2, 4, 9))).isEqualTo(1);
+    }
+
+    @Test
+    void pagingWithCursorsListsEveryMessageOnceEvenWhenNewOnesArrive() {
+        Random r = new Random(7);
+        for (int round = 0; round < 50; round++) {
+            Map<Integer, Message> stored = new HashMap<>();
+            RoaringBitmap sent = new RoaringBitmap();
+            int n = r.nextInt(60);
+            for (int id = 0; id < n; id++) {
+                stored.put(id, msg(id, 1_000 + r.nextInt(10))); // many equal times
+                sent.add(id);
+            }
+            int limit = 1 + r.nextInt(7);
+            List<String> seen = new ArrayList<>();
+            InboxCursor cursor = null;
+            int pages = 0;
+            do {
+                // a newer message arrives before each page
+                int fresh = n + pages;
+                stored.put(fresh, msg(fresh, 5_000 + pages));
+                sent.add(fresh);
+                InboxView v = new InboxView(sent, new RoaringBitmap(), stored, 0);
+                InboxView.Page p = v.page(limit, cursor);
+                p.messages().forEach(m -> seen.add(m.msgId()));
+                assertThat(p.messages().size()).isLessThanOrEqualTo(limit);
+                cursor = p.next() == null ? null : InboxCursor.decode(p.next().encode());
+                pages++;
+            } while (cursor != null);
+            // the first page holds the newest; later pages only what was there before
+            assertThat(seen).doesNotHaveDuplicates();
+            for (int id = 0; id < n; id++) {
+                assertThat(seen).contains("m" + id);
+            }
+        }
+    }
+
+    @Test
+    void badCursorsAreRefused() {
+        for (String bad :
+                new String[] {"", "x", "c1.", "c1.!!!", "c1." + "A".repeat(80), "c1.MTIz"}) {
+            assertThatThrownBy(() -> InboxCursor.decode(bad))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        InboxCursor c = new InboxCursor(-5, 42);
+        assertThat(InboxCursor.decode(c.encode())).isEqualTo(c);
+    }
+
+    private static Message msg(int id, long ts) {
+        return new Message(id, "m" + id, "t" + id, "b" + id, ts);
+    }
+}
