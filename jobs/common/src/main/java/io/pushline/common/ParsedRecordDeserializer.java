@@ -4,6 +4,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.WireParser;
+import io.pushline.schema.inbox.InboxParser;
 import io.pushline.schema.reminders.ReminderParser;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -41,6 +42,14 @@ public class ParsedRecordDeserializer implements KafkaRecordDeserializationSchem
                         .from(record.topic(), position);
             }
             return ParsedRecord.of(r.event()).from(record.topic(), position);
+        }
+        if (record.topic().equals(Topics.INBOX_EVENTS)) {
+            InboxParser.Result r = InboxParser.parse(text);
+            if (r.op() == null) {
+                return ParsedRecord.of(DeadLetter.of(record.topic(), position, r.reason(), text))
+                        .from(record.topic(), position);
+            }
+            return ParsedRecord.of(r.op()).from(record.topic(), position);
         }
         return parser.parse(text, record.topic(), position, seq);
     }

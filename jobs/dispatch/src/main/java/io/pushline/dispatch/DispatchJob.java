@@ -14,6 +14,8 @@ import io.pushline.dispatch.pacing.StatusReports;
 import io.pushline.dispatch.registry.HBaseRegistrySink;
 import io.pushline.dispatch.registry.RegistryOperator;
 import io.pushline.dispatch.registry.UidIndexOperator;
+import io.pushline.inbox.InboxOptions;
+import io.pushline.inbox.InboxSink;
 import io.pushline.reminders.Reminders;
 import io.pushline.reminders.SubscriberIds;
 import io.pushline.schema.DeadLetter;
@@ -26,6 +28,7 @@ import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
+import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
@@ -287,13 +290,19 @@ public final class DispatchJob {
             decisions = decisions.union(paced.getSideOutput(DispatchTags.DECISIONS));
             reports = paced.getSideOutput(DispatchTags.PACING_STATUS);
         }
+        DataStream<InboxOp> inbox =
+                split.getSideOutput(DispatchTags.INBOX)
+                        .union(
+                                released.getSideOutput(DispatchTags.INBOX),
+                                registry.getSideOutput(DispatchTags.INBOX));
         return new DispatchStreams(
                 sends,
                 decisions,
                 deadLetters,
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES),
                 reports,
-                reminderRejected);
+                reminderRejected,
+                inbox);
     }
 
     /**
@@ -331,6 +340,13 @@ public final class DispatchJob {
                     .sinkTo(sinks.reminderRejected())
                     .uid("sink-reminder-rejected")
                     .name("Refused reminder events");
+        }
+        if (sinks.inbox() != null) {
+            streams.inbox()
+                    .keyBy(InboxOp::key)
+                    .sinkTo(sinks.inbox())
+                    .uid("sink-hbase-inbox")
+                    .name("HBase inbox");
         }
         if (sinks.registry() != null) {
             streams.registryChanges()
@@ -405,7 +421,7 @@ public final class DispatchJob {
                             .uid("source-kafka-feedback")
                             .setParallelism(1);
         }
-        sinkTo(
+        DispatchStreams streams =
                 build(
                         input,
                         rules,
@@ -415,8 +431,56 @@ public final class DispatchJob {
                         audience,
                         pacing,
                         reminders,
-                        maxParallelism),
-                kafkaSinks(options));
+                        maxParallelism);
+        DispatchSinks sinks = kafkaSinks(options);
+        Sink<InboxOp> inbox = inboxSink(options, audience);
+        if (inbox != null) {
+            SingleOutputStreamOperator<RegistryInput> reads =
+                    env.fromSource(
+                                    KafkaIO.dispatchInput(
+                                            options,
+                                            groupId + "-inbox",
+                                            List.of(Topics.INBOX_EVENTS)),
+                                    NoEventTime.<ParsedRecord>strategy(),
+                                    "Kafka inbox events")
+                            .uid("source-kafka-inbox")
+                            .setMaxParallelism(maxParallelism)
+                            .process(new SplitInput(false))
+                            .uid("split-inbox-events")
+                            .name("Inbox events")
+                            .setMaxParallelism(maxParallelism);
+            streams =
+                    streams.with(
+                            reads.getSideOutput(DispatchTags.INBOX),
+                            reads.getSideOutput(DispatchTags.DEAD_LETTERS));
+            sinks =
+                    new DispatchSinks(
+                            sinks.sends(),
+                            sinks.decisions(),
+                            sinks.deadLetters(),
+                            sinks.registry(),
+                            sinks.pacingReports(),
+                            sinks.reminderRejected(),
+                            inbox);
+        }
+        sinkTo(streams, sinks);
+    }
+
+    /**
+     * The inbox writer, or null when inboxes are off or there is no HBase. Inbox reads come from
+     * their own source, outside the input's event time: a quiet inbox.events must not hold back the
+     * decisions' watermark.
+     */
+    static Sink<InboxOp> inboxSink(Configuration options, AudienceSettings audience) {
+        String quorum = HBaseTables.address(options);
+        if (!options.get(DispatchOptions.INBOX_ENABLED) || quorum == null || quorum.isBlank()) {
+            return null;
+        }
+        return new InboxSink(
+                quorum,
+                options.get(CommonOptions.HBASE_NAMESPACE),
+                InboxOptions.retention(options),
+                audience.audiences);
     }
 
     static DispatchSinks kafkaSinks(Configuration options) throws Exception {

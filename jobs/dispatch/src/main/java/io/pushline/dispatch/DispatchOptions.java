@@ -278,6 +278,17 @@ public final class DispatchOptions {
                                     + " (dispatch.pacing.realtime-level), so a live-start push"
                                     + " still overtakes a large reminder at the pacer.");
 
+    public static final ConfigOption<Boolean> INBOX_ENABLED =
+            ConfigOptions.key("dispatch.inbox.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write inboxes: requests with \"inbox\": true put their message into"
+                                    + " every target uid's inbox (an audience's once, as a"
+                                    + " broadcast), and inbox.events marks messages read. Needs"
+                                    + " HBase (hbase.zookeeper.quorum); without it there is no"
+                                    + " inbox.");
+
     /** This job's own options. */
     public static List<ConfigOption<?>> own() {
         return List.of(
@@ -307,11 +318,14 @@ public final class DispatchOptions {
                 REMINDERS_ENABLED,
                 REMINDERS_RATE,
                 REMINDERS_MSG_TYPE,
-                REMINDERS_LEVEL);
+                REMINDERS_LEVEL,
+                INBOX_ENABLED);
     }
 
     /** What this job's command line accepts: the common options and its own. */
     public static List<ConfigOption<?>> accepted() {
-        return CommonOptions.with(own());
+        List<ConfigOption<?>> own = new java.util.ArrayList<>(own());
+        own.addAll(io.pushline.inbox.InboxOptions.all());
+        return CommonOptions.with(own);
     }
 }

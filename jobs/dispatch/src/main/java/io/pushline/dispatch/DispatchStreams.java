@@ -3,6 +3,7 @@ package io.pushline.dispatch;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.reminders.ReminderLine;
@@ -13,6 +14,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *
  * @param pacingReports the pacer's backlog reports for push.pacing; null without pacing
  * @param reminderRejected reminder events refused by the contract; null without reminders
+ * @param inbox changes to inboxes (requests with {@code inbox: true}; reads are added by the caller
+ *     that reads inbox.events)
  */
 public record DispatchStreams(
         DataStream<SendRecord> sends,
@@ -20,4 +23,17 @@ public record DispatchStreams(
         DataStream<DeadLetter> deadLetters,
         DataStream<RegistryChange> registryChanges,
         DataStream<PacingStatus> pacingReports,
-        DataStream<ReminderLine> reminderRejected) {}
+        DataStream<ReminderLine> reminderRejected,
+        DataStream<InboxOp> inbox) {
+    /** These streams with more inbox changes and dead letters. */
+    public DispatchStreams with(DataStream<InboxOp> moreInbox, DataStream<DeadLetter> moreDead) {
+        return new DispatchStreams(
+                sends,
+                decisions,
+                deadLetters.union(moreDead),
+                registryChanges,
+                pacingReports,
+                reminderRejected,
+                inbox.union(moreInbox));
+    }
+}

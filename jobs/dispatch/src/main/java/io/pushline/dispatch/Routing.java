@@ -7,15 +7,19 @@ import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
+import io.pushline.schema.inbox.InboxOp;
 import java.util.LinkedHashSet;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
  * Where a request goes once it is due: one record per listed device to the registry, one per listed
- * uid to the uid index, an audience to the campaign expander. A target list is de-duplicated here,
- * so each listed uid or device is decided once however often it is listed. Shared by {@link
- * SplitInput} (requests due at once) and {@link Scheduler} (requests released at their {@code at}).
+ * uid to the uid index, an audience to the campaign expander; with {@code inbox: true}, the message
+ * to each listed uid's inbox and an audience's as one broadcast ({@link DispatchTags#INBOX}; a
+ * device's inbox entry comes from the registry, which knows its uid). A target list is
+ * de-duplicated here, so each listed uid or device is decided once however often it is listed.
+ * Shared by {@link SplitInput} (requests due at once) and {@link Scheduler} (requests released at
+ * their {@code at}).
  */
 final class Routing {
     static final String NO_SEGMENT_STORE =
@@ -37,6 +41,10 @@ final class Routing {
             PushRequest each = p.withoutTarget();
             for (String uid : new LinkedHashSet<>(p.target.uids)) {
                 sides.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, each));
+                if (p.toInbox()) {
+                    sides.output(
+                            DispatchTags.INBOX, InboxOp.add(uid, p.msgId, p.title, p.body, p.ts));
+                }
             }
         } else if (p.target.devices != null) {
             PushRequest each = p.withoutTarget();
@@ -45,6 +53,12 @@ final class Routing {
             }
         } else if (campaigns) {
             sides.output(DispatchTags.CAMPAIGNS, in);
+            if (p.toInbox()) {
+                // stored once with its audience, not copied into every member's inbox
+                sides.output(
+                        DispatchTags.INBOX,
+                        InboxOp.broadcast(p.target.audience, p.msgId, p.title, p.body, p.ts));
+            }
         } else {
             sides.output(
                     DispatchTags.DEAD_LETTERS,

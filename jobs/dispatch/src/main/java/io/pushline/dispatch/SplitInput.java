@@ -89,6 +89,8 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
             deadLetters.inc();
         } else if (in.reminder != null) {
             ctx.output(DispatchTags.REMINDERS, in.reminder);
+        } else if (in.inbox != null) {
+            ctx.output(DispatchTags.INBOX, in.inbox);
         } else if (in.event != null) {
             out.collect(RegistryInput.of(in.event));
         } else if (in.request.at != null && in.request.at > in.request.ts) {
@@ -126,6 +128,9 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     private static Object payload(ParsedRecord in) {
         if (in.event != null) {
             return in.event;
+        }
+        if (in.inbox != null) {
+            return in.inbox;
         }
         return in.request != null ? in.request : in.reminder;
     }

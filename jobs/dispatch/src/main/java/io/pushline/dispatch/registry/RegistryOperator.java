@@ -8,6 +8,7 @@ import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
+import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.registry.RegistryState;
@@ -93,6 +94,12 @@ public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, De
                     ts);
         } else {
             emit(DevicePush.of(request, bound), ts);
+        }
+        if (bound != null && bound.uid != null && request.toInbox()) {
+            emit(
+                    DispatchTags.INBOX,
+                    InboxOp.add(bound.uid, request.msgId, request.title, request.body, request.ts),
+                    ts);
         }
     }
 
