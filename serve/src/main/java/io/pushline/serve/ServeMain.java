@@ -7,6 +7,8 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
+import io.pushline.inbox.InboxOptions;
+import io.pushline.inbox.InboxStore;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,9 +57,14 @@ public final class ServeMain {
         kafka.setProperty("bootstrap.servers", bootstrap);
         ReminderStore store =
                 new HBaseReminderStore(hbase, conf.get(CommonOptions.HBASE_NAMESPACE), kafka);
+        String namespace = conf.get(CommonOptions.HBASE_NAMESPACE);
+        InboxStore inbox =
+                new InboxStore(
+                        hbase, namespace, InboxOptions.retention(conf), System::currentTimeMillis);
         Server server =
                 new Server(
                         store,
+                        inbox,
                         System::currentTimeMillis,
                         conf.get(ServeOptions.PULL_MARGIN),
                         conf.get(ServeOptions.PULL_WINDOW));

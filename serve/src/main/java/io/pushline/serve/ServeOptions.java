@@ -44,6 +44,8 @@ public final class ServeOptions {
     }
 
     public static List<ConfigOption<?>> accepted() {
-        return CommonOptions.with(own());
+        List<ConfigOption<?>> own = new java.util.ArrayList<>(own());
+        own.addAll(io.pushline.inbox.InboxOptions.all());
+        return CommonOptions.with(own);
     }
 }

@@ -2,6 +2,7 @@ package io.pushline.serve;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.pushline.inbox.InboxStore;
 import io.pushline.schema.Json;
 import java.io.IOException;
 import java.time.Duration;
@@ -22,6 +23,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /v1/reminders/{uid}}: the frozen reminder tasks {@code uid} subscribed to that
  *       fire within the pull window (taskId, fireAt, title, body); a pull is recorded for each, so
  *       the dispatch job does not push those reminders.
+ *   <li>{@code GET /v1/inbox/{uid}}, {@code GET /v1/inbox/{uid}/messages/{msgId}}, {@code POST
+ *       /v1/inbox/{uid}/read}: the inbox ({@link InboxApi}).
  *   <li>{@code GET /health}: 200 while the server runs.
  * </ul>
  */
@@ -34,13 +37,27 @@ public final class Server implements AutoCloseable {
     private final Javalin app;
     private final RequestMetrics metrics = new RequestMetrics();
     private final ReminderStore reminders;
+    private final InboxStore inbox;
     private final LongSupplier clock;
     private final long marginMs;
     private final long windowMs;
 
     public Server(
             ReminderStore reminders, LongSupplier clock, Duration pullMargin, Duration pullWindow) {
+        this(reminders, null, clock, pullMargin, pullWindow);
+    }
+
+    /**
+     * @param inbox the inboxes; null: no inbox API
+     */
+    public Server(
+            ReminderStore reminders,
+            InboxStore inbox,
+            LongSupplier clock,
+            Duration pullMargin,
+            Duration pullWindow) {
         this.reminders = reminders;
+        this.inbox = inbox;
         this.clock = clock;
         this.marginMs = pullMargin.toMillis();
         this.windowMs = pullWindow.toMillis();
@@ -50,6 +67,12 @@ public final class Server implements AutoCloseable {
                             cfg.startup.showJavalinBanner = false;
                             cfg.startup.showOldJavalinVersionWarning = false;
                             cfg.routes.get("/v1/reminders/{uid}", this::reminders);
+                            if (inbox != null) {
+                                InboxApi api = new InboxApi(inbox);
+                                cfg.routes.get("/v1/inbox/{uid}", api::list);
+                                cfg.routes.get("/v1/inbox/{uid}/messages/{msgId}", api::message);
+                                cfg.routes.post("/v1/inbox/{uid}/read", api::read);
+                            }
                             cfg.routes.get("/health", ctx -> json(ctx, 200, Map.of("ok", true)));
                             cfg.routes.get(
                                     "/metrics",
@@ -89,18 +112,7 @@ public final class Server implements AutoCloseable {
     }
 
     private void reminders(Context ctx) throws IOException {
-        String uid = ctx.pathParam("uid");
-        if (uid.isBlank()) {
-            throw new BadRequest("uid: must not be empty");
-        }
-        if (uid.length() > MAX_UID) {
-            throw new BadRequest("uid: longer than " + MAX_UID + " characters");
-        }
-        for (int i = 0; i < uid.length(); i++) {
-            if (Character.isISOControl(uid.charAt(i))) {
-                throw new BadRequest("uid: control characters are not allowed");
-            }
-        }
+        String uid = id(ctx, "uid");
         long now = clock.getAsLong();
         List<PullableTask> tasks = reminders.pullable(uid, now, marginMs, windowMs);
         if (!tasks.isEmpty()) {
@@ -121,6 +133,23 @@ public final class Server implements AutoCloseable {
         json(ctx, 200, body);
     }
 
+    /** A path parameter that names a uid or msgId, checked: a 400 naming it otherwise. */
+    static String id(Context ctx, String name) {
+        String id = ctx.pathParam(name);
+        if (id.isBlank()) {
+            throw new BadRequest(name + ": must not be empty");
+        }
+        if (id.length() > MAX_UID) {
+            throw new BadRequest(name + ": longer than " + MAX_UID + " characters");
+        }
+        for (int i = 0; i < id.length(); i++) {
+            if (Character.isISOControl(id.charAt(i))) {
+                throw new BadRequest(name + ": control characters are not allowed");
+            }
+        }
+        return id;
+    }
+
     /** The route's pattern, not the path: uids must not become metric labels. */
     private static String route(Context ctx) {
         try {
@@ -130,7 +159,7 @@ public final class Server implements AutoCloseable {
         }
     }
 
-    private static void json(Context ctx, int status, Object body) {
+    static void json(Context ctx, int status, Object body) {
         ctx.status(status).contentType("application/json").result(Json.write(body));
     }
 
@@ -151,5 +180,8 @@ public final class Server implements AutoCloseable {
     public void close() throws IOException {
         app.stop();
         reminders.close();
+        if (inbox != null) {
+            inbox.close();
+        }
     }
 }

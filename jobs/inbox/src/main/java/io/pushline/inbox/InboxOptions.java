@@ -22,11 +22,15 @@ public final class InboxOptions {
         return List.of(RETENTION);
     }
 
-    /** The retention of {@code options}, checked: positive. */
+    /**
+     * The retention of {@code options}, checked: positive.
+     *
+     * @throws io.pushline.common.OptionsParser.InvalidOptionException naming the option otherwise
+     */
     public static Duration retention(org.apache.flink.configuration.Configuration options) {
         Duration d = options.get(RETENTION);
         if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(
+            throw new io.pushline.common.OptionsParser.InvalidOptionException(
                     "option '" + RETENTION.key() + "' must be positive, got " + d);
         }
         return d;

@@ -1,0 +1,150 @@
+package io.pushline.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.javalin.http.Context;
+import io.pushline.inbox.InboxCursor;
+import io.pushline.inbox.InboxStore;
+import io.pushline.inbox.InboxView;
+import io.pushline.inbox.Message;
+import io.pushline.schema.Json;
+import io.pushline.schema.inbox.InboxParser;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The inbox over HTTP: a uid's messages newest first with cursor paging and the unread count, one
+ * message's state, and marking read. Reads are written to the inbox at once (not through a topic),
+ * so the answer's unread count and the next request already show them.
+ */
+final class InboxApi {
+    static final int DEFAULT_LIMIT = 20;
+    static final int MAX_LIMIT = 100;
+
+    /** Largest request body read, in bytes. */
+    static final int MAX_BODY = 256 * 1024;
+
+    private final InboxStore store;
+
+    InboxApi(InboxStore store) {
+        this.store = store;
+    }
+
+    /** {@code GET /v1/inbox/{uid}?limit=L&before=C}. */
+    void list(Context ctx) throws IOException {
+        String uid = Server.id(ctx, "uid");
+        int limit = limit(ctx.queryParam("limit"));
+        String before = ctx.queryParam("before");
+        InboxCursor cursor = null;
+        if (before != null) {
+            try {
+                cursor = InboxCursor.decode(before);
+            } catch (IllegalArgumentException e) {
+                throw new Server.BadRequest("before: " + e.getMessage());
+            }
+        }
+        InboxView view = store.view(uid);
+        InboxView.Page page = view.page(limit, cursor);
+        List<Map<String, Object>> messages = new ArrayList<>(page.messages().size());
+        for (Message m : page.messages()) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("msgId", m.msgId());
+            out.put("title", m.title());
+            out.put("body", m.body());
+            out.put("ts", m.ts());
+            out.put("read", view.isRead(m.id()));
+            messages.add(out);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("uid", uid);
+        body.put("unread", view.unread());
+        body.put("messages", messages);
+        body.put("next", page.next() == null ? null : page.next().encode());
+        Server.json(ctx, 200, body);
+    }
+
+    /** {@code GET /v1/inbox/{uid}/messages/{msgId}}. */
+    void message(Context ctx) throws IOException {
+        String uid = Server.id(ctx, "uid");
+        String msgId = Server.id(ctx, "msgId");
+        InboxStore.Status s = store.status(uid, msgId);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("msgId", msgId);
+        body.put("readable", s.readable());
+        body.put("read", s.read());
+        Server.json(ctx, 200, body);
+    }
+
+    /** {@code POST /v1/inbox/{uid}/read} with {@code {"msgIds":[...]}} or {@code {"all":true}}. */
+    void read(Context ctx) throws IOException {
+        String uid = Server.id(ctx, "uid");
+        JsonNode node = body(ctx);
+        JsonNode all = node.get("all");
+        JsonNode ids = node.get("msgIds");
+        boolean hasAll = all != null && !all.isNull();
+        boolean hasIds = ids != null && !ids.isNull();
+        if (hasAll == hasIds) {
+            throw new Server.BadRequest("body: exactly one of 'msgIds' and 'all' is needed");
+        }
+        InboxStore.ReadResult r;
+        if (hasAll) {
+            if (!all.isBoolean() || !all.booleanValue()) {
+                throw new Server.BadRequest("all: must be true");
+            }
+            r = store.readAll(uid);
+        } else {
+            List<String> msgIds = InboxParser.msgIds(ids);
+            if (msgIds == null) {
+                throw new Server.BadRequest(
+                        "msgIds: must be an array of at most "
+                                + InboxParser.MAX_IDS
+                                + " non-empty strings of at most "
+                                + InboxParser.MAX_ID
+                                + " characters");
+            }
+            r = store.read(uid, msgIds);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("unread", r.unread());
+        body.put("ignored", r.ignored());
+        Server.json(ctx, 200, body);
+    }
+
+    static int limit(String text) {
+        if (text == null) {
+            return DEFAULT_LIMIT;
+        }
+        int limit;
+        try {
+            limit = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new Server.BadRequest("limit: must be an integer from 1 to " + MAX_LIMIT);
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new Server.BadRequest("limit: must be an integer from 1 to " + MAX_LIMIT);
+        }
+        return limit;
+    }
+
+    private static JsonNode body(Context ctx) {
+        byte[] bytes = ctx.bodyAsBytes();
+        if (bytes.length == 0) {
+            throw new Server.BadRequest("body: a JSON object is needed");
+        }
+        if (bytes.length > MAX_BODY) {
+            throw new Server.BadRequest("body: larger than " + MAX_BODY + " bytes");
+        }
+        JsonNode node;
+        try {
+            node = Json.WIRE.readTree(bytes);
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            throw new Server.BadRequest("body: not valid JSON");
+        }
+        if (node == null || !node.isObject()) {
+            throw new Server.BadRequest("body: must be a JSON object");
+        }
+        return node;
+    }
+}

@@ -1,0 +1,196 @@
+package io.pushline.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.audience.IdDictionary;
+import io.pushline.audience.IdSet;
+import io.pushline.common.HBaseTables;
+import io.pushline.inbox.InboxStore;
+import io.pushline.local.LocalStack;
+import io.pushline.local.LocalStackExtension;
+import io.pushline.schema.Json;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The inbox API of {@code pushline serve} from a real HTTP client against the embedded HBase: the
+ * contract's answers, paging with cursors while messages arrive, reads, and a 400 naming the
+ * parameter for every kind of bad input.
+ */
+class InboxServeITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    static final String NS = "itserveinbox";
+    static final long NOW = System.currentTimeMillis();
+    static Connection hbase;
+    static InboxStore writer;
+    static Server server;
+    static int port;
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        LocalStack stack = STACK.get();
+        hbase = ConnectionFactory.createConnection(HBaseTables.clientConf(stack.hbaseZkQuorum()));
+        HBaseTables.ensure(hbase, NS);
+        // what the dispatch job writes
+        writer = new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
+        Properties kafka = new Properties();
+        kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
+        server =
+                new Server(
+                        new HBaseReminderStore(hbase, NS, kafka),
+                        new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis),
+                        System::currentTimeMillis,
+                        Duration.ofSeconds(2),
+                        Duration.ofHours(24));
+        port = server.start("127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+        writer.close();
+        hbase.close();
+    }
+
+    @Test
+    void pagesListEveryMessageOnceNewestFirstWhileNewOnesArrive() throws Exception {
+        for (int i = 0; i < 7; i++) {
+            writer.add("pager", "m" + i, "title " + i, "body " + i, NOW - 10_000 + (i / 2) * 1_000);
+        }
+        JsonNode first = json(get("/v1/inbox/pager?limit=3"), 200);
+        assertThat(first.get("uid").asText()).isEqualTo("pager");
+        assertThat(first.get("unread").asLong()).isEqualTo(7);
+        List<String> seen = ids(first);
+        JsonNode m = first.get("messages").get(0);
+        assertThat(m.get("msgId").asText()).isEqualTo("m6");
+        assertThat(m.get("title").asText()).isEqualTo("title 6");
+        assertThat(m.get("body").asText()).isEqualTo("body 6");
+        assertThat(m.get("ts").asLong()).isEqualTo(NOW - 7_000);
+        assertThat(m.get("read").asBoolean()).isFalse();
+        writer.add("pager", "newest", "", "", NOW); // arrives between pages
+        JsonNode page = first;
+        while (!page.get("next").isNull()) {
+            String cursor = URLEncoder.encode(page.get("next").asText(), StandardCharsets.UTF_8);
+            page = json(get("/v1/inbox/pager?limit=3&before=" + cursor), 200);
+            seen.addAll(ids(page));
+        }
+        assertThat(seen).containsExactly("m6", "m5", "m4", "m3", "m2", "m1", "m0");
+        assertThat(ids(json(get("/v1/inbox/pager"), 200)).get(0)).isEqualTo("newest");
+        JsonNode empty = json(get("/v1/inbox/nobody-here"), 200);
+        assertThat(empty.get("messages")).isEmpty();
+        assertThat(empty.get("unread").asLong()).isZero();
+        assertThat(empty.get("next").isNull()).isTrue();
+    }
+
+    @Test
+    void readsMarkOnlyWhatWasSentAndAllIsOneCall() throws Exception {
+        writer.add("reader", "r1", "", "", NOW - 3_000);
+        writer.add("reader", "r2", "", "", NOW - 2_000);
+        writer.add("other", "r3", "", "", NOW - 1_000);
+        JsonNode r =
+                json(post("/v1/inbox/reader/read", "{\"msgIds\":[\"r1\",\"r3\",\"zz\"]}"), 200);
+        assertThat(r.get("unread").asLong()).isEqualTo(1);
+        assertThat(r.get("ignored")).extracting(JsonNode::asText).containsExactly("r3", "zz");
+        JsonNode s = json(get("/v1/inbox/reader/messages/r1"), 200);
+        assertThat(s.get("msgId").asText()).isEqualTo("r1");
+        assertThat(s.get("readable").asBoolean()).isTrue();
+        assertThat(s.get("read").asBoolean()).isTrue();
+        JsonNode other = json(get("/v1/inbox/reader/messages/r3"), 200);
+        assertThat(other.get("readable").asBoolean()).isFalse();
+        assertThat(other.get("read").asBoolean()).isFalse();
+        JsonNode list = json(get("/v1/inbox/reader"), 200);
+        assertThat(list.get("messages").get(1).get("read").asBoolean()).isTrue();
+        assertThat(list.get("messages").get(0).get("read").asBoolean()).isFalse();
+        JsonNode all = json(post("/v1/inbox/reader/read", "{\"all\":true}"), 200);
+        assertThat(all.get("unread").asLong()).isZero();
+        assertThat(all.get("ignored")).isEmpty();
+        assertThat(json(get("/v1/inbox/reader"), 200).get("unread").asLong()).isZero();
+    }
+
+    @Test
+    void broadcastsAndPathEncodedIds() throws Exception {
+        String uid = "ü ser/1";
+        try (IdDictionary uids = new IdDictionary(hbase, NS, 10)) {
+            writer.broadcast("to-all", "hi", "", NOW - 500, IdSet.of(uids.assign(uid)));
+        }
+        writer.add(uid, "own/id", "", "", NOW - 1_000);
+        String path =
+                "/v1/inbox/" + URLEncoder.encode(uid, StandardCharsets.UTF_8).replace("+", "%20");
+        JsonNode list = json(get(path), 200);
+        assertThat(list.get("uid").asText()).isEqualTo(uid);
+        assertThat(ids(list)).containsExactly("to-all", "own/id");
+        JsonNode s = json(get(path + "/messages/own%2Fid"), 200);
+        assertThat(s.get("readable").asBoolean()).isTrue();
+    }
+
+    @Test
+    void badInputIsA400NamingTheParameterNeverA500() throws Exception {
+        assertError(get("/v1/inbox/x?limit=0"), "limit:");
+        assertError(get("/v1/inbox/x?limit=101"), "limit:");
+        assertError(get("/v1/inbox/x?limit=ten"), "limit:");
+        assertError(get("/v1/inbox/x?before=garbage"), "before:");
+        assertError(get("/v1/inbox/" + "x".repeat(300)), "uid:");
+        assertError(post("/v1/inbox/x/read", ""), "body:");
+        assertError(post("/v1/inbox/x/read", "{"), "body:");
+        assertError(post("/v1/inbox/x/read", "[1]"), "body:");
+        assertError(post("/v1/inbox/x/read", "{}"), "body:");
+        assertError(post("/v1/inbox/x/read", "{\"msgIds\":[\"a\"],\"all\":true}"), "body:");
+        assertError(post("/v1/inbox/x/read", "{\"msgIds\":\"a\"}"), "msgIds:");
+        assertError(post("/v1/inbox/x/read", "{\"msgIds\":[1]}"), "msgIds:");
+        assertError(post("/v1/inbox/x/read", "{\"all\":false}"), "all:");
+        assertError(post("/v1/inbox/x/read", "[".repeat(100_000)), "body:");
+        String metrics = get("/metrics").body();
+        assertThat(metrics).contains("route=\"/v1/inbox/{uid}/read\",status=\"400\"");
+        assertThat(metrics).doesNotContain("status=\"500\"");
+    }
+
+    private static void assertError(HttpResponse<String> r, String prefix) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(Json.MAPPER.readTree(r.body()).get("error").asText()).startsWith(prefix);
+    }
+
+    private static List<String> ids(JsonNode page) {
+        List<String> out = new ArrayList<>();
+        page.get("messages").forEach(n -> out.add(n.get("msgId").asText()));
+        return out;
+    }
+
+    private static JsonNode json(HttpResponse<String> r, int status) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("content-type").orElse(""))
+                .startsWith("application/json");
+        return Json.MAPPER.readTree(r.body());
+    }
+
+    private static HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(String path, String body) throws Exception {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("content-type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
