@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.inbox.InboxOptions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
@@ -32,8 +33,9 @@ final class Help {
                     "  reminders replay [--rules R] --trace T --out O",
                     "                       scheduled reminders over a trace file (docs/reminders.md);",
                     "                       bad lines to stderr and O.rejected",
-                    "  serve [--port 8080]  the HTTP API for app backends (GET /v1/reminders/{uid}),",
-                    "                       against .pushline/local.env or the given options",
+                    "  serve [--port 8080]  the HTTP API for app backends: reminders to pull ahead and",
+                    "                       inboxes (docs/inbox.md), against .pushline/local.env or the",
+                    "                       given options",
                     "  sendtime --activity FILE --date YYYY-MM-DD [--rules R] --out O",
                     "                       each user's first and last push time (docs/send-time.md); bad",
                     "                       lines to stderr and O.rejected",
@@ -97,6 +99,7 @@ final class Help {
         section(b, "Common (every job)", CommonOptions.all());
         b.append(CommonOptions.KAFKA_PROPERTIES_ROW);
         b.append(CommonOptions.HBASE_PROPERTIES_ROW);
+        section(b, "Inbox (the dispatch job and `serve`)", InboxOptions.all());
         for (JobOptions job : JobOptions.ALL) {
             section(b, job.title(), job.own());
         }
