@@ -13,22 +13,37 @@ import io.pushline.receipts.ReceiptsOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** {@code ./pushline run dispatch|receipts [--key value ...]}: a job on a local MiniCluster. */
+/**
+ * {@code ./pushline run dispatch|receipts|all [--key value ...]}: a job, or every streaming job, on
+ * a local MiniCluster.
+ */
 final class RunCommand {
     private RunCommand() {}
 
     static int run(String[] args) throws Exception {
-        if (args.length == 0 || !(args[0].equals("dispatch") || args[0].equals("receipts"))) {
+        if (args.length == 0
+                || !(args[0].equals("dispatch")
+                        || args[0].equals("receipts")
+                        || args[0].equals("all"))) {
             throw new UsageException(
-                    "usage: ./pushline run dispatch|receipts [--key value ...] (see ./pushline help"
-                            + " options)");
+                    "usage: ./pushline run dispatch|receipts|all [--key value ...] (see ./pushline"
+                            + " help options)");
         }
         String name = args[0];
+        if (name.equals("all")) {
+            return runAll(Arrays.asList(args).subList(1, args.length));
+        }
         Path home = LocalStack.defaultDir();
         List<String> all = new ArrayList<>(localEnvDefaults(home));
         all.addAll(Arrays.asList(args).subList(1, args.length));
@@ -73,6 +88,84 @@ final class RunCommand {
         job.getJobExecutionResult().get();
         System.out.println(name + " job finished");
         return 0;
+    }
+
+    /**
+     * Every streaming job (dispatch with the inbox writer, receipts) on one local MiniCluster, each
+     * at parallelism 2 in slots of its own, until Ctrl-C. Options go to every job that accepts
+     * them.
+     */
+    static int runAll(List<String> args) throws Exception {
+        Path home = LocalStack.defaultDir();
+        List<String> all = new ArrayList<>(localEnvDefaults(home));
+        all.addAll(args);
+        Map<String, ConfigOption<?>> accepted = new LinkedHashMap<>();
+        for (ConfigOption<?> o : DispatchOptions.accepted()) {
+            accepted.put(o.key(), o);
+        }
+        for (ConfigOption<?> o : ReceiptsOptions.accepted()) {
+            accepted.put(o.key(), o);
+        }
+        Configuration options =
+                OptionsParser.parse(all.toArray(new String[0]), new ArrayList<>(accepted.values()));
+        OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
+
+        Configuration flink = LocalFlink.configuration(home.resolve("flink-run-all"));
+        if (LocalFlink.findConfDir() != null) {
+            LocalFlink.productionCheckpoints().forEach(flink::setString);
+        }
+        int jobs = 2;
+        MiniClusterConfiguration cluster =
+                new MiniClusterConfiguration.Builder()
+                        .setConfiguration(flink)
+                        .setNumTaskManagers(1)
+                        .setNumSlotsPerTaskManager(2 * jobs)
+                        .build();
+        try (MiniCluster mini = new MiniCluster(cluster)) {
+            mini.start();
+            Map<String, JobID> started = new LinkedHashMap<>();
+            StreamExecutionEnvironment dispatch = env(flink);
+            DispatchJob.wire(dispatch, options);
+            started.put("dispatch", submit(mini, dispatch));
+            StreamExecutionEnvironment receipts = env(flink);
+            ReceiptsJob.wire(receipts, options);
+            started.put("receipts", submit(mini, receipts));
+            started.forEach((n, id) -> System.out.printf("%s job %s running%n", n, id));
+            System.out.printf(
+                    "all jobs on one MiniCluster against Kafka %s%s. Ctrl-C stops them.%n",
+                    options.get(CommonOptions.KAFKA_BOOTSTRAP),
+                    options.get(CommonOptions.HBASE_ZK_QUORUM) == null
+                            ? ""
+                            : " and HBase " + options.get(CommonOptions.HBASE_ZK_QUORUM));
+            Runtime.getRuntime()
+                    .addShutdownHook(
+                            new Thread(
+                                    () -> started.values().forEach(id -> cancel(mini, id)),
+                                    "pushline-run-all-stop"));
+            for (Map.Entry<String, JobID> e : started.entrySet()) {
+                mini.requestJobResult(e.getValue()).get();
+                System.out.println(e.getKey() + " job finished");
+            }
+        }
+        return 0;
+    }
+
+    private static StreamExecutionEnvironment env(Configuration flink) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        return env;
+    }
+
+    private static JobID submit(MiniCluster mini, StreamExecutionEnvironment env) throws Exception {
+        return mini.submitJob(env.getStreamGraph()).get().getJobID();
+    }
+
+    private static void cancel(MiniCluster mini, JobID id) {
+        try {
+            mini.cancelJob(id).get();
+        } catch (Exception ignored) {
+            // finished on its own, or the cluster is going down
+        }
     }
 
     /**
