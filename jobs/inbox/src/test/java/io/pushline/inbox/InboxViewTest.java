@@ -33,6 +33,28 @@ class InboxViewTest {
         assertThat(v.unreadAfter(RoaringBitmap.bitmapOf(2, 4, 9))).isEqualTo(1);
     }
 
+    /** The original system's example: pushed 2,3,4,6,8,10,11, pages of 3. */
+    @Test
+    void theOriginalSystemsPagingExample() {
+        Map<Integer, Message> stored = new HashMap<>();
+        RoaringBitmap sent = new RoaringBitmap();
+        for (int id : new int[] {2, 3, 4, 6, 8, 10, 11}) {
+            stored.put(id, msg(id, 1_000 + id));
+            sent.add(id);
+        }
+        InboxView v = new InboxView(sent, new RoaringBitmap(), stored, 0);
+        List<List<String>> pages = new ArrayList<>();
+        InboxCursor cursor = null;
+        do {
+            InboxView.Page p = v.page(3, cursor);
+            pages.add(p.messages().stream().map(Message::msgId).toList());
+            cursor = p.next();
+        } while (cursor != null);
+        assertThat(pages)
+                .containsExactly(
+                        List.of("m11", "m10", "m8"), List.of("m6", "m4", "m3"), List.of("m2"));
+    }
+
     @Test
     void pagingWithCursorsListsEveryMessageOnceEvenWhenNewOnesArrive() {
         Random r = new Random(7);
