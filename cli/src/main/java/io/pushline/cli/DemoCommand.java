@@ -215,6 +215,10 @@ final class DemoCommand {
             if (!reminders.check(stack.kafkaBootstrap())) {
                 code = Math.max(code, 1);
             }
+            System.out.println("      inboxes (pushline serve's API, over HTTP):");
+            if (!DemoInbox.check(stack, data)) {
+                code = Math.max(code, 1);
+            }
             code = Math.max(code, DemoReceipts.run(stack, dir));
             System.out.printf("Wall time: %.1f s%n", secs(t0));
             return code;

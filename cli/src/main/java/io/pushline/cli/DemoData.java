@@ -45,6 +45,13 @@ final class DemoData {
     /** User-package files: segment name to its uids (built into the store before dispatch). */
     final Map<String, List<String>> packages = new TreeMap<>();
 
+    /** The inboxes the requests with {@code inbox: true} fill: uid → ts → msgId. */
+    final Map<String, TreeMap<Long, String>> inbox = new TreeMap<>();
+
+    long inboxRequests;
+    long broadcastMembers;
+    long inboxBroadcasts;
+
     long campaigns;
 
     /**
@@ -183,6 +190,10 @@ final class DemoData {
                 }
                 p.target = Target.ofDevices(targets);
             }
+            // a fifth of the requests and the first campaign also go to the users' inboxes
+            if ((r % 5 == 0 || r == requestCount / 4) && r != requestCount / 3) {
+                p.inbox = true;
+            }
             request(p);
         }
         deadLetter(requests, "msg-bad-1", "not json at all");
@@ -234,6 +245,28 @@ final class DemoData {
 
     private void request(PushRequest p) {
         requests.add(new String[] {p.msgId, Json.write(p)});
+        if (p.toInbox()) {
+            inboxRequests++;
+            Collection<String> to;
+            if (p.target.uids != null) {
+                to = p.target.uids;
+            } else if (p.target.devices != null) {
+                to = new ArrayList<>();
+                for (String device : p.target.devices) {
+                    DeviceEvent b = bound.get(device);
+                    if (b != null) {
+                        to.add(b.uid); // bound at the request's time: the events came first
+                    }
+                }
+            } else {
+                to = campaignUids();
+                broadcastMembers = to.size();
+                inboxBroadcasts++;
+            }
+            for (String uid : to) {
+                inbox.computeIfAbsent(uid, u -> new TreeMap<>()).put(p.ts, p.msgId);
+            }
+        }
         if (p.target.audience != null && p.target.audience.equals(BAD_CAMPAIGN)) {
             expectedDeadLetters++;
             return;
