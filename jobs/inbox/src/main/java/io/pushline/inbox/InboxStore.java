@@ -196,8 +196,29 @@ public final class InboxStore implements AutoCloseable {
                 });
     }
 
-    /** The message's id after storing it; null when it has already left every inbox. */
-    private Integer store(String msgId, String title, String body, long ts) throws IOException {
+    /**
+     * Writes whole inboxes at once, for a backfill or a benchmark's setup: each uid's {@code sent}
+     * bitmap (ids from {@link #store}) replaces its row, without check-and-mutate. Only for uids no
+     * one else writes meanwhile.
+     */
+    public void load(Map<String, RoaringBitmap> sent) throws IOException {
+        List<Put> puts = new ArrayList<>(sent.size());
+        for (Map.Entry<String, RoaringBitmap> e : sent.entrySet()) {
+            puts.add(
+                    new Put(userRow(e.getKey()))
+                            .addColumn(F, SENT, IdSet.wrap(e.getValue()).toBytes())
+                            .addColumn(F, READ, IdSet.wrap(new RoaringBitmap()).toBytes())
+                            .addColumn(F, VERSION, Bytes.toBytes(1L))
+                            .setTTL(retentionMs));
+        }
+        table.put(puts);
+    }
+
+    /**
+     * Stores a message (the first request of a msgId wins) and returns its id; null when it has
+     * already left every inbox.
+     */
+    public Integer store(String msgId, String title, String body, long ts) throws IOException {
         long ttl = ttl(ts);
         if (ttl <= 0) {
             return null;

@@ -1,0 +1,361 @@
+package io.pushline.bench;
+
+import io.pushline.audience.IdDictionary;
+import io.pushline.audience.IdSet;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.UsageException;
+import io.pushline.inbox.InboxStore;
+import io.pushline.local.LocalStack;
+import io.pushline.serve.HBaseReminderStore;
+import io.pushline.serve.Server;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * {@code ./pushline bench inbox [--users N] [--messages-per-user M] [--broadcasts B] [--clients C]
+ * [--seconds S]}: N users (default 1,000,000) with M personal messages each on average (default 30,
+ * drawn from a catalog of 3,000) and B broadcasts (default 20) to audiences of 100,000 to
+ * 1,000,000, in the embedded HBase; then {@code pushline serve}'s inbox API in this JVM, and C
+ * client threads (default 32, Java's HTTP client, HTTP/1.1 kept alive) reading random users' first
+ * pages for S seconds (default 30, after 10 s of warm-up). Measured: reads per second, p50/p99
+ * latency as the clients see it, bytes stored per user (their rows), and the rows a broadcast
+ * writes for a 10,000- and a 1,000,000-member audience.
+ */
+final class InboxBench {
+    static final String NAMESPACE = "benchinbox";
+    static final int CATALOG = 3_000;
+
+    private InboxBench() {}
+
+    static int run(String[] args) throws Exception {
+        int users = 1_000_000;
+        int perUser = 30;
+        int broadcasts = 20;
+        int clients = 32;
+        int seconds = 30;
+        for (int i = 0; i < args.length; i++) {
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--users" -> users = positive(args[i], v);
+                case "--messages-per-user" -> perUser = positive(args[i], v);
+                case "--broadcasts" -> broadcasts = positive(args[i], v);
+                case "--clients" -> clients = positive(args[i], v);
+                case "--seconds" -> seconds = positive(args[i], v);
+                default ->
+                        throw new UsageException(
+                                "usage: ./pushline bench inbox [--users N] [--messages-per-user M]"
+                                        + " [--broadcasts B] [--clients C] [--seconds S]");
+            }
+            i++;
+        }
+        BenchResults results = new BenchResults("inbox", args);
+        Path dir = LocalStack.defaultDir().resolve("bench-inbox");
+        System.out.printf(
+                "bench inbox: %,d users x %d messages on average, %d broadcasts, %d clients for %d"
+                        + " s%n",
+                users, perUser, broadcasts, clients, seconds);
+        try (LocalStack stack =
+                        LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT);
+                Connection hbase =
+                        ConnectionFactory.createConnection(
+                                HBaseTables.clientConf(stack.hbaseZkQuorum()))) {
+            HBaseTables.ensure(hbase, NAMESPACE);
+            long now = System.currentTimeMillis();
+            InboxStore writer =
+                    new InboxStore(
+                            hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
+
+            long t = System.nanoTime();
+            List<String> uids = new ArrayList<>(users);
+            for (int u = 0; u < users; u++) {
+                uids.add(uid(u));
+            }
+            try (IdDictionary dict = new IdDictionary(hbase, NAMESPACE, 10_000)) {
+                for (int from = 0; from < users; from += 10_000) {
+                    dict.assignAll(uids.subList(from, Math.min(users, from + 10_000)));
+                }
+            }
+            int[] catalog = new int[CATALOG];
+            for (int m = 0; m < CATALOG; m++) {
+                catalog[m] =
+                        writer.store(
+                                "msg-" + m,
+                                "Title of message " + m,
+                                "The body of message " + m + ", a sentence or two long.",
+                                now - 80L * 86_400_000L * (CATALOG - m) / CATALOG);
+            }
+            SplittableRandom rnd = new SplittableRandom(42);
+            long personal = 0;
+            for (int from = 0; from < users; from += 10_000) {
+                Map<String, RoaringBitmap> batch = new HashMap<>();
+                for (int u = from; u < Math.min(users, from + 10_000); u++) {
+                    RoaringBitmap sent = new RoaringBitmap();
+                    int n = rnd.nextInt(2 * perUser + 1); // mean perUser
+                    for (int k = 0; k < n; k++) {
+                        sent.add(catalog[rnd.nextInt(CATALOG)]);
+                    }
+                    personal += sent.getCardinality();
+                    batch.put(uid(u), sent);
+                }
+                writer.load(batch);
+            }
+            System.out.printf(
+                    "  %,d users with %,d personal messages (%.1f each) from %,d stored once, in"
+                            + " %.1f s%n",
+                    users, personal, (double) personal / users, CATALOG, secs(t));
+
+            t = System.nanoTime();
+            long small =
+                    broadcastRows(
+                            hbase, writer, "broadcast-small", sample(rnd, users, 10_000), now);
+            long large =
+                    broadcastRows(
+                            hbase,
+                            writer,
+                            "broadcast-large",
+                            sample(rnd, users, Math.min(users, 1_000_000)),
+                            now);
+            long members = 0;
+            for (int b = 0; b < broadcasts - 2; b++) {
+                int size = Math.min(users, 100_000 + rnd.nextInt(900_001));
+                members += size;
+                writer.broadcast(
+                        "broadcast-" + b,
+                        "Broadcast " + b,
+                        "To many",
+                        now - b * 3_600_000L,
+                        sample(rnd, users, size));
+            }
+            System.out.printf(
+                    "  %d broadcasts (%,d members besides the two measured) in %.1f s; rows written:"
+                            + " 10,000 members %d, %,d members %d%n",
+                    broadcasts, members, secs(t), small, Math.min(users, 1_000_000), large);
+            long[] stored = userBytes(hbase);
+            double bytesPerUser = (double) stored[1] / users;
+            System.out.printf(
+                    "  stored: %,d inbox rows, %,d bytes = %.1f bytes per user%n",
+                    stored[0], stored[1], bytesPerUser);
+
+            Properties kafka = new Properties();
+            kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
+            try (Server server =
+                    new Server(
+                            new HBaseReminderStore(hbase, NAMESPACE, kafka),
+                            new InboxStore(
+                                    hbase,
+                                    NAMESPACE,
+                                    Duration.ofDays(90),
+                                    System::currentTimeMillis),
+                            System::currentTimeMillis,
+                            Duration.ofSeconds(2),
+                            Duration.ofHours(24))) {
+                int port = server.start("127.0.0.1", 0);
+                System.out.printf("  warm-up 10 s, then %d s of first-page reads%n", seconds);
+                load(port, users, clients, 10, null);
+                long[] latencies = new long[1 << 24];
+                AtomicLong count = new AtomicLong();
+                long elapsed = load(port, users, clients, seconds, new Sink(latencies, count));
+                int n = (int) Math.min(count.get(), latencies.length);
+                long[] sorted = Arrays.copyOf(latencies, n);
+                Arrays.sort(sorted);
+                double readsPerSecond = count.get() / (elapsed / 1e9);
+                double p50 = sorted[n / 2] / 1e6;
+                double p99 = sorted[(int) (n * 0.99)] / 1e6;
+                System.out.printf(
+                        "  %,d reads in %.1f s by %d clients: p50 %.2f ms, p99 %.2f ms%n",
+                        count.get(), elapsed / 1e9, clients, p50, p99);
+                results.round(
+                        BenchResults.figures(
+                                "readsPerSecond", readsPerSecond,
+                                "p50Ms", p50,
+                                "p99Ms", p99,
+                                "bytesPerUser", bytesPerUser,
+                                "broadcastRowsSmall", small,
+                                "broadcastRowsLarge", large));
+                results.put("users", users);
+                results.put("clients", clients);
+                results.write();
+                System.out.printf(
+                        "inbox reads/s %.0f, p99 %.1f ms, bytes per user %.1f, broadcast rows"
+                                + " small/large %d/%d%n",
+                        readsPerSecond, p99, bytesPerUser, small, large);
+            }
+            writer.close();
+        }
+        return 0;
+    }
+
+    /** Where the measured reads go: each latency in ns, and the count. */
+    record Sink(long[] latencies, AtomicLong count) {}
+
+    /** C threads reading random first pages for {@code seconds}; returns the elapsed ns. */
+    private static long load(int port, int users, int clients, int seconds, Sink sink)
+            throws Exception {
+        HttpClient http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        CountDownLatch done = new CountDownLatch(clients);
+        AtomicLong failures = new AtomicLong();
+        long start = System.nanoTime();
+        for (int c = 0; c < clients; c++) {
+            SplittableRandom rnd = new SplittableRandom(c);
+            Thread th =
+                    new Thread(
+                            () -> {
+                                try {
+                                    while (System.nanoTime() < end) {
+                                        String uid = uid(rnd.nextInt(users));
+                                        HttpRequest req =
+                                                HttpRequest.newBuilder(
+                                                                URI.create(
+                                                                        "http://127.0.0.1:"
+                                                                                + port
+                                                                                + "/v1/inbox/"
+                                                                                + uid))
+                                                        .build();
+                                        long t0 = System.nanoTime();
+                                        HttpResponse<byte[]> r =
+                                                http.send(
+                                                        req,
+                                                        HttpResponse.BodyHandlers.ofByteArray());
+                                        long dt = System.nanoTime() - t0;
+                                        if (r.statusCode() != 200) {
+                                            failures.incrementAndGet();
+                                        } else if (sink != null) {
+                                            long i = sink.count.getAndIncrement();
+                                            if (i < sink.latencies.length) {
+                                                sink.latencies[(int) i] = dt;
+                                            }
+                                        }
+                                    }
+                                } catch (Exception e) {
+                                    failures.incrementAndGet();
+                                } finally {
+                                    done.countDown();
+                                }
+                            },
+                            "inbox-client-" + c);
+            th.setDaemon(true);
+            th.start();
+        }
+        done.await();
+        if (failures.get() > 0) {
+            System.out.printf("  %,d requests failed%n", failures.get());
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** The rows of the inbox tables a broadcast to {@code audience} adds. */
+    private static long broadcastRows(
+            Connection hbase, InboxStore writer, String msgId, IdSet audience, long now)
+            throws Exception {
+        long before =
+                rows(hbase, HBaseTables.INBOX, "a:", "b:", "m:")
+                        + rows(hbase, HBaseTables.INBOX_IDS);
+        writer.broadcast(msgId, msgId, "", now, audience);
+        long after =
+                rows(hbase, HBaseTables.INBOX, "a:", "b:", "m:")
+                        + rows(hbase, HBaseTables.INBOX_IDS);
+        return after - before;
+    }
+
+    private static long rows(Connection hbase, String table, String... prefixes) throws Exception {
+        long n = 0;
+        try (Table t = hbase.getTable(TableName.valueOf(NAMESPACE, table))) {
+            for (String prefix : prefixes.length == 0 ? new String[] {""} : prefixes) {
+                Scan scan = new Scan().setFilter(new KeyOnlyFilter());
+                if (!prefix.isEmpty()) {
+                    scan.setRowPrefixFilter(Bytes.toBytes(prefix));
+                }
+                try (ResultScanner rs = t.getScanner(scan)) {
+                    for (Result ignored : rs) {
+                        n++;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Rows and bytes (cells as HBase stores them: key and value) of the users' inbox rows. */
+    private static long[] userBytes(Connection hbase) throws Exception {
+        long rows = 0;
+        long bytes = 0;
+        try (Table t = hbase.getTable(TableName.valueOf(NAMESPACE, HBaseTables.INBOX));
+                ResultScanner rs =
+                        t.getScanner(
+                                new Scan()
+                                        .setRowPrefixFilter(Bytes.toBytes("u:"))
+                                        .setCaching(1_000))) {
+            for (Result r : rs) {
+                rows++;
+                for (Cell c : r.rawCells()) {
+                    bytes += c.getSerializedSize();
+                }
+            }
+        }
+        return new long[] {rows, bytes};
+    }
+
+    private static IdSet sample(SplittableRandom rnd, int users, int size) {
+        RoaringBitmap b = new RoaringBitmap();
+        if (size * 2 > users) {
+            b.add(0L, users);
+            while (b.getCardinality() > size) {
+                b.remove(rnd.nextInt(users));
+            }
+        } else {
+            while (b.getCardinality() < size) {
+                b.add(rnd.nextInt(users));
+            }
+        }
+        return IdSet.wrap(b);
+    }
+
+    static String uid(int u) {
+        return "user-" + u;
+    }
+
+    private static double secs(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+
+    private static int positive(String name, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException | NullPointerException e) {
+            // below
+        }
+        throw new UsageException(name + " takes a positive number");
+    }
+}
