@@ -81,6 +81,7 @@ final class CampaignReport {
         into.clicked += m.clicked;
         into.failed += m.failed;
         into.tokenInvalid += m.tokenInvalid;
+        into.inboxRead += m.inboxRead;
         m.drops.forEach((k, v) -> into.drops.merge(k, v, Long::sum));
         m.fails.forEach((k, v) -> into.fails.merge(k, v, Long::sum));
     }

@@ -115,6 +115,10 @@ final class ReportCommand {
                         CampaignReport.pct(t.tokenInvalid, t.sent)));
         b.append(
                 String.format(
+                        "  %-14s %,10d  users who read it in their inbox%n",
+                        "read in inbox", t.inboxRead));
+        b.append(
+                String.format(
                         "  %-8s %10s %10s %10s %10s %10s %8s %8s%n",
                         "vendor",
                         "dropped",

@@ -57,6 +57,7 @@ final class ReportPage {
         tile(b, "clicked", t.clicked, CampaignReport.pct(t.clicked, t.delivered) + " of delivered");
         tile(b, "failed", t.failed, CampaignReport.pct(t.failed, t.sent) + " of sent");
         tile(b, "tokens invalid", t.tokenInvalid, "devices unbound");
+        tile(b, "read in inbox", t.inboxRead, "users");
         b.append("</div>");
 
         b.append("<h2>Funnel</h2>");

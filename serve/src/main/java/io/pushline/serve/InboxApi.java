@@ -13,11 +13,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * The inbox over HTTP: a uid's messages newest first with cursor paging and the unread count, one
  * message's state, and marking read. Reads are written to the inbox at once (not through a topic),
- * so the answer's unread count and the next request already show them.
+ * so the answer's unread count and the next request already show them; they are also told to the
+ * {@link ReadLog} (for the receipts' "read in inbox").
  */
 final class InboxApi {
     static final int DEFAULT_LIMIT = 20;
@@ -27,9 +29,13 @@ final class InboxApi {
     static final int MAX_BODY = 256 * 1024;
 
     private final InboxStore store;
+    private final ReadLog readLog;
+    private final LongSupplier clock;
 
-    InboxApi(InboxStore store) {
+    InboxApi(InboxStore store, ReadLog readLog, LongSupplier clock) {
         this.store = store;
+        this.readLog = readLog;
+        this.clock = clock;
     }
 
     /** {@code GET /v1/inbox/{uid}?limit=L&before=C}. */
@@ -105,6 +111,11 @@ final class InboxApi {
                                 + " characters");
             }
             r = store.read(uid, msgIds);
+        }
+        if (readLog != null && !r.marked().isEmpty()) {
+            List<String> read = new ArrayList<>(r.marked().size());
+            r.marked().forEach(m -> read.add(m.msgId()));
+            readLog.read(uid, read, clock.getAsLong());
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("unread", r.unread());

@@ -65,6 +65,7 @@ public final class ServeMain {
                 new Server(
                         store,
                         inbox,
+                        new KafkaReadLog(kafka),
                         System::currentTimeMillis,
                         conf.get(ServeOptions.PULL_MARGIN),
                         conf.get(ServeOptions.PULL_WINDOW));

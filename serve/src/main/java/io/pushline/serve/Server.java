@@ -38,6 +38,7 @@ public final class Server implements AutoCloseable {
     private final RequestMetrics metrics = new RequestMetrics();
     private final ReminderStore reminders;
     private final InboxStore inbox;
+    private final ReadLog readLog;
     private final LongSupplier clock;
     private final long marginMs;
     private final long windowMs;
@@ -47,17 +48,30 @@ public final class Server implements AutoCloseable {
         this(reminders, null, clock, pullMargin, pullWindow);
     }
 
-    /**
-     * @param inbox the inboxes; null: no inbox API
-     */
     public Server(
             ReminderStore reminders,
             InboxStore inbox,
             LongSupplier clock,
             Duration pullMargin,
             Duration pullWindow) {
+        this(reminders, inbox, null, clock, pullMargin, pullWindow);
+    }
+
+    /**
+     * @param inbox the inboxes; null: no inbox API
+     * @param readLog where reads marked over HTTP are told onwards (for the receipts); null:
+     *     nowhere
+     */
+    public Server(
+            ReminderStore reminders,
+            InboxStore inbox,
+            ReadLog readLog,
+            LongSupplier clock,
+            Duration pullMargin,
+            Duration pullWindow) {
         this.reminders = reminders;
         this.inbox = inbox;
+        this.readLog = readLog;
         this.clock = clock;
         this.marginMs = pullMargin.toMillis();
         this.windowMs = pullWindow.toMillis();
@@ -68,7 +82,7 @@ public final class Server implements AutoCloseable {
                             cfg.startup.showOldJavalinVersionWarning = false;
                             cfg.routes.get("/v1/reminders/{uid}", this::reminders);
                             if (inbox != null) {
-                                InboxApi api = new InboxApi(inbox);
+                                InboxApi api = new InboxApi(inbox, readLog, clock);
                                 cfg.routes.get("/v1/inbox/{uid}", api::list);
                                 cfg.routes.get("/v1/inbox/{uid}/messages/{msgId}", api::message);
                                 cfg.routes.post("/v1/inbox/{uid}/read", api::read);
@@ -182,6 +196,9 @@ public final class Server implements AutoCloseable {
         reminders.close();
         if (inbox != null) {
             inbox.close();
+        }
+        if (readLog != null) {
+            readLog.close();
         }
     }
 }

@@ -42,6 +42,7 @@ class InboxServeITCase {
     static Server server;
     static int port;
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final List<String> READS = java.util.Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
     static void start() throws Exception {
@@ -56,6 +57,15 @@ class InboxServeITCase {
                 new Server(
                         new HBaseReminderStore(hbase, NS, kafka),
                         new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis),
+                        new ReadLog() {
+                            @Override
+                            public void read(String uid, List<String> msgIds, long ts) {
+                                msgIds.forEach(m -> READS.add(uid + "/" + m));
+                            }
+
+                            @Override
+                            public void close() {}
+                        },
                         System::currentTimeMillis,
                         Duration.ofSeconds(2),
                         Duration.ofHours(24));
@@ -122,6 +132,9 @@ class InboxServeITCase {
         assertThat(all.get("unread").asLong()).isZero();
         assertThat(all.get("ignored")).isEmpty();
         assertThat(json(get("/v1/inbox/reader"), 200).get("unread").asLong()).isZero();
+        // what was marked is told onwards for the receipts (r1 twice: read, then read all)
+        assertThat(READS.stream().filter(x -> x.startsWith("reader/")))
+                .containsExactly("reader/r1", "reader/r2", "reader/r1");
     }
 
     @Test

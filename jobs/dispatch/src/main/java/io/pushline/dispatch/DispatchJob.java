@@ -15,7 +15,7 @@ import io.pushline.dispatch.registry.HBaseRegistrySink;
 import io.pushline.dispatch.registry.RegistryOperator;
 import io.pushline.dispatch.registry.UidIndexOperator;
 import io.pushline.inbox.InboxOptions;
-import io.pushline.inbox.InboxSink;
+import io.pushline.inbox.InboxWriter;
 import io.pushline.reminders.Reminders;
 import io.pushline.reminders.SubscriberIds;
 import io.pushline.schema.DeadLetter;
@@ -29,6 +29,7 @@ import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.inbox.InboxOp;
+import io.pushline.schema.inbox.InboxRead;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
@@ -341,13 +342,6 @@ public final class DispatchJob {
                     .uid("sink-reminder-rejected")
                     .name("Refused reminder events");
         }
-        if (sinks.inbox() != null) {
-            streams.inbox()
-                    .keyBy(InboxOp::key)
-                    .sinkTo(sinks.inbox())
-                    .uid("sink-hbase-inbox")
-                    .name("HBase inbox");
-        }
         if (sinks.registry() != null) {
             streams.registryChanges()
                     .sinkTo(sinks.registry())
@@ -433,7 +427,7 @@ public final class DispatchJob {
                         reminders,
                         maxParallelism);
         DispatchSinks sinks = kafkaSinks(options);
-        Sink<InboxOp> inbox = inboxSink(options, audience);
+        InboxWriter inbox = inboxWriter(options, audience);
         if (inbox != null) {
             SingleOutputStreamOperator<RegistryInput> reads =
                     env.fromSource(
@@ -453,15 +447,23 @@ public final class DispatchJob {
                     streams.with(
                             reads.getSideOutput(DispatchTags.INBOX),
                             reads.getSideOutput(DispatchTags.DEAD_LETTERS));
-            sinks =
-                    new DispatchSinks(
-                            sinks.sends(),
-                            sinks.decisions(),
-                            sinks.deadLetters(),
-                            sinks.registry(),
-                            sinks.pacingReports(),
-                            sinks.reminderRejected(),
-                            inbox);
+            SingleOutputStreamOperator<InboxRead> written =
+                    streams.inbox()
+                            .keyBy(InboxOp::key)
+                            .process(inbox)
+                            .uid("inbox-writer")
+                            .name("Inbox writer")
+                            .setMaxParallelism(maxParallelism);
+            written.sinkTo(
+                            KafkaIO.jsonSink(
+                                    options,
+                                    options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX),
+                                    "inbox-reads",
+                                    r -> Topics.RECEIPTS,
+                                    r -> r.uid))
+                    .uid("sink-inbox-reads")
+                    .name("Inbox reads");
+            streams = streams.withDeadLetters(written.getSideOutput(DispatchTags.DEAD_LETTERS));
         }
         sinkTo(streams, sinks);
     }
@@ -471,12 +473,12 @@ public final class DispatchJob {
      * their own source, outside the input's event time: a quiet inbox.events must not hold back the
      * decisions' watermark.
      */
-    static Sink<InboxOp> inboxSink(Configuration options, AudienceSettings audience) {
+    static InboxWriter inboxWriter(Configuration options, AudienceSettings audience) {
         String quorum = HBaseTables.address(options);
         if (!options.get(DispatchOptions.INBOX_ENABLED) || quorum == null || quorum.isBlank()) {
             return null;
         }
-        return new InboxSink(
+        return new InboxWriter(
                 quorum,
                 options.get(CommonOptions.HBASE_NAMESPACE),
                 InboxOptions.retention(options),

@@ -3,7 +3,6 @@ package io.pushline.dispatch;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.SendRecord;
-import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.reminders.ReminderLine;
@@ -19,18 +18,7 @@ public record DispatchSinks(
         Sink<DeadLetter> deadLetters,
         Sink<RegistryChange> registry,
         Sink<PacingStatus> pacingReports,
-        Sink<ReminderLine> reminderRejected,
-        Sink<InboxOp> inbox) {
-    public DispatchSinks(
-            Sink<SendRecord> sends,
-            Sink<Decision> decisions,
-            Sink<DeadLetter> deadLetters,
-            Sink<RegistryChange> registry,
-            Sink<PacingStatus> pacingReports,
-            Sink<ReminderLine> reminderRejected) {
-        this(sends, decisions, deadLetters, registry, pacingReports, reminderRejected, null);
-    }
-
+        Sink<ReminderLine> reminderRejected) {
     /**
      * @param registry null when the registry is not mirrored anywhere
      */
@@ -39,7 +27,7 @@ public record DispatchSinks(
             Sink<Decision> decisions,
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry) {
-        this(sends, decisions, deadLetters, registry, null, null, null);
+        this(sends, decisions, deadLetters, registry, null, null);
     }
 
     public DispatchSinks(
@@ -48,6 +36,6 @@ public record DispatchSinks(
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry,
             Sink<PacingStatus> pacingReports) {
-        this(sends, decisions, deadLetters, registry, pacingReports, null, null);
+        this(sends, decisions, deadLetters, registry, pacingReports, null);
     }
 }

@@ -25,6 +25,18 @@ public record DispatchStreams(
         DataStream<PacingStatus> pacingReports,
         DataStream<ReminderLine> reminderRejected,
         DataStream<InboxOp> inbox) {
+    /** These streams with more dead letters. */
+    public DispatchStreams withDeadLetters(DataStream<DeadLetter> more) {
+        return new DispatchStreams(
+                sends,
+                decisions,
+                deadLetters.union(more),
+                registryChanges,
+                pacingReports,
+                reminderRejected,
+                inbox);
+    }
+
     /** These streams with more inbox changes and dead letters. */
     public DispatchStreams with(DataStream<InboxOp> moreInbox, DataStream<DeadLetter> moreDead) {
         return new DispatchStreams(

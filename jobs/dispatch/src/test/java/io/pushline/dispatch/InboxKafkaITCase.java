@@ -2,6 +2,7 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.HBaseTables;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxStore;
@@ -161,6 +162,19 @@ class InboxKafkaITCase {
                         .toList();
         assertThat(dead).hasSize(1);
         assertThat(dead.get(0).reason).contains("'msgIds'").contains("'all'");
+        // each first read of a message by a uid is one receipt for the receipts job
+        List<String> receipts = new ArrayList<>();
+        for (String line : KafkaTopics.readAll(kafka, Topics.RECEIPTS)) {
+            JsonNode r = Json.MAPPER.readTree(line);
+            assertThat(r.get("type").asText()).isEqualTo("inbox_read");
+            assertThat(r.get("ts").asLong()).isEqualTo(T + 5_000);
+            receipts.add(r.get("uid").asText() + "/" + r.get("msgId").asText());
+        }
+        List<String> expected = new ArrayList<>(List.of(u1 + "/p1", u2 + "/p1"));
+        if (POPULATION.selected(2)) {
+            expected.add(u2 + "/p3");
+        }
+        assertThat(receipts).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private static int rows(String prefix) throws Exception {

@@ -83,8 +83,11 @@ public final class InboxStore implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** How a read went: the unread count after it, and the msgIds not in the inbox. */
-    public record ReadResult(long unread, List<String> ignored) {}
+    /**
+     * How a read went: the unread count after it, the msgIds not in the inbox, and the messages of
+     * the inbox it marked (read before or not).
+     */
+    public record ReadResult(long unread, List<String> ignored, List<Message> marked) {}
 
     /** A message's state in one inbox. */
     public record Status(boolean readable, boolean read) {}
@@ -161,14 +164,20 @@ public final class InboxStore implements AutoCloseable {
             }
         }
         markRead(uid, reading);
-        return new ReadResult(view.unreadAfter(reading), ignored);
+        List<Message> marked = new ArrayList<>(reading.getCardinality());
+        for (Message m : view.messages()) {
+            if (reading.contains(m.id())) {
+                marked.add(m);
+            }
+        }
+        return new ReadResult(view.unreadAfter(reading), ignored, marked);
     }
 
     /** Marks every message the inbox has now read: one write, whatever their number. */
     public ReadResult readAll(String uid) throws IOException {
         InboxView view = view(uid);
         markRead(uid, view.ids());
-        return new ReadResult(0, List.of());
+        return new ReadResult(0, List.of(), view.messages());
     }
 
     /** A message's state in {@code uid}'s inbox. */

@@ -43,6 +43,11 @@ public final class InboxView {
         this.read = RoaringBitmap.and(read, liveIds);
     }
 
+    /** The messages in the inbox, newest first. */
+    public List<Message> messages() {
+        return messages;
+    }
+
     /** The ids in the inbox. */
     public RoaringBitmap ids() {
         return ids;

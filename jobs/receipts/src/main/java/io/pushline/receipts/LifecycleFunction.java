@@ -7,6 +7,7 @@ import io.pushline.schema.RecordFailure;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricDelta;
 import io.pushline.schema.receipts.ReceiptEvent;
+import io.pushline.schema.receipts.ReceiptParser;
 import io.pushline.schema.receipts.ReceiptStateDescriptors;
 import io.pushline.schema.receipts.ReceiptTags;
 import java.time.Duration;
@@ -53,7 +54,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
     public void open(OpenContext context) {
         state = getRuntimeContext().getState(ReceiptStateDescriptors.lifecycle(stateTtl));
         MetricGroup g = getRuntimeContext().getMetricGroup();
-        byKind = new Counter[ReceiptEvent.TOKEN_INVALID + 1];
+        byKind = new Counter[ReceiptEvent.INBOX_READ + 1];
         for (byte k = 0; k < byKind.length; k++) {
             byKind[k] = g.addGroup("kind", ReceiptEvent.kindName(k)).counter("events");
         }
@@ -90,7 +91,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
         if (e.uid != null && l.uid == null) {
             l.uid = e.uid;
         }
-        if (l.vendor == null && e.vendor != null) {
+        if (l.vendor == null && e.vendor != null && e.kind != ReceiptEvent.INBOX_READ) {
             l.vendor = e.vendor;
         }
         boolean changed =
@@ -160,6 +161,14 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
                 l.failedAt = e.ts;
                 l.failCode = e.reason;
                 break;
+            case ReceiptEvent.INBOX_READ:
+                if (l.inboxReadAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.inboxReadAt = e.ts;
+                // a read needs no decision: the inbox got the message whatever the gate said
+                out.collect(delta(l, e.kind));
+                return true;
             case ReceiptEvent.TOKEN_INVALID:
                 if (l.tokenInvalidAt != Lifecycle.NONE) {
                     return false;
@@ -231,6 +240,14 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
             case ReceiptEvent.FAILED:
                 return MetricDelta.of(
                         l.failedAt, l.msgId, msgType, vendor, MetricDelta.FAILED, l.failCode);
+            case ReceiptEvent.INBOX_READ:
+                return MetricDelta.of(
+                        l.inboxReadAt,
+                        l.msgId,
+                        msgType,
+                        ReceiptParser.INBOX,
+                        MetricDelta.INBOX_READ,
+                        null);
             case ReceiptEvent.TOKEN_INVALID:
                 return MetricDelta.of(
                         l.tokenInvalidAt,

@@ -44,6 +44,9 @@ public class MetricAggregate implements AggregateFunction<MetricDelta, MetricAcc
             case MetricDelta.TOKEN_INVALID:
                 acc.tokenInvalid++;
                 break;
+            case MetricDelta.INBOX_READ:
+                acc.inboxRead++;
+                break;
             default:
                 throw new IllegalArgumentException("unknown metric " + d.metric);
         }
@@ -64,6 +67,7 @@ public class MetricAggregate implements AggregateFunction<MetricDelta, MetricAcc
         a.clicked += b.clicked;
         a.failed += b.failed;
         a.tokenInvalid += b.tokenInvalid;
+        a.inboxRead += b.inboxRead;
         for (Map.Entry<String, Long> e : b.drops.entrySet()) {
             a.drops.merge(e.getKey(), e.getValue(), Long::sum);
         }

@@ -44,6 +44,7 @@ public class MetricWindow extends ProcessWindowFunction<MetricAcc, MetricRow, St
         r.failed = acc.failed;
         r.fails = new TreeMap<>(acc.fails);
         r.tokenInvalid = acc.tokenInvalid;
+        r.inboxRead = acc.inboxRead;
         if (acc.latency != null) {
             for (int c : acc.latency) {
                 r.latencyCount += c;

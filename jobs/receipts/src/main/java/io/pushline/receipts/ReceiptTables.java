@@ -78,6 +78,7 @@ public final class ReceiptTables {
         count(p, "clicked", r.clicked);
         count(p, "failed", r.failed);
         count(p, "token_invalid", r.tokenInvalid);
+        count(p, "inbox_read", r.inboxRead);
         count(p, "lat_n", r.latencyCount);
         count(p, "lat_p50", r.latencyP50);
         count(p, "lat_p90", r.latencyP90);
@@ -124,6 +125,7 @@ public final class ReceiptTables {
         r.clicked = longOf(res, "clicked");
         r.failed = longOf(res, "failed");
         r.tokenInvalid = longOf(res, "token_invalid");
+        r.inboxRead = longOf(res, "inbox_read");
         r.latencyCount = longOf(res, "lat_n");
         r.latencyP50 = longOf(res, "lat_p50");
         r.latencyP90 = longOf(res, "lat_p90");

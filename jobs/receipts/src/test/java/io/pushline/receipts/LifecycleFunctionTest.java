@@ -51,6 +51,24 @@ class LifecycleFunctionTest {
     }
 
     @Test
+    void aReadInTheInboxCountsOncePerUidWithoutWaitingForADecision() throws Exception {
+        try (var h = harness(null)) {
+            ReceiptEvent read = inboxRead("m", "u1", T + 5_000);
+            h.processElement(read, read.ts);
+            h.processElement(inboxRead("m", "u1", T + 9_000), T + 9_000); // read again
+            h.processElement(inboxRead("m", "u2", T + 6_000), T + 6_000);
+            h.processElement(decision("m", "d1", "PASS", null, 0, T), T);
+            List<MetricDelta> out = h.extractOutputValues();
+            assertThat(out.stream().map(d -> d.metric))
+                    .containsExactly(
+                            MetricDelta.INBOX_READ, MetricDelta.INBOX_READ, MetricDelta.PASSED);
+            assertThat(out.get(0).vendor).isEqualTo("inbox");
+            assertThat(out.get(0).ts).isEqualTo(T + 5_000);
+            assertThat(h.numEventTimeTimers()).isZero();
+        }
+    }
+
+    @Test
     void receiptsBeforeTheirDecisionWaitForItsMsgType() throws Exception {
         try (var h = harness(null)) {
             h.processElement(receipt(ReceiptEvent.DELIVERED, "m", "d1", T + 5_000), T + 5_000);
@@ -192,6 +210,20 @@ class LifecycleFunctionTest {
         e.code = code;
         e.ts = ts;
         return e;
+    }
+
+    static ReceiptEvent inboxRead(String msgId, String uid, long ts) {
+        return (ReceiptEvent)
+                io.pushline.schema.receipts.ReceiptParser.parse(
+                        io.pushline.schema.Topics.RECEIPTS,
+                        "{\"ts\":"
+                                + ts
+                                + ",\"type\":\"inbox_read\",\"msgId\":\""
+                                + msgId
+                                + "\",\"uid\":\""
+                                + uid
+                                + "\"}",
+                        "0-0");
     }
 
     static ReceiptEvent receipt(byte kind, String msgId, String deviceId, long ts) {

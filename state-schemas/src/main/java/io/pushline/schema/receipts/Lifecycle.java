@@ -40,6 +40,9 @@ public class Lifecycle {
     public String failCode;
     public long tokenInvalidAt = NONE;
 
+    /** For {@code uid:U} lifecycles: when the uid first read the message in its inbox. */
+    public long inboxReadAt = NONE;
+
     /** Receipts seen before any decision (bits {@code 1 << kind}), counted once it comes. */
     public int pending;
 
@@ -59,6 +62,7 @@ public class Lifecycle {
         c.sentAt = sentAt;
         c.deliveredAt = deliveredAt;
         c.clickedAt = clickedAt;
+        c.inboxReadAt = inboxReadAt;
         c.failedAt = failedAt;
         c.failCode = failCode;
         c.tokenInvalidAt = tokenInvalidAt;

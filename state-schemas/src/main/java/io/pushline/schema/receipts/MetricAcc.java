@@ -18,6 +18,10 @@ public class MetricAcc {
     public long failed;
     public Map<String, Long> fails = new HashMap<>();
     public long tokenInvalid;
+
+    /** Messages read in the inbox (per uid). */
+    public long inboxRead;
+
     public int[] latency;
     public long latencyMax;
 

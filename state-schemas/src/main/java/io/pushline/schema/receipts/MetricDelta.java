@@ -13,6 +13,7 @@ public class MetricDelta {
     public static final byte CLICKED = 4;
     public static final byte FAILED = 5;
     public static final byte TOKEN_INVALID = 6;
+    public static final byte INBOX_READ = 7;
 
     public long ts;
     public String msgId;

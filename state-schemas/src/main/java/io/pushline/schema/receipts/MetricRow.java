@@ -28,6 +28,7 @@ import java.util.TreeMap;
     "failed",
     "fails",
     "tokenInvalid",
+    "inboxRead",
     "latencyCount",
     "latencyP50",
     "latencyP90",
@@ -56,6 +57,9 @@ public class MetricRow {
     public long failed;
     public Map<String, Long> fails = new TreeMap<>();
     public long tokenInvalid;
+
+    /** Uids that read the message in their inbox. */
+    public long inboxRead;
 
     /** Delivery latency (ms from the push's time): how many, percentiles and max. */
     public long latencyCount;
@@ -87,6 +91,7 @@ public class MetricRow {
                 && clicked == r.clicked
                 && failed == r.failed
                 && tokenInvalid == r.tokenInvalid
+                && inboxRead == r.inboxRead
                 && latencyCount == r.latencyCount
                 && latencyP50 == r.latencyP50
                 && latencyP90 == r.latencyP90

@@ -17,6 +17,9 @@ public class ReceiptEvent {
     public static final byte FAILED = 4;
     public static final byte TOKEN_INVALID = 5;
 
+    /** A message read in the inbox ({@code deviceId} is {@code uid:U}, vendor {@code inbox}). */
+    public static final byte INBOX_READ = 6;
+
     public byte kind;
     public String msgId;
 
@@ -74,6 +77,8 @@ public class ReceiptEvent {
                 return "delivered";
             case CLICKED:
                 return "clicked";
+            case INBOX_READ:
+                return "inbox_read";
             case FAILED:
                 return "failed";
             case TOKEN_INVALID:

@@ -58,10 +58,13 @@ public final class ReceiptParser {
             case "token_invalid":
                 e.kind = ReceiptEvent.TOKEN_INVALID;
                 break;
+            case "inbox_read":
+                return inboxRead(n, e);
             default:
                 return "unknown type '"
                         + type
-                        + "' (one of sent, delivered, clicked, failed, token_invalid)";
+                        + "' (one of sent, delivered, clicked, failed, token_invalid,"
+                        + " inbox_read)";
         }
         Object common = common(n, e);
         if (common != null) {
@@ -95,6 +98,24 @@ public final class ReceiptParser {
         }
         return e;
     }
+
+    /** A read in the inbox (written by the dispatch job): per uid, not per device. */
+    private static Object inboxRead(JsonNode n, ReceiptEvent e) {
+        e.kind = ReceiptEvent.INBOX_READ;
+        Object common = common(n, e);
+        if (common != null) {
+            return common;
+        }
+        if (e.uid == null) {
+            return missingOrWrong(n, "uid", "a non-empty string");
+        }
+        e.deviceId = "uid:" + e.uid;
+        e.vendor = INBOX;
+        return e;
+    }
+
+    /** The vendor of inbox reads in the metrics: the inbox is a channel of its own. */
+    public static final String INBOX = "inbox";
 
     /** A decision, or the reason it is bad. */
     static Object decision(String text) {

@@ -94,6 +94,7 @@ public enum ReceiptTable {
                 .column("failed", DataTypes.BIGINT())
                 .column("fails", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()))
                 .column("token_invalid", DataTypes.BIGINT())
+                .column("inbox_read", DataTypes.BIGINT())
                 .column("latency_count", DataTypes.BIGINT())
                 .column("latency_p50_ms", DataTypes.BIGINT())
                 .column("latency_p90_ms", DataTypes.BIGINT())
@@ -147,6 +148,7 @@ public enum ReceiptTable {
                 r.failed,
                 map(r.fails),
                 r.tokenInvalid,
+                r.inboxRead,
                 r.latencyCount,
                 r.latencyP50,
                 r.latencyP90,

@@ -1,0 +1,172 @@
+package io.pushline.inbox;
+
+import io.pushline.audience.Audiences;
+import io.pushline.audience.ExpressionException;
+import io.pushline.audience.IdSet;
+import io.pushline.common.HBaseTables;
+import io.pushline.schema.Json;
+import io.pushline.schema.RecordFailure;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.inbox.InboxOp;
+import io.pushline.schema.inbox.InboxRead;
+import io.pushline.schema.inbox.InboxState;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.roaringbitmap.RoaringBitmap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dispatch job's inbox writer, keyed by {@link InboxOp#key()} (a uid's changes come from one
+ * subtask, in order): applies each change to HBase ({@link InboxStore}) and emits an {@link
+ * InboxRead} the first time a uid reads a message, for the receipts job's "read in inbox". Every
+ * HBase change is a set union, so the replay after a restore changes nothing twice; which reads
+ * were reported is keyed state checkpointed with the output, so each is counted once. A broadcast's
+ * audience expression is evaluated here, over the segments of that moment, and stored once.
+ *
+ * <p>An HBase failure fails the job (it restarts from its checkpoint and replays); a record that
+ * makes the code throw anything else is a dead letter ({@link DispatchTags#DEAD_LETTERS}).
+ */
+public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(InboxWriter.class);
+
+    private final String hbase;
+    private final String namespace;
+    private final Duration retention;
+    private final Audiences.Factory audiences;
+
+    private transient Connection connection;
+    private transient InboxStore store;
+    private transient Audiences evaluator;
+    private transient ValueState<byte[]> reported;
+    private transient MetricGroup metrics;
+    private transient Map<String, Counter> ops;
+    private transient Counter skipped;
+    private transient Counter reads;
+    private transient Counter deadLetters;
+    private transient long failures;
+
+    /**
+     * @param audiences evaluates broadcasts' expressions; null: broadcasts are skipped
+     */
+    public InboxWriter(
+            String hbase, String namespace, Duration retention, Audiences.Factory audiences) {
+        this.hbase = hbase;
+        this.namespace = namespace;
+        this.retention = retention;
+        this.audiences = audiences;
+    }
+
+    @Override
+    public void open(OpenContext context) throws IOException {
+        connection = ConnectionFactory.createConnection(HBaseTables.clientConf(hbase));
+        store = new InboxStore(connection, namespace, retention, System::currentTimeMillis);
+        evaluator = audiences == null ? null : audiences.open();
+        reported = getRuntimeContext().getState(InboxState.reportedReads(retention));
+        metrics = getRuntimeContext().getMetricGroup().addGroup("inbox");
+        ops = new HashMap<>();
+        skipped = metrics.counter("broadcastsSkipped");
+        reads = metrics.counter("readsReported");
+        deadLetters = metrics.counter("deadLetters");
+    }
+
+    @Override
+    public void processElement(InboxOp op, Context ctx, Collector<InboxRead> out)
+            throws IOException {
+        try {
+            apply(op, out);
+        } catch (IOException e) {
+            throw e; // the store did not answer: restart and replay
+        } catch (Throwable t) {
+            deadLetters.inc();
+            ctx.output(
+                    DispatchTags.DEAD_LETTERS,
+                    RecordFailure.deadLetter(
+                            "inbox-writer", op.toString(), () -> Json.write(op), t, ++failures));
+        }
+    }
+
+    private void apply(InboxOp op, Collector<InboxRead> out) throws IOException {
+        switch (op.kind) {
+            case InboxOp.ADD:
+                store.add(op.uid, op.msgId, op.title, op.body, op.msgTs);
+                break;
+            case InboxOp.BROADCAST:
+                broadcast(op);
+                break;
+            case InboxOp.READ:
+                report(op, store.read(op.uid, op.msgIds).marked(), out);
+                break;
+            case InboxOp.READ_ALL:
+                report(op, store.readAll(op.uid).marked(), out);
+                break;
+            default:
+                return;
+        }
+        ops.computeIfAbsent(op.kind, k -> metrics.addGroup("kind", k).counter("ops")).inc();
+    }
+
+    /** One {@link InboxRead} per message the uid reads for the first time. */
+    private void report(InboxOp op, List<Message> marked, Collector<InboxRead> out)
+            throws IOException {
+        if (marked.isEmpty()) {
+            return;
+        }
+        byte[] bytes = reported.value();
+        RoaringBitmap done =
+                bytes == null ? new RoaringBitmap() : IdSet.fromBytes(bytes).unwrap().clone();
+        boolean changed = false;
+        for (Message m : marked) {
+            if (done.checkedAdd(m.id())) {
+                out.collect(InboxRead.of(op.ts, m.msgId(), op.uid));
+                reads.inc();
+                changed = true;
+            }
+        }
+        if (changed) {
+            reported.update(IdSet.wrap(done).toBytes());
+        }
+    }
+
+    private void broadcast(InboxOp op) throws IOException {
+        if (evaluator == null) {
+            skipped.inc();
+            return;
+        }
+        try {
+            store.broadcast(op.msgId, op.title, op.body, op.msgTs, evaluator.evaluate(op.audience));
+        } catch (ExpressionException e) {
+            // the campaign itself dead-letters the request with the reason
+            skipped.inc();
+            LOG.warn("inbox broadcast {} skipped: {}", op.msgId, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (evaluator != null) {
+                evaluator.close();
+            }
+            if (store != null) {
+                store.close();
+            }
+        } finally {
+            if (connection != null) {
+                connection.close();
+            }
+        }
+    }
+}
