@@ -21,15 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The demo's inboxes: after the dispatch job, {@code pushline serve}'s API in this JVM, read over
@@ -49,6 +42,9 @@ final class DemoInbox {
         try (Connection hbase =
                         ConnectionFactory.createConnection(
                                 HBaseTables.clientConf(stack.hbaseZkQuorum()));
+                InboxStore counter =
+                        new InboxStore(
+                                hbase, namespace, Duration.ofDays(90), System::currentTimeMillis);
                 Server server =
                         new Server(
                                 new HBaseReminderStore(hbase, namespace, kafka),
@@ -118,8 +114,8 @@ final class DemoInbox {
                                             .asLong()
                                     == 0;
             ok &= readOk;
-            long broadcastRows = rows(hbase, namespace, "b:");
-            long userRows = rows(hbase, namespace, "u:");
+            long broadcastRows = counter.rows("b:");
+            long userRows = counter.rows("u:");
             long direct = data.inbox.size();
             System.out.printf(
                     "      %,d requests with inbox:true; %,d inboxes, %,d of them with a row of"
@@ -164,21 +160,6 @@ final class DemoInbox {
                 .findFirst()
                 .ifPresent(out::add);
         return out;
-    }
-
-    private static long rows(Connection hbase, String namespace, String prefix) throws Exception {
-        long n = 0;
-        try (Table t = hbase.getTable(TableName.valueOf(namespace, HBaseTables.INBOX));
-                ResultScanner rows =
-                        t.getScanner(
-                                new Scan()
-                                        .setRowPrefixFilter(Bytes.toBytes(prefix))
-                                        .setFilter(new KeyOnlyFilter()))) {
-            for (Result ignored : rows) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private static String enc(String s) {

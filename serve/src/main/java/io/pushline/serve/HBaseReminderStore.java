@@ -23,7 +23,6 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Reads the reminders the dispatch job mirrors to HBase (row {@code u:<uid>}: a column per
@@ -43,14 +42,7 @@ public final class HBaseReminderStore implements ReminderStore {
             throws IOException {
         this.connection = connection;
         this.table = connection.getTable(HBaseTables.reminders(namespace));
-        Properties p = new Properties();
-        p.putAll(kafka);
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("acks", "all");
-        p.put("enable.idempotence", "true");
-        p.put("linger.ms", "2");
-        this.producer = new KafkaProducer<>(p);
+        this.producer = KafkaClients.producer(kafka, 2);
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +26,7 @@ public final class KafkaReadLog implements ReadLog {
     private final AtomicLong failed = new AtomicLong();
 
     public KafkaReadLog(Properties kafka) {
-        Properties p = new Properties();
-        p.putAll(kafka);
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("acks", "all");
-        p.put("enable.idempotence", "true");
-        p.put("linger.ms", "5");
-        this.producer = new KafkaProducer<>(p);
+        this.producer = KafkaClients.producer(kafka, 5);
     }
 
     @Override

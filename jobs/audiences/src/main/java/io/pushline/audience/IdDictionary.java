@@ -1,6 +1,7 @@
 package io.pushline.audience;
 
 import io.pushline.common.HBaseTables;
+import io.pushline.common.SharedTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +18,6 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -25,7 +25,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * i:<id>} → uid, and a counter row. An id is never reused or changed and no two uids share one,
  * also with concurrent writers: ids come from an atomic counter and a uid's row is written only if
  * absent (check-and-mutate); a writer that loses the race takes the winner's id and its own id is
- * left unused. Lookups go through a bounded cache.
+ * left unused. Lookups go through a bounded cache. Safe to share between threads.
  */
 public final class IdDictionary implements AutoCloseable {
     public static final String TABLE = HBaseTables.UID_DICT;
@@ -34,7 +34,7 @@ public final class IdDictionary implements AutoCloseable {
     private static final byte[] ID = Bytes.toBytes("id");
     private static final byte[] UID = Bytes.toBytes("uid");
 
-    private final Table table;
+    private final SharedTable table;
     private final Map<String, Integer> idCache;
     private final Map<Integer, String> uidCache;
 
@@ -44,7 +44,7 @@ public final class IdDictionary implements AutoCloseable {
 
     /** A dictionary of the same layout in another table (the inbox's message ids). */
     public IdDictionary(Connection connection, TableName table, int cacheSize) throws IOException {
-        this.table = connection.getTable(table);
+        this.table = new SharedTable(connection, table);
         this.idCache = lru(cacheSize);
         this.uidCache = lru(cacheSize);
     }
@@ -293,6 +293,6 @@ public final class IdDictionary implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        table.close();
+        // nothing held: each call took its own table
     }
 }

@@ -21,15 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -121,9 +114,9 @@ class InboxKafkaITCase {
         }
         assertThat(members).isGreaterThan(20);
         // the audience's message is one broadcast, not a row per member
-        assertThat(rows("u:")).isEqualTo(4); // u1, u2, lonely, the uid of d3
-        assertThat(rows("b:")).isEqualTo(1);
-        assertThat(rows("m:")).isEqualTo(3);
+        assertThat(store.rows("u:")).isEqualTo(4); // u1, u2, lonely, the uid of d3
+        assertThat(store.rows("b:")).isEqualTo(1);
+        assertThat(store.rows("m:")).isEqualTo(3);
     }
 
     @Test
@@ -175,20 +168,5 @@ class InboxKafkaITCase {
             expected.add(u2 + "/p3");
         }
         assertThat(receipts).containsExactlyInAnyOrderElementsOf(expected);
-    }
-
-    private static int rows(String prefix) throws Exception {
-        int n = 0;
-        try (Table t = hbase.getTable(TableName.valueOf(POPULATION.namespace, HBaseTables.INBOX));
-                ResultScanner rows =
-                        t.getScanner(
-                                new Scan()
-                                        .setRowPrefixFilter(Bytes.toBytes(prefix))
-                                        .setFilter(new KeyOnlyFilter()))) {
-            for (Result ignored : rows) {
-                n++;
-            }
-        }
-        return n;
     }
 }

@@ -3,6 +3,7 @@ package io.pushline.inbox;
 import io.pushline.audience.IdDictionary;
 import io.pushline.audience.IdSet;
 import io.pushline.common.HBaseTables;
+import io.pushline.common.SharedTable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,6 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -30,10 +30,12 @@ import org.roaringbitmap.RoaringBitmap;
  * stored once (row {@code m:<id>}; the first request of a msgId wins). A uid's inbox is one row
  * {@code u:<uid>} with two Roaring bitmaps of message ids, sent and read, changed by
  * check-and-mutate on a version cell, so the dispatch job's writers and the HTTP server can change
- * the same inbox concurrently without losing a change. A broadcast is stored once with its audience
- * bitmap (over the uid dictionary's ids, rows {@code a:<id><chunk>}) and its row {@code b:<id>};
- * reading an inbox merges in the broadcasts whose audience holds the uid, so a message to ten
- * million users costs the writes of a message to one, and "read all" is one write.
+ * the same inbox concurrently without losing a change. One store serves many threads (the HTTP
+ * server's): its caches are synchronized and its HBase calls each take a table of their own. A
+ * broadcast is stored once with its audience bitmap (over the uid dictionary's ids, rows {@code
+ * a:<id><chunk>}) and its row {@code b:<id>}; reading an inbox merges in the broadcasts whose
+ * audience holds the uid, so a message to ten million users costs the writes of a message to one,
+ * and "read all" is one write.
  *
  * <p>Retention: every cell carries an HBase TTL, a message's the time until it leaves the inbox and
  * an inbox row's the retention, renewed by each change; a change also drops the ids of messages
@@ -61,7 +63,7 @@ public final class InboxStore implements AutoCloseable {
 
     private static final int MAX_ATTEMPTS = 50;
 
-    private final Table table;
+    private final SharedTable table;
     private final IdDictionary msgIds;
     private final IdDictionary uidIds;
     private final long retentionMs;
@@ -74,7 +76,7 @@ public final class InboxStore implements AutoCloseable {
     public InboxStore(
             Connection connection, String namespace, Duration retention, LongSupplier clock)
             throws IOException {
-        this.table = connection.getTable(TableName.valueOf(namespace, HBaseTables.INBOX));
+        this.table = new SharedTable(connection, TableName.valueOf(namespace, HBaseTables.INBOX));
         this.msgIds =
                 new IdDictionary(
                         connection, TableName.valueOf(namespace, HBaseTables.INBOX_IDS), 100_000);
@@ -432,6 +434,25 @@ public final class InboxStore implements AutoCloseable {
         return bytes == null ? new RoaringBitmap() : IdSet.fromBytes(bytes).unwrap().clone();
     }
 
+    /**
+     * How many rows of the inbox table start with {@code prefix} ({@code u:} inboxes, {@code m:}
+     * messages, {@code b:} broadcasts, {@code a:} audience chunks): for checks and benchmarks.
+     */
+    public long rows(String prefix) throws IOException {
+        long n = 0;
+        Scan scan =
+                new Scan()
+                        .setRowPrefixFilter(Bytes.toBytes(prefix))
+                        .setFilter(new org.apache.hadoop.hbase.filter.KeyOnlyFilter())
+                        .setCaching(10_000);
+        try (ResultScanner rows = table.getScanner(scan)) {
+            for (Result ignored : rows) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     static byte[] userRow(String uid) {
         return Bytes.toBytes("u:" + uid);
     }
@@ -494,9 +515,8 @@ public final class InboxStore implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            table.close();
-        } finally {
             msgIds.close();
+        } finally {
             uidIds.close();
         }
     }

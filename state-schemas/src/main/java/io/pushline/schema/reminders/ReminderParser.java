@@ -4,9 +4,8 @@ import static io.pushline.schema.JsonFields.clip;
 import static io.pushline.schema.JsonFields.integer;
 import static io.pushline.schema.JsonFields.string;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pushline.schema.Json;
+import io.pushline.schema.JsonFields;
 import java.time.ZoneId;
 import java.util.Set;
 
@@ -61,22 +60,11 @@ public final class ReminderParser {
     }
 
     private static Result read(String text, long seq) {
-        if (text == null || text.isBlank()) {
-            return Result.bad("empty record");
+        JsonFields.Read read = JsonFields.object(text, MAX_RECORD);
+        if (read.node() == null) {
+            return Result.bad(read.reason());
         }
-        if (text.length() > MAX_RECORD) {
-            return Result.bad(
-                    "record of " + text.length() + " characters, more than " + MAX_RECORD);
-        }
-        JsonNode node;
-        try {
-            node = Json.WIRE.readTree(text);
-        } catch (JsonProcessingException e) {
-            return Result.bad("not valid JSON: " + Json.problem(e));
-        }
-        if (node == null || !node.isObject()) {
-            return Result.bad("not a JSON object");
-        }
+        JsonNode node = read.node();
         ReminderEvent e = new ReminderEvent();
         e.seq = seq;
         String bad;
