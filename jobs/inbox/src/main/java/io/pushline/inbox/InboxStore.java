@@ -51,6 +51,10 @@ public final class InboxStore implements AutoCloseable {
     private static final byte[] SENT = Bytes.toBytes("sent");
     private static final byte[] READ = Bytes.toBytes("read");
     private static final byte[] VERSION = Bytes.toBytes("v");
+
+    /** The uid's id in the uid dictionary, kept in its row: a read needs one get, not two. */
+    private static final byte[] MEMBER = Bytes.toBytes("i");
+
     private static final byte[] CHUNKS = Bytes.toBytes("chunks");
     private static final byte[] BYTES = Bytes.toBytes("b");
     private static final byte[] BROADCAST_PREFIX = Bytes.toBytes("b:");
@@ -148,7 +152,10 @@ public final class InboxStore implements AutoCloseable {
         Result r = table.get(new Get(userRow(uid)));
         RoaringBitmap sent = bitmap(r, SENT);
         RoaringBitmap read = bitmap(r, READ);
-        RoaringBitmap all = RoaringBitmap.or(sent, broadcastsOf(uid));
+        byte[] member = r.getValue(F, MEMBER);
+        RoaringBitmap all =
+                RoaringBitmap.or(
+                        sent, broadcastsOf(uid, member == null ? null : Bytes.toInt(member)));
         return new InboxView(all, read, messages(all), oldest());
     }
 
@@ -210,16 +217,18 @@ public final class InboxStore implements AutoCloseable {
     /**
      * Writes whole inboxes at once, for a backfill or a benchmark's setup: each uid's {@code sent}
      * bitmap (ids from {@link #store}) replaces its row, without check-and-mutate. Only for uids no
-     * one else writes meanwhile.
+     * one else writes meanwhile. Uids the dictionary does not know get their ids.
      */
     public void load(Map<String, RoaringBitmap> sent) throws IOException {
         List<Put> puts = new ArrayList<>(sent.size());
+        Map<String, Integer> members = uidIds.assignAll(new ArrayList<>(sent.keySet()));
         for (Map.Entry<String, RoaringBitmap> e : sent.entrySet()) {
             puts.add(
                     new Put(userRow(e.getKey()))
                             .addColumn(F, SENT, IdSet.wrap(e.getValue()).toBytes())
                             .addColumn(F, READ, IdSet.wrap(new RoaringBitmap()).toBytes())
                             .addColumn(F, VERSION, Bytes.toBytes(1L))
+                            .addColumn(F, MEMBER, Bytes.toBytes(members.get(e.getKey())))
                             .setTTL(retentionMs));
         }
         table.put(puts);
@@ -285,6 +294,11 @@ public final class InboxStore implements AutoCloseable {
                             .addColumn(F, READ, IdSet.wrap(b.read).toBytes())
                             .addColumn(F, VERSION, Bytes.toBytes(next))
                             .setTTL(retentionMs);
+            byte[] member = r.getValue(F, MEMBER);
+            Integer id = member != null ? Integer.valueOf(Bytes.toInt(member)) : uidIds.idOf(uid);
+            if (id != null) {
+                put.addColumn(F, MEMBER, Bytes.toBytes(id));
+            }
             CheckAndMutate.Builder when = CheckAndMutate.newBuilder(row);
             CheckAndMutate cas =
                     version == null
@@ -352,13 +366,13 @@ public final class InboxStore implements AutoCloseable {
     }
 
     /** Ids of the live broadcasts whose audience holds {@code uid}. */
-    private RoaringBitmap broadcastsOf(String uid) throws IOException {
+    private RoaringBitmap broadcastsOf(String uid, Integer known) throws IOException {
         RoaringBitmap out = new RoaringBitmap();
         List<Broadcast> live = broadcasts();
         if (live.isEmpty()) {
             return out;
         }
-        Integer member = uidIds.idOf(uid);
+        Integer member = known != null ? known : uidIds.idOf(uid);
         if (member == null) {
             return out;
         }
