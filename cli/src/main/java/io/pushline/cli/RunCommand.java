@@ -67,13 +67,8 @@ final class RunCommand {
                         ? DispatchJob.start(env, options)
                         : ReceiptsJob.start(env, options);
         System.out.printf(
-                "%s job %s running against Kafka %s%s. Ctrl-C stops it.%n",
-                name,
-                job.getJobID(),
-                options.get(CommonOptions.KAFKA_BOOTSTRAP),
-                options.get(CommonOptions.HBASE_ZK_QUORUM) == null
-                        ? ""
-                        : " and HBase " + options.get(CommonOptions.HBASE_ZK_QUORUM));
+                "%s job %s running against %s. Ctrl-C stops it.%n",
+                name, job.getJobID(), stack(options));
         Runtime.getRuntime()
                 .addShutdownHook(
                         new Thread(
@@ -132,11 +127,7 @@ final class RunCommand {
             started.put("receipts", submit(mini, receipts));
             started.forEach((n, id) -> System.out.printf("%s job %s running%n", n, id));
             System.out.printf(
-                    "all jobs on one MiniCluster against Kafka %s%s. Ctrl-C stops them.%n",
-                    options.get(CommonOptions.KAFKA_BOOTSTRAP),
-                    options.get(CommonOptions.HBASE_ZK_QUORUM) == null
-                            ? ""
-                            : " and HBase " + options.get(CommonOptions.HBASE_ZK_QUORUM));
+                    "all jobs on one MiniCluster against %s. Ctrl-C stops them.%n", stack(options));
             Runtime.getRuntime()
                     .addShutdownHook(
                             new Thread(
@@ -148,6 +139,14 @@ final class RunCommand {
             }
         }
         return 0;
+    }
+
+    /** "Kafka host:port and HBase host:port", as the jobs were given them. */
+    private static String stack(Configuration options) {
+        String hbase = options.get(CommonOptions.HBASE_ZK_QUORUM);
+        return "Kafka "
+                + options.get(CommonOptions.KAFKA_BOOTSTRAP)
+                + (hbase == null ? "" : " and HBase " + hbase);
     }
 
     private static StreamExecutionEnvironment env(Configuration flink) {
