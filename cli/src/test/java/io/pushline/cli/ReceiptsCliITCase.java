@@ -127,7 +127,7 @@ class ReceiptsCliITCase {
     @Test
     void everyReadmeQueryRuns() throws Exception {
         List<String> queries = readmeQueries();
-        assertThat(queries).hasSize(10);
+        assertThat(queries).hasSize(11);
         for (String q : queries) {
             Result r = run(() -> SqlCommand.run(args("-e", q)));
             assertThat(r.code).as(q + "\n" + r.err).isZero();
