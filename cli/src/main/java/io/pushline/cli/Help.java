@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
 import io.pushline.inbox.InboxOptions;
+import io.pushline.serve.ServeOptions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
@@ -101,6 +102,7 @@ final class Help {
         b.append(CommonOptions.KAFKA_PROPERTIES_ROW);
         b.append(CommonOptions.HBASE_PROPERTIES_ROW);
         section(b, "Inbox (the dispatch job and `serve`)", InboxOptions.all());
+        section(b, "HTTP server (`./pushline serve`)", ServeOptions.own());
         for (JobOptions job : JobOptions.ALL) {
             section(b, job.title(), job.own());
         }
