@@ -9,9 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.hbase.TableName;
@@ -72,8 +73,8 @@ public final class InboxStore implements AutoCloseable {
     private final IdDictionary uidIds;
     private final long retentionMs;
     private final LongSupplier clock;
-    private final Map<Integer, Message> messages = lru(100_000);
-    private final AudienceCache audiences = new AudienceCache(256L << 20);
+    private final BoundedCache<Integer, Message> messages = new BoundedCache<>(100_000);
+    private final BoundedCache<Integer, RoaringBitmap> audiences = new BoundedCache<>(256L << 20);
     private volatile List<Broadcast> broadcasts;
     private volatile long broadcastsAt = Long.MIN_VALUE;
 
@@ -359,7 +360,7 @@ public final class InboxStore implements AutoCloseable {
                             Bytes.toString(r.getValue(F, TITLE)),
                             Bytes.toString(r.getValue(F, BODY)),
                             Bytes.toLong(r.getValue(F, TS)));
-            messages.put(id, m);
+            messages.put(id, m, 1);
             out.put(id, m);
         }
         return out;
@@ -483,45 +484,49 @@ public final class InboxStore implements AutoCloseable {
         return Bytes.add(Bytes.toBytes("a:"), Bytes.toBytes(id), Bytes.toBytes(chunk));
     }
 
-    private static <K, V> Map<K, V> lru(int max) {
-        return java.util.Collections.synchronizedMap(
-                new LinkedHashMap<K, V>(16, 0.75f, true) {
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-                        return size() > max;
-                    }
-                });
-    }
+    /**
+     * A cache of immutable values (messages, broadcast audiences) that many threads read at once: a
+     * concurrent map, no lock on a hit. When its weight passes the bound, about a quarter of the
+     * entries go, whichever the map iterates first: a miss costs one batched read.
+     */
+    static final class BoundedCache<K, V> {
+        private final long maxWeight;
+        private final ConcurrentHashMap<K, V> values = new ConcurrentHashMap<>();
+        private final ConcurrentHashMap<K, Long> weights = new ConcurrentHashMap<>();
+        private final AtomicLong weight = new AtomicLong();
 
-    /** Audiences by broadcast id, bounded by their serialized size. */
-    private static final class AudienceCache {
-        private final long maxBytes;
-        private final LinkedHashMap<Integer, RoaringBitmap> bits =
-                new LinkedHashMap<>(16, 0.75f, true);
-        private final Map<Integer, Integer> sizes = new HashMap<>();
-        private long bytes;
-
-        AudienceCache(long maxBytes) {
-            this.maxBytes = maxBytes;
+        BoundedCache(long maxWeight) {
+            this.maxWeight = maxWeight;
         }
 
-        synchronized RoaringBitmap get(int id) {
-            return bits.get(id);
+        V get(K key) {
+            return values.get(key);
         }
 
-        synchronized void put(int id, RoaringBitmap b, int size) {
-            if (bits.put(id, b) == null) {
-                sizes.put(id, size);
-                bytes += size;
-            }
-            var eldest = bits.keySet().iterator();
-            while (bytes > maxBytes && eldest.hasNext()) {
-                int old = eldest.next();
-                if (old == id) {
-                    break;
+        boolean containsKey(K key) {
+            return values.containsKey(key);
+        }
+
+        void put(K key, V value, long w) {
+            if (values.putIfAbsent(key, value) == null) {
+                weights.put(key, w);
+                if (weight.addAndGet(w) > maxWeight) {
+                    shrink();
                 }
-                eldest.remove();
-                bytes -= sizes.remove(old);
+            }
+        }
+
+        private synchronized void shrink() {
+            long target = maxWeight - maxWeight / 4;
+            for (K k : values.keySet()) {
+                if (weight.get() <= target) {
+                    return;
+                }
+                Long w = weights.remove(k);
+                if (w != null) {
+                    values.remove(k);
+                    weight.addAndGet(-w);
+                }
             }
         }
     }
