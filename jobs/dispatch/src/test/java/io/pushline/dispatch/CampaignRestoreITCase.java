@@ -94,15 +94,8 @@ class CampaignRestoreITCase {
                 () -> expanded(first.getJobID()) >= audience / 3,
                 "a third of the audience expanded",
                 WAIT);
-        int seen = Restores.latest(checkpoints, first.getJobID()).map(Restores::number).orElse(0);
-        Restores.waitUntil(
-                () ->
-                        Restores.latest(checkpoints, first.getJobID())
-                                        .map(Restores::number)
-                                        .orElse(0)
-                                > seen,
-                "a checkpoint after that",
-                WAIT);
+        Restores.awaitCheckpoints(
+                checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = expanded(first.getJobID());
         assertThat(beforeKill).isLessThan(audience);
@@ -128,16 +121,7 @@ class CampaignRestoreITCase {
                 "every send committed",
                 WAIT);
         // Two more checkpoints: a duplicate would have been committed by now.
-        int reached =
-                Restores.latest(checkpoints, second.getJobID()).map(Restores::number).orElse(0);
-        Restores.waitUntil(
-                () ->
-                        Restores.latest(checkpoints, second.getJobID())
-                                        .map(Restores::number)
-                                        .orElse(0)
-                                >= reached + 2,
-                "two more checkpoints",
-                WAIT);
+        Restores.awaitCheckpoints(checkpoints, second.getJobID(), 2, "two more checkpoints", WAIT);
         List<String> sends = Campaigns.sends(kafka);
         long resumed = expanded(second.getJobID());
         second.cancel().get(1, TimeUnit.MINUTES);

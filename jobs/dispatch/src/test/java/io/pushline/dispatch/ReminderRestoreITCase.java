@@ -132,15 +132,8 @@ class ReminderRestoreITCase {
         long third = toPush / 3;
         Restores.waitUntil(
                 () -> paced(first.getJobID()) >= third, "a third of the reminders paced", WAIT);
-        int seen = Restores.latest(checkpoints, first.getJobID()).map(Restores::number).orElse(0);
-        Restores.waitUntil(
-                () ->
-                        Restores.latest(checkpoints, first.getJobID())
-                                        .map(Restores::number)
-                                        .orElse(0)
-                                > seen,
-                "a checkpoint after that",
-                WAIT);
+        Restores.awaitCheckpoints(
+                checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = paced(first.getJobID());
         assertThat(beforeKill).as("killed while firing").isLessThan(toPush);
@@ -152,16 +145,7 @@ class ReminderRestoreITCase {
         JobClient second = Restores.start(restored, opts);
         Restores.waitUntil(
                 () -> sends(kafka).size() >= expected.size(), "every reminder committed", WAIT);
-        int reached =
-                Restores.latest(checkpoints, second.getJobID()).map(Restores::number).orElse(0);
-        Restores.waitUntil(
-                () ->
-                        Restores.latest(checkpoints, second.getJobID())
-                                        .map(Restores::number)
-                                        .orElse(0)
-                                >= reached + 2,
-                "two more checkpoints",
-                WAIT);
+        Restores.awaitCheckpoints(checkpoints, second.getJobID(), 2, "two more checkpoints", WAIT);
         List<String> sends = sends(kafka);
         long resumed = paced(second.getJobID());
         second.cancel().get(1, TimeUnit.MINUTES);

@@ -48,6 +48,16 @@ final class Restores {
         return latest(checkpoints, job).map(Restores::number).orElse(0);
     }
 
+    /**
+     * Waits until {@code job} has completed {@code more} checkpoints after the newest one now;
+     * fails naming {@code what} after {@code wait}.
+     */
+    static void awaitCheckpoints(Path checkpoints, JobID job, int more, String what, Duration wait)
+            throws Exception {
+        int now = latestNumber(checkpoints, job);
+        waitUntil(() -> latestNumber(checkpoints, job) >= now + more, what, wait);
+    }
+
     static int number(Path chk) {
         return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
     }
