@@ -38,6 +38,8 @@ public final class Main {
                 return ReplayCommand.run(rest);
             case "reminders":
                 return RemindersCommand.run(rest);
+            case "longconn":
+                return LongconnCommand.run(rest);
             case "sendtime":
                 return SendTimeCommand.run(rest);
             case "gen":

@@ -20,7 +20,9 @@ import java.util.Objects;
     "title",
     "body",
     "ts",
-    "deadline"
+    "deadline",
+    "attempt",
+    "fallback"
 })
 public class SendRecord {
     public String msgId;
@@ -37,7 +39,38 @@ public class SendRecord {
     /** Epoch ms after which the send is worthless (a campaign's deadline), or null. */
     public Long deadline;
 
+    /**
+     * On {@code push.vendor.longconn}: the retry's number (1, 2, ...) when the ack tracker resends
+     * the message; null for the first send. On a fallback vendor's topic: the retry that fell back.
+     */
+    public Integer attempt;
+
+    /**
+     * On {@code push.vendor.longconn}: the device's vendor channel, from its bind, for the ack
+     * tracker's fallback; null when the device has none. Not sent on other vendors' topics.
+     */
+    public Fallback fallback;
+
     public SendRecord() {}
+
+    /** A copy; {@code fallback} is shared (it is never changed in place). */
+    public SendRecord copy() {
+        SendRecord c = new SendRecord();
+        c.msgId = msgId;
+        c.msgType = msgType;
+        c.level = level;
+        c.uid = uid;
+        c.deviceId = deviceId;
+        c.vendor = vendor;
+        c.token = token;
+        c.title = title;
+        c.body = body;
+        c.ts = ts;
+        c.deadline = deadline;
+        c.attempt = attempt;
+        c.fallback = fallback;
+        return c;
+    }
 
     @Override
     public boolean equals(Object o) {
@@ -55,7 +88,9 @@ public class SendRecord {
                 && Objects.equals(token, s.token)
                 && Objects.equals(title, s.title)
                 && Objects.equals(body, s.body)
-                && Objects.equals(deadline, s.deadline);
+                && Objects.equals(deadline, s.deadline)
+                && Objects.equals(attempt, s.attempt)
+                && Objects.equals(fallback, s.fallback);
     }
 
     @Override

@@ -117,6 +117,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
             for (int i = 0; i < n; i++) {
                 EventTimeQueue.Waiting<IN> w = chunk[i];
                 chunk[i] = null;
+                beforeHandling(w.ts);
                 IN record = queue.take(w);
                 try {
                     handle(record, w.ts);
@@ -154,6 +155,12 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
                         failureCount.getCount()),
                 ts);
     }
+
+    /**
+     * Runs before the next record, of time {@code ts}, is taken from the queue (and before its key
+     * is set): a stage whose event-time timers must interleave with its records advances them here.
+     */
+    protected void beforeHandling(long ts) throws Exception {}
 
     /** What finds {@code record} in a dead letter (no uid, no token): null by default. */
     protected String positionOf(IN record) {

@@ -1,0 +1,188 @@
+package io.pushline.cli;
+
+import io.pushline.common.UsageException;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.longconn.AckRules;
+import io.pushline.longconn.Tracking;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.longconn.LongconnAction;
+import io.pushline.schema.longconn.LongconnEvent;
+import io.pushline.schema.longconn.LongconnParser;
+import io.pushline.udf.RulesException;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.WatermarkGenerator;
+import org.apache.flink.api.common.eventtime.WatermarkOutput;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * {@code ./pushline longconn replay --rules R --trace T --out O}: the streaming job's ack tracker
+ * (keyed by deviceId) on a local Flink environment with RocksDB, in event time, over a trace
+ * (jobs/longconn/README.md). Actions come out in the order they happened: by time; at equal times,
+ * those an input line caused (in file order) before retries, and retries by msgId, then deviceId.
+ */
+final class LongconnCommand {
+    private static final String USAGE =
+            "usage: ./pushline longconn replay [--rules rules.yaml] --trace trace.jsonl --out"
+                    + " actions.jsonl";
+
+    /** State is never expired during a replay: event time and wall clock are unrelated there. */
+    private static final Duration NO_TTL = Duration.ofDays(365_000);
+
+    private LongconnCommand() {}
+
+    static int run(String[] args) throws Exception {
+        if (args.length == 0 || !args[0].equals("replay")) {
+            throw new UsageException(USAGE);
+        }
+        Map<String, String> a = new LinkedHashMap<>();
+        for (int i = 1; i < args.length; i++) {
+            String k = args[i];
+            if (!List.of("--rules", "--trace", "--out").contains(k) || i + 1 >= args.length) {
+                throw new UsageException(USAGE);
+            }
+            a.put(k, args[++i]);
+        }
+        if (!a.containsKey("--trace") || !a.containsKey("--out")) {
+            throw new UsageException(USAGE);
+        }
+        AckRules rules = AckRules.defaults();
+        if (a.containsKey("--rules")) {
+            Path file = Paths.get(a.get("--rules"));
+            try {
+                rules = AckRules.parse(read(file));
+            } catch (RulesException e) {
+                throw new UsageException(file + ": " + e.getMessage());
+            }
+        }
+        Path trace = Paths.get(a.get("--trace"));
+        if (!Files.isRegularFile(trace)) {
+            throw new UsageException("--trace: no such file " + trace);
+        }
+        Path out = Paths.get(a.get("--out"));
+        Path rejectedFile = Paths.get(out + ".rejected");
+
+        List<LongconnEvent> events = new ArrayList<>();
+        List<String> badLines = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(trace, StandardCharsets.UTF_8)) {
+            int n = 0;
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                LongconnParser.Result p = LongconnParser.parse(line, n);
+                if (p.event() == null) {
+                    ReplayCommand.reject(badLines, n, p.reason(), line);
+                    continue;
+                }
+                events.add(p.event());
+            }
+        }
+        events.sort(
+                Comparator.<LongconnEvent>comparingLong(e -> e.ts).thenComparingLong(e -> e.seq));
+        List<LongconnAction> actions = new ArrayList<>();
+        if (!events.isEmpty()) {
+            replay(events, rules, actions, badLines);
+        }
+        actions.sort(Tracking.ORDER);
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            for (LongconnAction x : actions) {
+                w.write(Json.write(x));
+                w.write('\n');
+                counts.merge(x.action, 1, Integer::sum);
+            }
+        }
+        Files.write(rejectedFile, badLines, StandardCharsets.UTF_8);
+        System.err.printf(
+                "longconn replay: %d events, %d actions %s to %s, %d bad lines to %s%n",
+                events.size(), actions.size(), counts, out, badLines.size(), rejectedFile);
+        return 0;
+    }
+
+    private static void replay(
+            List<LongconnEvent> events,
+            AckRules rules,
+            List<LongconnAction> actions,
+            List<String> badLines)
+            throws Exception {
+        Path work = Files.createTempDirectory("pushline-longconn");
+        try {
+            Configuration conf = LocalFlink.configuration(work);
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.getExecutionEnvironment(conf);
+            env.setParallelism(2);
+            DataStream<LongconnEvent> input =
+                    env.fromData(events, TypeInformation.of(LongconnEvent.class))
+                            .assignTimestampsAndWatermarks(
+                                    WatermarkStrategy.<LongconnEvent>forGenerator(
+                                                    c -> new SortedTrace())
+                                            .withTimestampAssigner((e, ts) -> e.ts))
+                            .name("Trace");
+            Tracking.Streams s = Tracking.build(input, rules, NO_TTL, NO_TTL, 128);
+            CloseableIterator<LongconnAction> out = s.actions().collectAsync();
+            CloseableIterator<DeadLetter> dead = s.deadLetters().collectAsync();
+            env.execute("pushline-longconn-replay");
+            while (out.hasNext()) {
+                actions.add(out.next());
+            }
+            while (dead.hasNext()) {
+                DeadLetter d = dead.next();
+                ReplayCommand.reject(badLines, 0, d.reason, d.position);
+            }
+            out.close();
+            dead.close();
+        } finally {
+            LocalStack.deleteRecursively(work);
+        }
+    }
+
+    /**
+     * The trace is sorted: the watermark is just below the latest time seen (and never wraps around
+     * for a time of {@code Long.MIN_VALUE}).
+     */
+    private static final class SortedTrace implements WatermarkGenerator<LongconnEvent> {
+        private long max = Long.MIN_VALUE;
+
+        @Override
+        public void onEvent(LongconnEvent e, long ts, WatermarkOutput out) {
+            max = Math.max(max, e.ts);
+        }
+
+        @Override
+        public void onPeriodicEmit(WatermarkOutput out) {
+            if (max > Long.MIN_VALUE) {
+                out.emitWatermark(new Watermark(max - 1));
+            }
+        }
+    }
+
+    private static String read(Path file) throws IOException {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UsageException("--rules: no such file " + file);
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package io.pushline.longconn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.schema.Fallback;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.longconn.LongconnAction;
+import io.pushline.schema.longconn.LongconnEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/** The ack tracker in Flink's keyed operator harness: the contract's rules, restores, the sends. */
+class AckTrackerTest {
+    private static final long T0 = 1_767_225_600_000L;
+    private static final Duration TTL = Duration.ofDays(1);
+
+    @Test
+    void theContractsExampleLines() throws Exception {
+        List<LongconnEvent> trace =
+                trace(
+                        LongconnEvent.presence(T0 - 1_000, "d7", true, "6.9"),
+                        LongconnEvent.sent(T0, "m1", "d1"),
+                        LongconnEvent.sent(T0, "m2", "d7"),
+                        LongconnEvent.ack(T0 + 13_500, "m1", "d1"));
+        assertThat(lines(run(AckRules.defaults(), trace, new Random(1), false)))
+                .containsExactly(
+                        "{\"ts\":1767225600000,\"msgId\":\"m2\",\"deviceId\":\"d7\",\"action\":\"untracked\",\"attempt\":0,\"delayMs\":null}",
+                        "{\"ts\":1767225610000,\"msgId\":\"m1\",\"deviceId\":\"d1\",\"action\":\"retry\",\"attempt\":1,\"delayMs\":10000}",
+                        "{\"ts\":1767225613500,\"msgId\":\"m1\",\"deviceId\":\"d1\",\"action\":\"acked\",\"attempt\":1,\"delayMs\":13500}");
+    }
+
+    @Test
+    void laterRetriesLearnTheDeviceDelayAndAnAckClearsIt() throws Exception {
+        AckRules rules = new AckRules(1_000, 1, 1_000, 10_000, "7.0.0");
+        List<LongconnEvent> trace =
+                trace(
+                        LongconnEvent.sent(T0, "a", "d"),
+                        // a: retry 1 at +1 s (probe), retry 2 at +3 s (2 s), retry 3 at +6 s (3 s)
+                        LongconnEvent.sent(T0 + 6_500, "b", "d"),
+                        // b: retry 1 at +7.5 s (probe); retry 2 takes the learned 3 s: +10.5 s
+                        // the ack clears the learned delay; b's retry 2 was fixed at 7.5 s
+                        LongconnEvent.ack(T0 + 8_000, "a", "d"),
+                        LongconnEvent.sent(T0 + 9_000, "c", "d"),
+                        LongconnEvent.ack(T0 + 12_000, "b", "d"),
+                        LongconnEvent.ack(T0 + 12_000, "c", "d"));
+        List<String> got = lines(run(rules, trace, new Random(2), false));
+        assertThat(got)
+                .containsExactly(
+                        action(T0 + 1_000, "a", "retry", 1, 1_000L),
+                        action(T0 + 3_000, "a", "retry", 2, 2_000L),
+                        action(T0 + 6_000, "a", "retry", 3, 3_000L),
+                        action(T0 + 7_500, "b", "retry", 1, 1_000L),
+                        action(T0 + 8_000, "a", "acked", 3, 8_000L),
+                        // c: retry 1 at +10 s; its retry 2 has no learned delay (cleared): 2 s
+                        action(T0 + 10_000, "c", "retry", 1, 1_000L),
+                        action(T0 + 10_500, "b", "retry", 2, 3_000L),
+                        action(T0 + 12_000, "b", "acked", 2, 5_500L),
+                        action(T0 + 12_000, "c", "acked", 1, 3_000L));
+    }
+
+    @Test
+    void offlineFallsBackAndTheLongestDelayGivesUpWhateverThePresence() throws Exception {
+        AckRules rules = new AckRules(1_000, 1, 5_000, 5_000, "7.0.0");
+        List<LongconnEvent> trace =
+                trace(
+                        LongconnEvent.presence(T0, "d", true, "7.10"),
+                        LongconnEvent.sent(T0, "a", "d"),
+                        LongconnEvent.sent(T0, "b", "e"),
+                        LongconnEvent.presence(T0 + 1_500, "d", false, null),
+                        // a retry due at the time of an event runs after it, whatever the file
+                        // order
+                        LongconnEvent.presence(T0 + 1_000, "e", false, null));
+        assertThat(lines(run(rules, trace, new Random(3), false)))
+                .containsExactly(
+                        action(T0 + 1_000, "a", "retry", 1, 1_000L),
+                        action(T0 + 1_000, "b", "e", "fallback", 1, 1_000L),
+                        // retry 2's delay, 1 s + 5 s, exceeds 5 s: give up at +7 s, offline or not
+                        action(T0 + 7_000, "a", "give_up", 1, 6_000L));
+    }
+
+    @Test
+    void retriesAndFallbacksCarryTheirSends() throws Exception {
+        SendRecord send = new SendRecord();
+        send.msgId = "m";
+        send.deviceId = "d";
+        send.vendor = "longconn";
+        send.token = "conn-1";
+        send.title = "t";
+        send.fallback = Fallback.of("huawei", "hw-token");
+        LongconnEvent sent = LongconnEvent.sent(T0, "m", "d");
+        sent.send = send;
+        List<LongconnEvent> trace =
+                trace(sent, LongconnEvent.presence(T0 + 15_000, "d", false, "7.1"));
+        List<LongconnAction> out = run(AckRules.defaults(), trace, new Random(4), false);
+        assertThat(out).extracting(a -> a.action).containsExactly("retry", "fallback");
+        assertThat(out.get(0).send.vendor).isEqualTo("longconn");
+        assertThat(out.get(0).send.token).isEqualTo("conn-1");
+        assertThat(out.get(0).send.attempt).isEqualTo(1);
+        SendRecord fb = out.get(1).send;
+        assertThat(fb.vendor).isEqualTo("huawei");
+        assertThat(fb.token).isEqualTo("hw-token");
+        assertThat(fb.fallback).isNull();
+        assertThat(fb.attempt).isEqualTo(2);
+        assertThat(send.attempt).as("the tracked send is not changed").isNull();
+    }
+
+    @Test
+    void randomTracesActAsTheContractThroughRestores() throws Exception {
+        Random random = new Random(20261124);
+        for (int run = 0; run < 60; run++) {
+            AckRules rules =
+                    new AckRules(
+                            1_000L * (1 + random.nextInt(3)),
+                            random.nextInt(4),
+                            1_000L * (1 + random.nextInt(3)),
+                            1_000L * (2 + random.nextInt(12)),
+                            random.nextBoolean() ? "7.0" : "7.0.1");
+            List<LongconnEvent> trace = randomTrace(random);
+            List<String> expected = lines(AckModel.run(rules, trace));
+            List<String> actual = lines(run(rules, trace, random, true));
+            assertThat(actual).as("run %d, rules %s", run, rules).isEqualTo(expected);
+        }
+    }
+
+    private static List<LongconnEvent> randomTrace(Random random) {
+        String[] versions = {null, "6.9", "7", "7.0.0", "7.0.1", "7.10", "10.0.0.1"};
+        List<LongconnEvent> trace = new ArrayList<>();
+        int n = 20 + random.nextInt(60);
+        for (int i = 0; i < n; i++) {
+            long ts = T0 + 500L * random.nextInt(80);
+            String device = "d" + random.nextInt(4);
+            String msg = "m" + random.nextInt(6);
+            switch (random.nextInt(6)) {
+                case 0, 1 -> trace.add(LongconnEvent.sent(ts, msg, device));
+                case 2, 3 -> trace.add(LongconnEvent.ack(ts, msg, device));
+                default ->
+                        trace.add(
+                                LongconnEvent.presence(
+                                        ts,
+                                        device,
+                                        random.nextInt(3) > 0,
+                                        versions[random.nextInt(versions.length)]));
+            }
+        }
+        return trace(trace.toArray(new LongconnEvent[0]));
+    }
+
+    /** Numbers the events in the given order and sorts them by time, as a replay reads a trace. */
+    private static List<LongconnEvent> trace(LongconnEvent... events) {
+        List<LongconnEvent> trace = new ArrayList<>();
+        for (int i = 0; i < events.length; i++) {
+            events[i].seq = i + 1;
+            trace.add(events[i]);
+        }
+        trace.sort(
+                Comparator.<LongconnEvent>comparingLong(e -> e.ts).thenComparingLong(e -> e.seq));
+        return trace;
+    }
+
+    /**
+     * The tracker over {@code trace}: events arrive shuffled within the watermark's bound, the
+     * watermark moves in random steps, and with {@code restore} the operator is snapshotted and
+     * restored into a new instance at a random point.
+     */
+    static List<LongconnAction> run(
+            AckRules rules, List<LongconnEvent> trace, Random random, boolean restore)
+            throws Exception {
+        List<LongconnAction> out = new ArrayList<>();
+        List<List<LongconnEvent>> batches = new ArrayList<>();
+        for (int i = 0; i < trace.size(); ) {
+            int j = Math.min(trace.size(), i + 1 + random.nextInt(6));
+            List<LongconnEvent> batch = new ArrayList<>(trace.subList(i, j));
+            Collections.shuffle(batch, random);
+            batches.add(batch);
+            i = j;
+        }
+        int restoreAt = restore && !batches.isEmpty() ? random.nextInt(batches.size()) : -1;
+        var h = harness(rules, null);
+        long wm = Long.MIN_VALUE;
+        for (int b = 0; b < batches.size(); b++) {
+            for (LongconnEvent e : batches.get(b)) {
+                h.processElement(new StreamRecord<>(copy(e), e.ts));
+                wm = Math.max(wm, e.ts - 1);
+            }
+            // the watermark lags behind the batch: everything up to the batch's start is final
+            long safe = batches.get(b).stream().mapToLong(e -> e.ts).min().getAsLong() - 1;
+            h.processWatermark(new Watermark(safe));
+            if (b == restoreAt) {
+                OperatorSubtaskState snap = h.snapshot(1, 1);
+                collect(h, out);
+                h.close();
+                h = harness(rules, snap);
+            }
+        }
+        h.processWatermark(new Watermark(Long.MAX_VALUE));
+        collect(h, out);
+        assertThat(h.getSideOutput(DispatchTags.DEAD_LETTERS)).isNull();
+        h.close();
+        out.sort(Tracking.ORDER);
+        return out;
+    }
+
+    private static LongconnEvent copy(LongconnEvent e) {
+        LongconnEvent c = new LongconnEvent();
+        c.ts = e.ts;
+        c.type = e.type;
+        c.msgId = e.msgId;
+        c.deviceId = e.deviceId;
+        c.online = e.online;
+        c.appVersion = e.appVersion;
+        c.send = e.send;
+        c.seq = e.seq;
+        return c;
+    }
+
+    private static void collect(
+            KeyedOneInputStreamOperatorTestHarness<String, LongconnEvent, LongconnAction> h,
+            List<LongconnAction> out) {
+        out.addAll(h.extractOutputValues());
+        h.getOutput().clear();
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, LongconnEvent, LongconnAction>
+            harness(AckRules rules, OperatorSubtaskState restoreFrom) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new AckTracker(rules, TTL, TTL, 4), e -> e.deviceId, Types.STRING);
+        if (restoreFrom != null) {
+            h.initializeState(restoreFrom);
+        }
+        h.open();
+        return h;
+    }
+
+    private static List<String> lines(List<LongconnAction> actions) {
+        List<String> lines = new ArrayList<>();
+        for (LongconnAction a : actions) {
+            lines.add(io.pushline.schema.Json.write(a));
+        }
+        return lines;
+    }
+
+    private static String action(long ts, String msgId, String action, int attempt, Long delay) {
+        return action(ts, msgId, "d", action, attempt, delay);
+    }
+
+    private static String action(
+            long ts, String msgId, String deviceId, String action, int attempt, Long delay) {
+        return io.pushline.schema.Json.write(
+                LongconnAction.of(ts, msgId, deviceId, action, attempt, delay));
+    }
+}

@@ -1,0 +1,32 @@
+package io.pushline.schema.longconn;
+
+import io.pushline.schema.SendRecord;
+
+/**
+ * One tracked (msgId, deviceId), a value of the tracker's per-device map keyed by msgId. A POJO so
+ * that fields can be added without losing state.
+ */
+public class TrackedSend {
+    /** Time of attempt 0 (the send). */
+    public long sentTs;
+
+    /** Retries made so far (k-1 while retry k is pending). */
+    public int retries;
+
+    /** Time of the last attempt. */
+    public long lastAttempt;
+
+    /** The delay of the pending retry, counted from the last attempt. */
+    public long delay;
+
+    /** What to resend; null in a replay. */
+    public SendRecord send;
+
+    public TrackedSend() {}
+
+    /** When the pending retry comes due, at most {@code Long.MAX_VALUE}. */
+    public long due() {
+        long due = lastAttempt + delay;
+        return due < lastAttempt ? Long.MAX_VALUE : due;
+    }
+}
