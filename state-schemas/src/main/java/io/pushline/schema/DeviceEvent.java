@@ -10,7 +10,17 @@ import java.util.Objects;
  * of the dispatch trace. Fields a kind does not use stay null.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"ts", "type", "deviceId", "uid", "vendor", "token", "tz", "pushEnabled"})
+@JsonPropertyOrder({
+    "ts",
+    "type",
+    "deviceId",
+    "uid",
+    "vendor",
+    "token",
+    "tz",
+    "pushEnabled",
+    "fallback"
+})
 public class DeviceEvent {
     public static final String BIND = "bind";
     public static final String UNBIND = "unbind";
@@ -25,6 +35,12 @@ public class DeviceEvent {
     public String tz;
     public Boolean pushEnabled;
     public Boolean enabled;
+
+    /**
+     * A bind's optional vendor channel for a long-connection device (read by the streaming job
+     * only): where the ack tracker falls back to once the long connection is down.
+     */
+    public Fallback fallback;
 
     @JsonIgnore public long seq;
 
@@ -86,7 +102,8 @@ public class DeviceEvent {
                 && Objects.equals(token, e.token)
                 && Objects.equals(tz, e.tz)
                 && Objects.equals(pushEnabled, e.pushEnabled)
-                && Objects.equals(enabled, e.enabled);
+                && Objects.equals(enabled, e.enabled)
+                && Objects.equals(fallback, e.fallback);
     }
 
     @Override

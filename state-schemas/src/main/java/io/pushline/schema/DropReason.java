@@ -17,7 +17,12 @@ public enum DropReason {
     DAILY_CAP(16),
     EXPIRED(17),
     /** A reminder the user's app pulled ahead and fires itself: not pushed. */
-    PULLED(18);
+    PULLED(18),
+    /**
+     * A long-connection send whose device went offline before acknowledging it, with no vendor
+     * channel to fall back to (decided by the long-connection job, after the PASS).
+     */
+    UNDELIVERABLE(19);
 
     /** The status code of a PASS. */
     public static final int PASS_CODE = 0;

@@ -1,12 +1,13 @@
 package io.pushline.schema;
 
 import io.pushline.schema.inbox.InboxOp;
+import io.pushline.schema.longconn.LongconnEvent;
 import io.pushline.schema.reminders.ReminderEvent;
 
 /**
  * One input record after parsing: exactly one of {@code event}, {@code request}, {@code reminder},
- * {@code inbox} or {@code dead} is set. Parsing never throws, so a bad record cannot fail the
- * source.
+ * {@code inbox}, {@code longconn} or {@code dead} is set. Parsing never throws, so a bad record
+ * cannot fail the source.
  */
 public class ParsedRecord {
     public DeviceEvent event;
@@ -18,6 +19,9 @@ public class ParsedRecord {
 
     /** A read of inbox messages (inbox.events). */
     public InboxOp inbox;
+
+    /** A long-connection send, ack or presence (the long-connection job's inputs). */
+    public LongconnEvent longconn;
 
     /** Where the record came from, for dead letters raised after parsing. */
     public String source;
@@ -50,6 +54,12 @@ public class ParsedRecord {
         return r;
     }
 
+    public static ParsedRecord of(LongconnEvent e) {
+        ParsedRecord r = new ParsedRecord();
+        r.longconn = e;
+        return r;
+    }
+
     public static ParsedRecord of(DeadLetter d) {
         ParsedRecord r = new ParsedRecord();
         r.dead = d;
@@ -75,6 +85,9 @@ public class ParsedRecord {
         }
         if (inbox != null) {
             return inbox.ts;
+        }
+        if (longconn != null) {
+            return longconn.ts;
         }
         return Long.MIN_VALUE;
     }

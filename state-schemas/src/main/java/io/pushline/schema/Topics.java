@@ -41,6 +41,15 @@ public final class Topics {
     /** Reads of inbox messages: {@code read} by msgIds or all (keyed by uid). */
     public static final String INBOX_EVENTS = "inbox.events";
 
+    /** Long-connection clients' acks: {@code {"ts","msgId","deviceId"}} (keyed by deviceId). */
+    public static final String LONGCONN_ACKS = "longconn.acks";
+
+    /**
+     * Long-connection presence: {@code {"ts","type":"presence","deviceId","online","appVersion"}}
+     * (keyed by deviceId).
+     */
+    public static final String LONGCONN_PRESENCE = "longconn.presence";
+
     private Topics() {}
 
     public static String vendorTopic(String vendorWireName) {
@@ -75,6 +84,8 @@ public final class Topics {
         all.add(SEGMENT_CHANGES);
         all.add(RECEIPTS);
         all.add(METRICS);
+        all.add(LONGCONN_ACKS);
+        all.add(LONGCONN_PRESENCE);
         return all;
     }
 }

@@ -166,6 +166,12 @@ public final class WireParser {
                 }
                 e.pushEnabled = node.get("pushEnabled").booleanValue();
             }
+            if (knownVendorsOnly && present(node, "fallback")) {
+                Bad bad = fallback(node.get("fallback"), e);
+                if (bad != null) {
+                    return bad;
+                }
+            }
         } else if (DeviceEvent.SWITCH.equals(type)) {
             JsonNode enabled = node.get("enabled");
             if (enabled == null || enabled.isNull()) {
@@ -179,6 +185,38 @@ public final class WireParser {
         Bad longField =
                 tooLong("deviceId", e.deviceId, "uid", e.uid, "vendor", e.vendor, "token", e.token);
         return longField != null ? longField : new Event(e);
+    }
+
+    /**
+     * A bind's fallback channel, {@code {"vendor", "token"}}: a known vendor other than the long
+     * connection itself, and a token.
+     */
+    private static Bad fallback(JsonNode f, DeviceEvent e) {
+        if (!f.isObject()) {
+            return new Bad("field 'fallback' must be an object with 'vendor' and 'token'");
+        }
+        String vendor = textOf(f, "vendor");
+        if (vendor == null || vendor.isEmpty()) {
+            return new Bad("field 'fallback.vendor' must be a non-empty string");
+        }
+        Vendor v = Vendor.fromWire(vendor);
+        if (v == null || v == Vendor.LONGCONN) {
+            return new Bad(
+                    "field 'fallback.vendor': '"
+                            + JsonFields.clip(vendor)
+                            + "' is not a vendor channel (one of "
+                            + vendorNames().replace(", longconn", "")
+                            + ")");
+        }
+        String token = textOf(f, "token");
+        if (token == null) {
+            return new Bad("field 'fallback.token' must be a string");
+        }
+        if (token.length() > MAX_TOKEN) {
+            return new Bad("field 'fallback.token' is longer than " + MAX_TOKEN + " characters");
+        }
+        e.fallback = Fallback.of(vendor, token);
+        return null;
     }
 
     private Parsed push(JsonNode node, long ts, long seq) {

@@ -42,6 +42,15 @@ public final class KafkaIO {
      */
     public static KafkaSource<ParsedRecord> dispatchInput(
             Configuration conf, String groupId, List<String> topics) {
+        return parsedInput(conf, groupId, topics, new ParsedRecordDeserializer());
+    }
+
+    /** {@code topics} parsed by {@code deserializer}; reads committed data only. */
+    public static KafkaSource<ParsedRecord> parsedInput(
+            Configuration conf,
+            String groupId,
+            List<String> topics,
+            KafkaRecordDeserializationSchema<ParsedRecord> deserializer) {
         KafkaSourceBuilder<ParsedRecord> b =
                 KafkaSource.<ParsedRecord>builder()
                         .setBootstrapServers(
@@ -50,7 +59,7 @@ public final class KafkaIO {
                         .setTopics(topics)
                         .setGroupId(groupId)
                         .setStartingOffsets(startingOffsets(conf))
-                        .setDeserializer(new ParsedRecordDeserializer())
+                        .setDeserializer(deserializer)
                         .setProperty("isolation.level", "read_committed")
                         .setProperty("commit.offsets.on.checkpoint", "true");
         if (conf.get(CommonOptions.KAFKA_BOUNDED)) {

@@ -100,6 +100,33 @@ public final class AckRules implements Serializable {
                         : d.minAckVersion);
     }
 
+    /**
+     * The longest a message can stay tracked, from its send to its give-up: the probe retries, then
+     * delays growing by {@code step} from the smallest a later phase can start at ({@code
+     * probeDelay + step}: a learned delay is one a later retry used) until one exceeds {@code
+     * maxDelay}. At most {@code Long.MAX_VALUE}.
+     */
+    public long longestTrackingMs() {
+        if (probeTries > 0 && probeDelayMs > maxDelayMs) {
+            return probeDelayMs;
+        }
+        BigInteger total =
+                BigInteger.valueOf(probeTries).multiply(BigInteger.valueOf(probeDelayMs));
+        BigInteger first = BigInteger.valueOf(probeDelayMs).add(BigInteger.valueOf(stepMs));
+        BigInteger max = BigInteger.valueOf(maxDelayMs);
+        BigInteger step = BigInteger.valueOf(stepMs);
+        BigInteger n =
+                first.compareTo(max) > 0
+                        ? BigInteger.ZERO
+                        : max.subtract(first).divide(step).add(BigInteger.ONE);
+        // n retries of first, first + step, ...; then the delay that exceeds maxDelay
+        total =
+                total.add(n.multiply(first))
+                        .add(step.multiply(n).multiply(n.subtract(BigInteger.ONE)).shiftRight(1))
+                        .add(first.add(n.multiply(step)));
+        return total.bitLength() > 63 ? Long.MAX_VALUE : total.longValue();
+    }
+
     /** The delay that goes with {@code delay} grown by one step, at most {@code Long.MAX_VALUE}. */
     long plusStep(long delay) {
         long sum = delay + stepMs;

@@ -139,7 +139,8 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
                 && AppVersion.compare(d.appVersion, rules.minAckVersion) < 0) {
             emitFor(
                     e,
-                    LongconnAction.of(ts, e.msgId, e.deviceId, LongconnAction.UNTRACKED, 0, null));
+                    LongconnAction.of(ts, e.msgId, e.deviceId, LongconnAction.UNTRACKED, 0, null),
+                    e.send);
             return;
         }
         TrackedSend t = new TrackedSend();
@@ -160,7 +161,8 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         emitFor(
                 e,
                 LongconnAction.of(
-                        ts, e.msgId, e.deviceId, LongconnAction.ACKED, t.retries, ts - t.sentTs));
+                        ts, e.msgId, e.deviceId, LongconnAction.ACKED, t.retries, ts - t.sentTs),
+                t.send);
         DeviceLink d = link.value();
         if (d != null && d.learnedDelay != null) {
             d.learnedDelay = null;
@@ -206,7 +208,7 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
             tracked.remove(msgId);
             emitTimer(
                     LongconnAction.of(t, msgId, deviceId, LongconnAction.FALLBACK, k, s.delay),
-                    fallback(s.send, k));
+                    s.send);
             return;
         }
         if (k > rules.probeTries) {
@@ -214,9 +216,7 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
             d.learnedDelay = s.delay;
             link.update(d);
         }
-        emitTimer(
-                LongconnAction.of(t, msgId, deviceId, LongconnAction.RETRY, k, s.delay),
-                resend(s.send, k));
+        emitTimer(LongconnAction.of(t, msgId, deviceId, LongconnAction.RETRY, k, s.delay), s.send);
         s.retries = k;
         s.lastAttempt = t;
         s.delay = delayOf(k + 1, d, s.delay);
@@ -239,35 +239,14 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         return rules.plusStep(previous);
     }
 
-    private static SendRecord resend(SendRecord send, int attempt) {
-        if (send == null) {
-            return null;
-        }
-        SendRecord r = send.copy();
-        r.attempt = attempt;
-        return r;
-    }
-
-    /** The send to the fallback channel, or null when the device has none (or in a replay). */
-    private static SendRecord fallback(SendRecord send, int attempt) {
-        if (send == null || send.fallback == null) {
-            return null;
-        }
-        SendRecord r = send.copy();
-        r.vendor = send.fallback.vendor;
-        r.token = send.fallback.token;
-        r.fallback = null;
-        r.attempt = attempt;
-        return r;
-    }
-
     private DeviceLink device() throws Exception {
         DeviceLink d = link.value();
         return d == null ? new DeviceLink() : d;
     }
 
-    private void emitFor(LongconnEvent e, LongconnAction a) {
+    private void emitFor(LongconnEvent e, LongconnAction a, SendRecord send) {
         a.seq = e.seq;
+        a.send = send;
         actions.get(a.action).inc();
         emit(a, a.ts);
     }

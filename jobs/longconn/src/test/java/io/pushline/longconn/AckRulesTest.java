@@ -57,6 +57,17 @@ class AckRulesTest {
     }
 
     @Test
+    void theLongestTrackingIsTheSumOfTheDelaysUpToTheGiveUp() {
+        // 4 x 10 s, then 20, 30, ..., 120 s, then the 130 s that gives up
+        assertThat(AckRules.defaults().longestTrackingMs())
+                .isEqualTo(40_000 + (20 + 120) * 11 / 2 * 1_000 + 130_000);
+        assertThat(new AckRules(50_000, 2, 1_000, 10_000, "7").longestTrackingMs())
+                .isEqualTo(50_000);
+        assertThat(new AckRules(1, 0, 1, Long.MAX_VALUE, "7").longestTrackingMs())
+                .isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void aDocumentThatDoesNotParseIsRejected() {
         assertThatThrownBy(() -> AckRules.parse("probeDelay: [10s"))
                 .isInstanceOf(RulesException.class)

@@ -2,6 +2,7 @@ package io.pushline.longconn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.Decision;
 import io.pushline.schema.Fallback;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -90,13 +91,15 @@ class AckTrackerTest {
     }
 
     @Test
-    void retriesAndFallbacksCarryTheirSends() throws Exception {
+    void retriesAndFallbacksBecomeSendsOnTheirChannels() throws Exception {
         SendRecord send = new SendRecord();
         send.msgId = "m";
+        send.uid = "u";
         send.deviceId = "d";
         send.vendor = "longconn";
         send.token = "conn-1";
         send.title = "t";
+        send.msgType = "news";
         send.fallback = Fallback.of("huawei", "hw-token");
         LongconnEvent sent = LongconnEvent.sent(T0, "m", "d");
         sent.send = send;
@@ -104,15 +107,26 @@ class AckTrackerTest {
                 trace(sent, LongconnEvent.presence(T0 + 15_000, "d", false, "7.1"));
         List<LongconnAction> out = run(AckRules.defaults(), trace, new Random(4), false);
         assertThat(out).extracting(a -> a.action).containsExactly("retry", "fallback");
-        assertThat(out.get(0).send.vendor).isEqualTo("longconn");
-        assertThat(out.get(0).send.token).isEqualTo("conn-1");
-        assertThat(out.get(0).send.attempt).isEqualTo(1);
-        SendRecord fb = out.get(1).send;
+
+        SendRecord retry = Deliveries.resend(out.get(0).send, out.get(0).attempt);
+        assertThat(retry.vendor).isEqualTo("longconn");
+        assertThat(retry.token).isEqualTo("conn-1");
+        assertThat(retry.attempt).isEqualTo(1);
+        SendRecord fb = Deliveries.fallback(out.get(1).send, out.get(1).attempt);
         assertThat(fb.vendor).isEqualTo("huawei");
         assertThat(fb.token).isEqualTo("hw-token");
         assertThat(fb.fallback).isNull();
         assertThat(fb.attempt).isEqualTo(2);
         assertThat(send.attempt).as("the tracked send is not changed").isNull();
+        assertThat(Deliveries.receipt(out.get(1)).fallbackVendor).isEqualTo("huawei");
+
+        send.fallback = null;
+        Decision d = Deliveries.undeliverable(send);
+        assertThat(d.decision).isEqualTo("DROP");
+        assertThat(d.reason).isEqualTo("undeliverable");
+        assertThat(d.code).isEqualTo(19);
+        assertThat(d.msgType).isEqualTo("news");
+        assertThat(d.uid).isEqualTo("u");
     }
 
     @Test

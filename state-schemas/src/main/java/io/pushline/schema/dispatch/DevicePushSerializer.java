@@ -1,6 +1,7 @@
 package io.pushline.schema.dispatch;
 
 import io.pushline.schema.CompactSerializer;
+import io.pushline.schema.Fallback;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.SerializerTypeInfo;
 import io.pushline.schema.Target;
@@ -32,6 +33,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
 
     private static final int REQUEST = 1;
     private static final int DEVICE = 2;
+
+    /** The device's fallback channel follows it (added after a form: older data never has it). */
+    private static final int FALLBACK = 4;
 
     private static final int LEVEL = 1;
     private static final int DEADLINE = 2;
@@ -90,12 +94,19 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
 
     @Override
     public void serialize(DevicePush d, DataOutputView out) throws IOException {
-        out.writeByte((d.request != null ? REQUEST : 0) | (d.device != null ? DEVICE : 0));
+        out.writeByte(
+                (d.request != null ? REQUEST : 0)
+                        | (d.device != null ? DEVICE : 0)
+                        | (d.device != null && d.device.fallback != null ? FALLBACK : 0));
         if (d.request != null) {
             write(d.request, out);
         }
         if (d.device != null) {
             write(d.device, out);
+            if (d.device.fallback != null) {
+                writeString(d.device.fallback.vendor, out);
+                writeNullable(d.device.fallback.token, out);
+            }
         }
     }
 
@@ -160,6 +171,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         }
         if ((parts & DEVICE) != 0) {
             d.device = readDevice(in);
+            if ((parts & FALLBACK) != 0) {
+                d.device.fallback = Fallback.of(readName(in), readNullable(in));
+            }
         }
         return d;
     }

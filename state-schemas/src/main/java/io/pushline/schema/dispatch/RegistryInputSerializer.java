@@ -2,6 +2,7 @@ package io.pushline.schema.dispatch;
 
 import io.pushline.schema.CompactSerializer;
 import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Fallback;
 import io.pushline.schema.SerializerTypeInfo;
 import io.pushline.schema.Varints;
 import java.io.IOException;
@@ -33,6 +34,9 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
 
     private static final int FALSE = 1;
     private static final int TRUE = 2;
+
+    /** A bind's fallback channel follows (a bit added after a form: older data never has it). */
+    private static final int FALLBACK = 16;
 
     private final DevicePushSerializer requests;
 
@@ -71,6 +75,7 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
         e.tz = from.tz;
         e.pushEnabled = from.pushEnabled;
         e.enabled = from.enabled;
+        e.fallback = from.fallback;
         return e;
     }
 
@@ -87,7 +92,8 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
     }
 
     private void write(DeviceEvent e, DataOutputView out) throws IOException {
-        out.writeByte(bits(e.pushEnabled) | bits(e.enabled) << 2);
+        out.writeByte(
+                bits(e.pushEnabled) | bits(e.enabled) << 2 | (e.fallback != null ? FALLBACK : 0));
         out.writeLong(e.ts);
         Varints.writeSigned(out, e.seq);
         writeString(e.type, out);
@@ -96,6 +102,10 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
         writeString(e.vendor, out);
         writeString(e.token, out);
         writeString(e.tz, out);
+        if (e.fallback != null) {
+            writeString(e.fallback.vendor, out);
+            writeString(e.fallback.token, out);
+        }
     }
 
     @Override
@@ -125,6 +135,9 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
         e.vendor = readName(in);
         e.token = readString(in);
         e.tz = readName(in);
+        if ((flags & FALLBACK) != 0) {
+            e.fallback = Fallback.of(readName(in), readString(in));
+        }
         return e;
     }
 

@@ -1,5 +1,6 @@
 package io.pushline.schema.registry;
 
+import io.pushline.schema.Fallback;
 import java.util.Objects;
 
 /**
@@ -24,6 +25,9 @@ public class DeviceInfo {
     /** Event time of the last change (bind or switch). */
     public long updatedTs;
 
+    /** The vendor channel a long-connection device falls back to, from its bind; or null. */
+    public Fallback fallback;
+
     public DeviceInfo() {}
 
     public DeviceInfo copy() {
@@ -36,6 +40,7 @@ public class DeviceInfo {
         c.pushEnabled = pushEnabled;
         c.boundTs = boundTs;
         c.updatedTs = updatedTs;
+        c.fallback = fallback;
         return c;
     }
 
@@ -52,7 +57,8 @@ public class DeviceInfo {
                 && Objects.equals(uid, d.uid)
                 && Objects.equals(vendor, d.vendor)
                 && Objects.equals(token, d.token)
-                && Objects.equals(tz, d.tz);
+                && Objects.equals(tz, d.tz)
+                && Objects.equals(fallback, d.fallback);
     }
 
     @Override

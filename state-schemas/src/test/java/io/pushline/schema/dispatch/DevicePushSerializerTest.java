@@ -2,6 +2,7 @@ package io.pushline.schema.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.Fallback;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
 import io.pushline.schema.registry.DeviceInfo;
@@ -81,6 +82,8 @@ class DevicePushSerializerTest {
                 f.set(o, Boolean.TRUE);
             } else if (t == List.class) {
                 f.set(o, new ArrayList<>(List.of("a-" + name, "b-" + name)));
+            } else if (t == Fallback.class) {
+                f.set(o, Fallback.of("huawei", "t-" + name));
             } else {
                 throw new AssertionError("no test value for " + type.getSimpleName() + "." + f);
             }

@@ -3,6 +3,7 @@ package io.pushline.schema.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Fallback;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
 import java.lang.reflect.Field;
@@ -37,6 +38,8 @@ class RegistryInputSerializerTest {
                 f.setLong(e, 1_000_000_000_000L + ++i);
             } else if (t == Boolean.class) {
                 f.set(e, ++i % 2 == 0);
+            } else if (t == Fallback.class) {
+                f.set(e, Fallback.of("fcm", "t-" + f.getName()));
             } else {
                 throw new AssertionError("no test value for DeviceEvent." + f);
             }

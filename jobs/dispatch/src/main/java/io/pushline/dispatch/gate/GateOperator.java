@@ -301,6 +301,9 @@ public class GateOperator extends AbstractStreamOperator<Decision>
         s.body = p.body;
         s.ts = p.ts;
         s.deadline = p.deadline;
+        if (Vendor.LONGCONN.wireName().equals(device.vendor)) {
+            s.fallback = device.fallback;
+        }
         return s;
     }
 

@@ -112,6 +112,9 @@ public class HBaseRegistrySink implements Sink<RegistryChange> {
             add(p, "enabled", String.valueOf(d.pushEnabled));
             add(p, "boundTs", String.valueOf(d.boundTs));
             add(p, "updatedTs", String.valueOf(d.updatedTs));
+            // empty when none, so that a re-bind without one clears an earlier one
+            add(p, "fallbackVendor", d.fallback == null ? "" : d.fallback.vendor);
+            add(p, "fallbackToken", d.fallback == null ? "" : d.fallback.token);
             return p;
         }
 

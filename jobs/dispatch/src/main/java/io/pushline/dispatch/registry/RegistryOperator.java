@@ -116,6 +116,7 @@ public class RegistryOperator extends EventTimeOrderedOperator<RegistryInput, De
                 after.token = e.token;
                 after.tz = e.tz;
                 after.pushEnabled = e.pushEnabled == null || e.pushEnabled;
+                after.fallback = e.fallback;
                 after.boundTs = e.ts;
                 after.updatedTs = e.ts;
                 break;
