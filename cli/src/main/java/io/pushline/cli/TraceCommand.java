@@ -99,6 +99,7 @@ final class TraceCommand {
                 l.decidedAt,
                 l.failCode == null ? null : "code " + l.failCode);
         line(b, "token", l.tokenInvalidAt, l.decidedAt, "reported invalid: the device was unbound");
+        longconn(b, l);
         b.append("  ").append(explain(l, status)).append('\n');
         return b.toString();
     }
@@ -123,6 +124,45 @@ final class TraceCommand {
             default:
                 return "=> not sent: the gate dropped it (" + or(l.reason) + ")";
         }
+    }
+
+    /** The long connection's attempts: each retry, then the ack, fallback or give-up. */
+    private static void longconn(StringBuilder b, Lifecycle l) {
+        if (l.lcRetryAt != null) {
+            for (int k = 1; k <= l.lcRetryAt.length; k++) {
+                line(
+                        b,
+                        "retry " + k,
+                        l.lcRetryAt[k - 1],
+                        l.decidedAt,
+                        "resent on the long connection");
+            }
+        }
+        if (l.lcRetries > Lifecycle.MAX_RETRY_TIMES) {
+            b.append(
+                    String.format(
+                            "  %-10s (%d retries in all; the first %d are listed)%n",
+                            "", l.lcRetries, Lifecycle.MAX_RETRY_TIMES));
+        }
+        line(
+                b,
+                "acked",
+                l.lcAckedAt,
+                l.decidedAt,
+                l.lcCompensationMs < 0
+                        ? "by the app"
+                        : String.format(
+                                "by the app after %d retries: compensation %.1f s",
+                                l.lcRetries, l.lcCompensationMs / 1000.0));
+        line(
+                b,
+                "fallback",
+                l.lcFallbackAt,
+                l.decidedAt,
+                l.lcFallbackVendor == null
+                        ? "offline, and no vendor channel: undeliverable"
+                        : "offline: sent on " + l.lcFallbackVendor);
+        line(b, "gave up", l.lcGiveUpAt, l.decidedAt, "no ack within the longest delay");
     }
 
     private static void line(StringBuilder b, String what, long at, long from, String note) {

@@ -86,6 +86,28 @@ class ReceiptsCliITCase {
             dropped.code = 13;
             dropped.decidedAt = T;
             lifecycles.put(ReceiptTables.put(dropped));
+            MetricRow lc = row(MetricRow.DAY, T, "longconn", 30, 30, 0, 1, 0);
+            lc.lcAcked = 27;
+            lc.lcRetries = 9;
+            lc.lcFallbacks = 2;
+            lc.lcGiveUps = 1;
+            lc.compensationCount = 3;
+            lc.compensationP99 = 125_000;
+            days.put(ReceiptTables.put(lc));
+            for (int i = 0; i < 3; i++) {
+                Lifecycle acked = new Lifecycle();
+                acked.msgId = "msg-000750";
+                acked.deviceId = "lc-" + i;
+                acked.vendor = "longconn";
+                acked.msgType = "promo";
+                acked.decision = "PASS";
+                acked.code = 0;
+                acked.decidedAt = T;
+                acked.lcRetries = 1 + i;
+                acked.lcAckedAt = T + 20_000 + 60_000 * i * i;
+                acked.lcCompensationMs = 20_000 + 60_000L * i * i;
+                lifecycles.put(ReceiptTables.put(acked));
+            }
         }
     }
 
@@ -127,7 +149,7 @@ class ReceiptsCliITCase {
     @Test
     void everyReadmeQueryRuns() throws Exception {
         List<String> queries = readmeQueries();
-        assertThat(queries).hasSize(11);
+        assertThat(queries).hasSize(13);
         for (String q : queries) {
             Result r = run(() -> SqlCommand.run(args("-e", q)));
             assertThat(r.code).as(q + "\n" + r.err).isZero();
@@ -145,6 +167,22 @@ class ReceiptsCliITCase {
         Result bad = run(() -> SqlCommand.run(args("-e", "SELECT nope FROM metrics_minute")));
         assertThat(bad.code).isEqualTo(1);
         assertThat(bad.err).contains("pushline sql:").contains("nope");
+    }
+
+    @Test
+    void theCompensationTimesAreADistributionInSql() throws Exception {
+        Result r = run(() -> SqlCommand.run(args("-e", readmeQueries().get(12))));
+        assertThat(r.code).as(r.err).isZero();
+        assertThat(r.out)
+                .containsPattern("\\|\\s+0 \\|\\s+1 \\|")
+                .containsPattern("\\|\\s+1 \\|\\s+1 \\|")
+                .containsPattern("\\|\\s+4 \\|\\s+1 \\|");
+        Result perCampaign = run(() -> SqlCommand.run(args("-e", readmeQueries().get(11))));
+        assertThat(perCampaign.out)
+                .containsPattern(
+                        "\\|\\s+msg-000750 \\|\\s+longconn \\|\\s+9 \\|\\s+27 \\|\\s+2 \\|\\s+1 \\|\\s+125000 \\|");
+        Result trace = run(() -> TraceCommand.run(args("msg-000750", "lc-2")));
+        assertThat(trace.out).contains("after 3 retries: compensation 260.0 s");
     }
 
     @Test

@@ -54,7 +54,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
     public void open(OpenContext context) {
         state = getRuntimeContext().getState(ReceiptStateDescriptors.lifecycle(stateTtl));
         MetricGroup g = getRuntimeContext().getMetricGroup();
-        byKind = new Counter[ReceiptEvent.INBOX_READ + 1];
+        byKind = new Counter[ReceiptEvent.LAST + 1];
         for (byte k = 0; k < byKind.length; k++) {
             byKind[k] = g.addGroup("kind", ReceiptEvent.kindName(k)).counter("events");
         }
@@ -169,6 +169,38 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
                 // a read needs no decision: the inbox got the message whatever the gate said
                 out.collect(delta(l, e.kind));
                 return true;
+            case ReceiptEvent.LC_RETRY:
+                if (e.attempt <= l.lcRetries) {
+                    return false;
+                }
+                if (e.attempt <= Lifecycle.MAX_RETRY_TIMES) {
+                    long[] at = l.lcRetryAt == null ? new long[0] : l.lcRetryAt;
+                    at = java.util.Arrays.copyOf(at, Math.max(at.length, e.attempt));
+                    at[e.attempt - 1] = e.ts;
+                    l.lcRetryAt = at;
+                }
+                l.lcRetries = e.attempt;
+                break;
+            case ReceiptEvent.LC_ACKED:
+                if (l.lcAckedAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.lcAckedAt = e.ts;
+                l.lcCompensationMs = e.attempt > 0 ? Math.max(0, e.delayMs) : -1;
+                break;
+            case ReceiptEvent.LC_FALLBACK:
+                if (l.lcFallbackAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.lcFallbackAt = e.ts;
+                l.lcFallbackVendor = e.fallbackVendor;
+                break;
+            case ReceiptEvent.LC_GIVE_UP:
+                if (l.lcGiveUpAt != Lifecycle.NONE) {
+                    return false;
+                }
+                l.lcGiveUpAt = e.ts;
+                break;
             case ReceiptEvent.TOKEN_INVALID:
                 if (l.tokenInvalidAt != Lifecycle.NONE) {
                     return false;
@@ -183,7 +215,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
                 throw new IllegalArgumentException("not a receipt: " + e.kind);
         }
         if (l.msgType != null) {
-            out.collect(delta(l, e.kind));
+            emit(l, e.kind, out);
         } else {
             if (l.pending == 0) {
                 ctx.timerService().registerEventTimeTimer(e.ts + decisionWaitMs);
@@ -207,12 +239,45 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
     }
 
     private void flushPending(Lifecycle l, Collector<MetricDelta> out) {
-        for (byte k = ReceiptEvent.SENT; k <= ReceiptEvent.TOKEN_INVALID; k++) {
+        for (byte k = ReceiptEvent.SENT; k <= ReceiptEvent.LAST; k++) {
             if ((l.pending & (1 << k)) != 0) {
-                out.collect(delta(l, k));
+                emit(l, k, out);
             }
         }
         l.pending = 0;
+    }
+
+    /** The counts of a receipt of kind {@code kind}: one, or one per retry not yet counted. */
+    private static void emit(Lifecycle l, byte kind, Collector<MetricDelta> out) {
+        if (kind != ReceiptEvent.LC_RETRY) {
+            out.collect(delta(l, kind));
+            return;
+        }
+        for (int k = l.lcRetriesCounted + 1; k <= l.lcRetries; k++) {
+            long at =
+                    l.lcRetryAt != null && k <= l.lcRetryAt.length && l.lcRetryAt[k - 1] != 0
+                            ? l.lcRetryAt[k - 1]
+                            : lastRetryAt(l);
+            out.collect(
+                    MetricDelta.of(
+                            at,
+                            l.msgId,
+                            l.msgType != null ? l.msgType : UNKNOWN,
+                            vendorOf(l),
+                            MetricDelta.LC_RETRY,
+                            null));
+        }
+        l.lcRetriesCounted = l.lcRetries;
+    }
+
+    private static long lastRetryAt(Lifecycle l) {
+        long last = Lifecycle.NONE;
+        if (l.lcRetryAt != null) {
+            for (long t : l.lcRetryAt) {
+                last = Math.max(last, t);
+            }
+        }
+        return last == Lifecycle.NONE ? l.decidedAt : last;
     }
 
     private static MetricDelta delta(Lifecycle l, byte kind) {
@@ -248,6 +313,23 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
                         ReceiptParser.INBOX,
                         MetricDelta.INBOX_READ,
                         null);
+            case ReceiptEvent.LC_ACKED:
+                MetricDelta a =
+                        MetricDelta.of(
+                                l.lcAckedAt, l.msgId, msgType, vendor, MetricDelta.LC_ACKED, null);
+                a.latencyMs = l.lcCompensationMs;
+                return a;
+            case ReceiptEvent.LC_FALLBACK:
+                return MetricDelta.of(
+                        l.lcFallbackAt,
+                        l.msgId,
+                        msgType,
+                        vendor,
+                        MetricDelta.LC_FALLBACK,
+                        l.lcFallbackVendor == null ? "undeliverable" : l.lcFallbackVendor);
+            case ReceiptEvent.LC_GIVE_UP:
+                return MetricDelta.of(
+                        l.lcGiveUpAt, l.msgId, msgType, vendor, MetricDelta.LC_GIVE_UP, null);
             case ReceiptEvent.TOKEN_INVALID:
                 return MetricDelta.of(
                         l.tokenInvalidAt,

@@ -47,6 +47,22 @@ public class MetricAggregate implements AggregateFunction<MetricDelta, MetricAcc
             case MetricDelta.INBOX_READ:
                 acc.inboxRead++;
                 break;
+            case MetricDelta.LC_ACKED:
+                acc.lcAcked++;
+                if (d.latencyMs >= 0) {
+                    acc.compensation = LatencyHistogram.add(acc.compensation, d.latencyMs);
+                    acc.compensationMax = Math.max(acc.compensationMax, d.latencyMs);
+                }
+                break;
+            case MetricDelta.LC_RETRY:
+                acc.lcRetries++;
+                break;
+            case MetricDelta.LC_FALLBACK:
+                acc.lcFallbacks++;
+                break;
+            case MetricDelta.LC_GIVE_UP:
+                acc.lcGiveUps++;
+                break;
             default:
                 throw new IllegalArgumentException("unknown metric " + d.metric);
         }
@@ -68,6 +84,12 @@ public class MetricAggregate implements AggregateFunction<MetricDelta, MetricAcc
         a.failed += b.failed;
         a.tokenInvalid += b.tokenInvalid;
         a.inboxRead += b.inboxRead;
+        a.lcAcked += b.lcAcked;
+        a.lcRetries += b.lcRetries;
+        a.lcFallbacks += b.lcFallbacks;
+        a.lcGiveUps += b.lcGiveUps;
+        a.compensation = LatencyHistogram.merge(a.compensation, b.compensation);
+        a.compensationMax = Math.max(a.compensationMax, b.compensationMax);
         for (Map.Entry<String, Long> e : b.drops.entrySet()) {
             a.drops.merge(e.getKey(), e.getValue(), Long::sum);
         }

@@ -54,6 +54,19 @@ public class MetricWindow extends ProcessWindowFunction<MetricAcc, MetricRow, St
         r.latencyP90 = LatencyHistogram.percentile(acc.latency, 0.90);
         r.latencyP99 = LatencyHistogram.percentile(acc.latency, 0.99);
         r.latencyMax = acc.latencyMax;
+        r.lcAcked = acc.lcAcked;
+        r.lcRetries = acc.lcRetries;
+        r.lcFallbacks = acc.lcFallbacks;
+        r.lcGiveUps = acc.lcGiveUps;
+        if (acc.compensation != null) {
+            for (int c : acc.compensation) {
+                r.compensationCount += c;
+            }
+        }
+        r.compensationP50 = LatencyHistogram.percentile(acc.compensation, 0.50);
+        r.compensationP90 = LatencyHistogram.percentile(acc.compensation, 0.90);
+        r.compensationP99 = LatencyHistogram.percentile(acc.compensation, 0.99);
+        r.compensationMax = acc.compensationMax;
         return r;
     }
 }

@@ -84,6 +84,15 @@ public final class ReceiptTables {
         count(p, "lat_p90", r.latencyP90);
         count(p, "lat_p99", r.latencyP99);
         count(p, "lat_max", r.latencyMax);
+        count(p, "lc_acked", r.lcAcked);
+        count(p, "lc_retries", r.lcRetries);
+        count(p, "lc_fallbacks", r.lcFallbacks);
+        count(p, "lc_give_ups", r.lcGiveUps);
+        count(p, "comp_n", r.compensationCount);
+        count(p, "comp_p50", r.compensationP50);
+        count(p, "comp_p90", r.compensationP90);
+        count(p, "comp_p99", r.compensationP99);
+        count(p, "comp_max", r.compensationMax);
         for (Map.Entry<String, Long> e : r.drops.entrySet()) {
             p.addColumn(DROPS, Bytes.toBytes(e.getKey()), Bytes.toBytes(e.getValue()));
         }
@@ -131,6 +140,15 @@ public final class ReceiptTables {
         r.latencyP90 = longOf(res, "lat_p90");
         r.latencyP99 = longOf(res, "lat_p99");
         r.latencyMax = longOf(res, "lat_max");
+        r.lcAcked = longOf(res, "lc_acked");
+        r.lcRetries = longOf(res, "lc_retries");
+        r.lcFallbacks = longOf(res, "lc_fallbacks");
+        r.lcGiveUps = longOf(res, "lc_give_ups");
+        r.compensationCount = longOf(res, "comp_n");
+        r.compensationP50 = longOf(res, "comp_p50");
+        r.compensationP90 = longOf(res, "comp_p90");
+        r.compensationP99 = longOf(res, "comp_p99");
+        r.compensationMax = longOf(res, "comp_max");
         r.drops = family(res, DROPS);
         r.fails = family(res, FAILS);
         return r;
@@ -145,7 +163,10 @@ public final class ReceiptTables {
      * A lifecycle row: one cell, so an update costs one cell (three times the puts per second of a
      * column per field on our HBase). Encoding version 1: version byte; uid, vendor, msg_type,
      * decision, reason, fail_code as (present byte, UTF); code as int; decided, sent, delivered,
-     * clicked, failed and token_invalid times as longs ({@link Lifecycle#NONE} when unseen).
+     * clicked, failed and token_invalid times as longs ({@link Lifecycle#NONE} when unseen). Then,
+     * added later and absent from older cells: the inbox read time; the long connection's retries,
+     * retry times (count, longs), acked time, compensation, fallback time, fallback vendor (present
+     * byte, UTF) and give-up time.
      */
     public static Put put(Lifecycle l) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(96);
@@ -170,6 +191,21 @@ public final class ReceiptTables {
                     }) {
                 out.writeLong(t);
             }
+            out.writeLong(l.inboxReadAt);
+            out.writeInt(l.lcRetries);
+            long[] at = l.lcRetryAt == null ? new long[0] : l.lcRetryAt;
+            out.writeByte(at.length);
+            for (long t : at) {
+                out.writeLong(t);
+            }
+            out.writeLong(l.lcAckedAt);
+            out.writeLong(l.lcCompensationMs);
+            out.writeLong(l.lcFallbackAt);
+            out.writeBoolean(l.lcFallbackVendor != null);
+            if (l.lcFallbackVendor != null) {
+                out.writeUTF(l.lcFallbackVendor);
+            }
+            out.writeLong(l.lcGiveUpAt);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -209,6 +245,20 @@ public final class ReceiptTables {
             l.clickedAt = in.readLong();
             l.failedAt = in.readLong();
             l.tokenInvalidAt = in.readLong();
+            if (in.available() > 0) {
+                l.inboxReadAt = in.readLong();
+                l.lcRetries = in.readInt();
+                long[] at = new long[in.readUnsignedByte()];
+                for (int i = 0; i < at.length; i++) {
+                    at[i] = in.readLong();
+                }
+                l.lcRetryAt = at.length == 0 ? null : at;
+                l.lcAckedAt = in.readLong();
+                l.lcCompensationMs = in.readLong();
+                l.lcFallbackAt = in.readLong();
+                l.lcFallbackVendor = in.readBoolean() ? in.readUTF() : null;
+                l.lcGiveUpAt = in.readLong();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -69,6 +69,62 @@ class LifecycleFunctionTest {
     }
 
     @Test
+    void longConnectionReportsCountEachRetryOnceAndTheCompensationOfALateAck() throws Exception {
+        try (var h = harness(null)) {
+            // two retries before the decision arrives, one repeated (a replayed report)
+            h.processElement(longconn("retry", "m", "d1", T + 10_000, 1, 10_000), T + 10_000);
+            h.processElement(longconn("retry", "m", "d1", T + 20_000, 2, 10_000), T + 20_000);
+            h.processElement(longconn("retry", "m", "d1", T + 10_000, 1, 10_000), T + 10_000);
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.processElement(decision("m", "d1", "PASS", null, 0, T), T);
+            h.processElement(longconn("retry", "m", "d1", T + 30_000, 3, 10_000), T + 30_000);
+            h.processElement(longconn("acked", "m", "d1", T + 33_000, 3, 33_000), T + 33_000);
+            h.processElement(longconn("acked", "m", "d1", T + 34_000, 3, 34_000), T + 34_000);
+            List<MetricDelta> out = h.extractOutputValues();
+            assertThat(out.stream().map(d -> d.metric))
+                    .containsExactly(
+                            MetricDelta.PASSED,
+                            MetricDelta.LC_RETRY,
+                            MetricDelta.LC_RETRY,
+                            MetricDelta.LC_RETRY,
+                            MetricDelta.LC_ACKED);
+            assertThat(out.subList(1, 4).stream().map(d -> d.ts))
+                    .containsExactly(T + 10_000, T + 20_000, T + 30_000);
+            assertThat(out.get(4).latencyMs).isEqualTo(33_000);
+            Lifecycle l =
+                    side(h, ReceiptTags.LIFECYCLE).get(side(h, ReceiptTags.LIFECYCLE).size() - 1);
+            assertThat(l.lcRetries).isEqualTo(3);
+            assertThat(l.lcRetryAt).containsExactly(T + 10_000, T + 20_000, T + 30_000);
+            assertThat(l.lcCompensationMs).isEqualTo(33_000);
+            assertThat(l.status()).isEqualTo(Lifecycle.DELIVERED);
+        }
+    }
+
+    @Test
+    void anAckWithoutRetriesHasNoCompensationAndAFallbackNamesItsChannel() throws Exception {
+        try (var h = harness(null)) {
+            h.processElement(decision("m", "d1", "PASS", null, 0, T), T);
+            h.processElement(longconn("acked", "m", "d1", T + 900, 0, 900), T + 900);
+            h.processElement(decision("m", "d2", "PASS", null, 0, T), T);
+            ReceiptEvent fb = longconn("fallback", "m", "d2", T + 10_000, 1, 10_000);
+            fb.fallbackVendor = "huawei";
+            h.processElement(fb, T + 10_000);
+            h.processElement(decision("m", "d3", "PASS", null, 0, T), T);
+            h.processElement(longconn("fallback", "m", "d3", T + 10_000, 1, 10_000), T + 10_000);
+            h.processElement(longconn("give_up", "m", "d3", T + 99_000, 4, 50_000), T + 99_000);
+            List<MetricDelta> out = h.extractOutputValues();
+            assertThat(out.get(1).metric).isEqualTo(MetricDelta.LC_ACKED);
+            assertThat(out.get(1).latencyMs).isEqualTo(-1);
+            assertThat(
+                            out.stream()
+                                    .filter(d -> d.metric == MetricDelta.LC_FALLBACK)
+                                    .map(d -> d.detail))
+                    .containsExactly("huawei", "undeliverable");
+            assertThat(out.get(out.size() - 1).metric).isEqualTo(MetricDelta.LC_GIVE_UP);
+        }
+    }
+
+    @Test
     void receiptsBeforeTheirDecisionWaitForItsMsgType() throws Exception {
         try (var h = harness(null)) {
             h.processElement(receipt(ReceiptEvent.DELIVERED, "m", "d1", T + 5_000), T + 5_000);
@@ -224,6 +280,29 @@ class LifecycleFunctionTest {
                                 + uid
                                 + "\"}",
                         "0-0");
+    }
+
+    static ReceiptEvent longconn(
+            String type, String msgId, String deviceId, long ts, int attempt, long delayMs) {
+        Object e =
+                io.pushline.schema.receipts.ReceiptParser.parse(
+                        io.pushline.schema.Topics.RECEIPTS,
+                        "{\"ts\":"
+                                + ts
+                                + ",\"type\":\"longconn_"
+                                + type
+                                + "\",\"msgId\":\""
+                                + msgId
+                                + "\",\"deviceId\":\""
+                                + deviceId
+                                + "\",\"attempt\":"
+                                + attempt
+                                + ",\"delayMs\":"
+                                + delayMs
+                                + "}",
+                        "0-0");
+        assertThat(((ReceiptEvent) e).dead).isNull();
+        return (ReceiptEvent) e;
     }
 
     static ReceiptEvent receipt(byte kind, String msgId, String deviceId, long ts) {

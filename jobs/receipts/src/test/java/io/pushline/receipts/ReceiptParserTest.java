@@ -33,6 +33,33 @@ class ReceiptParserTest {
 
     /** Without the refused token the registry could not tell a real report from a forged one. */
     @Test
+    void readsTheLongConnectionsReports() {
+        String retry =
+                "{\"type\":\"longconn_retry\",\"msgId\":\"m\",\"deviceId\":\"d\",\"ts\":5,"
+                        + "\"attempt\":2,\"delayMs\":10000}";
+        ReceiptEvent e = parse(retry);
+        assertThat(e.dead).isNull();
+        assertThat(e.kind).isEqualTo(ReceiptEvent.LC_RETRY);
+        assertThat(e.vendor).isEqualTo("longconn");
+        assertThat(e.attempt).isEqualTo(2);
+        assertThat(e.delayMs).isEqualTo(10_000);
+        ReceiptEvent fb =
+                parse(
+                        retry.replace("longconn_retry", "longconn_fallback")
+                                .replace("}", ",\"fallbackVendor\":\"vivo\"}"));
+        assertThat(fb.kind).isEqualTo(ReceiptEvent.LC_FALLBACK);
+        assertThat(fb.fallbackVendor).isEqualTo("vivo");
+        assertThat(reason(retry.replace(",\"attempt\":2", "")))
+                .startsWith("missing field 'attempt'");
+        assertThat(reason(retry.replace("\"attempt\":2", "\"attempt\":-1")))
+                .startsWith("field 'attempt' must be an integer >= 0");
+        assertThat(reason(retry.replace("\"delayMs\":10000", "\"delayMs\":\"10s\"")))
+                .startsWith("field 'delayMs' must be an integer");
+        assertThat(reason(retry.replace("\"deviceId\":\"d\",", "")))
+                .startsWith("missing field 'deviceId'");
+    }
+
+    @Test
     void anInvalidTokenReportNamesTheToken() {
         String noToken =
                 "{\"type\":\"token_invalid\",\"msgId\":\"m\",\"deviceId\":\"d\",\"vendor\":\"fcm\",\"ts\":5}";

@@ -43,6 +43,30 @@ public class Lifecycle {
     /** For {@code uid:U} lifecycles: when the uid first read the message in its inbox. */
     public long inboxReadAt = NONE;
 
+    /** Long connection: retries made (the highest attempt reported). */
+    public int lcRetries;
+
+    /** Retries counted in the metrics so far (retries reported before the decision wait). */
+    public int lcRetriesCounted;
+
+    /** When the first {@link #MAX_RETRY_TIMES} retries were made. */
+    public long[] lcRetryAt;
+
+    public long lcAckedAt = NONE;
+
+    /** Ms from the first send to the ack when it came after a retry (the compensation); or -1. */
+    public long lcCompensationMs = -1;
+
+    public long lcFallbackAt = NONE;
+
+    /** The vendor channel the fallback went to; null when it was undeliverable. */
+    public String lcFallbackVendor;
+
+    public long lcGiveUpAt = NONE;
+
+    /** Retry times kept per lifecycle: a bound on the state of a device that never acks. */
+    public static final int MAX_RETRY_TIMES = 32;
+
     /** Receipts seen before any decision (bits {@code 1 << kind}), counted once it comes. */
     public int pending;
 
@@ -67,6 +91,14 @@ public class Lifecycle {
         c.failCode = failCode;
         c.tokenInvalidAt = tokenInvalidAt;
         c.pending = pending;
+        c.lcRetries = lcRetries;
+        c.lcRetriesCounted = lcRetriesCounted;
+        c.lcRetryAt = lcRetryAt == null ? null : lcRetryAt.clone();
+        c.lcAckedAt = lcAckedAt;
+        c.lcCompensationMs = lcCompensationMs;
+        c.lcFallbackAt = lcFallbackAt;
+        c.lcFallbackVendor = lcFallbackVendor;
+        c.lcGiveUpAt = lcGiveUpAt;
         return c;
     }
 
@@ -75,8 +107,8 @@ public class Lifecycle {
         if (clickedAt != NONE) {
             return CLICKED;
         }
-        if (deliveredAt != NONE) {
-            return DELIVERED;
+        if (deliveredAt != NONE || lcAckedAt != NONE) {
+            return DELIVERED; // an ack: the app has it
         }
         if (tokenInvalidAt != NONE) {
             return TOKEN_INVALID;

@@ -25,5 +25,17 @@ public class MetricAcc {
     public int[] latency;
     public long latencyMax;
 
+    /** Long connection: acked, retries made, fallen back, given up. */
+    public long lcAcked;
+
+    public long lcRetries;
+    public long lcFallbacks;
+    public long lcGiveUps;
+
+    /** Compensation times (acked after at least one retry), as latency buckets. */
+    public int[] compensation;
+
+    public long compensationMax;
+
     public MetricAcc() {}
 }

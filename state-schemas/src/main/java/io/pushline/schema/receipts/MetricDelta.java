@@ -15,6 +15,13 @@ public class MetricDelta {
     public static final byte TOKEN_INVALID = 6;
     public static final byte INBOX_READ = 7;
 
+    /** Long connection: acked (latencyMs: the compensation time when retried), each retry, etc. */
+    public static final byte LC_ACKED = 8;
+
+    public static final byte LC_RETRY = 9;
+    public static final byte LC_FALLBACK = 10;
+    public static final byte LC_GIVE_UP = 11;
+
     public long ts;
     public String msgId;
     public String msgType;
@@ -24,7 +31,10 @@ public class MetricDelta {
     /** DROPPED: the reason; FAILED: the vendor's code. */
     public String detail;
 
-    /** DELIVERED: ms from the push's time to delivery; else -1. */
+    /**
+     * DELIVERED: ms from the push's time to delivery; LC_ACKED after a retry: the compensation time
+     * (ms from the first send to the ack); else -1.
+     */
     public long latencyMs = -1;
 
     public MetricDelta() {}

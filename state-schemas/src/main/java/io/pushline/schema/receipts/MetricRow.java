@@ -33,7 +33,16 @@ import java.util.TreeMap;
     "latencyP50",
     "latencyP90",
     "latencyP99",
-    "latencyMax"
+    "latencyMax",
+    "lcAcked",
+    "lcRetries",
+    "lcFallbacks",
+    "lcGiveUps",
+    "compensationCount",
+    "compensationP50",
+    "compensationP90",
+    "compensationP99",
+    "compensationMax"
 })
 public class MetricRow {
     public static final String MINUTE = "minute";
@@ -69,6 +78,21 @@ public class MetricRow {
     public long latencyP99;
     public long latencyMax;
 
+    /** Long connection: acked, retries made, fallen back, given up. */
+    public long lcAcked;
+
+    public long lcRetries;
+    public long lcFallbacks;
+    public long lcGiveUps;
+
+    /** Compensation time (ms from the first send to an ack after a retry): count, percentiles. */
+    public long compensationCount;
+
+    public long compensationP50;
+    public long compensationP90;
+    public long compensationP99;
+    public long compensationMax;
+
     public MetricRow() {}
 
     /** The upsert key on push.metrics. */
@@ -97,6 +121,15 @@ public class MetricRow {
                 && latencyP90 == r.latencyP90
                 && latencyP99 == r.latencyP99
                 && latencyMax == r.latencyMax
+                && lcAcked == r.lcAcked
+                && lcRetries == r.lcRetries
+                && lcFallbacks == r.lcFallbacks
+                && lcGiveUps == r.lcGiveUps
+                && compensationCount == r.compensationCount
+                && compensationP50 == r.compensationP50
+                && compensationP90 == r.compensationP90
+                && compensationP99 == r.compensationP99
+                && compensationMax == r.compensationMax
                 && Objects.equals(grain, r.grain)
                 && Objects.equals(msgId, r.msgId)
                 && Objects.equals(msgType, r.msgType)

@@ -20,6 +20,16 @@ public class ReceiptEvent {
     /** A message read in the inbox ({@code deviceId} is {@code uid:U}, vendor {@code inbox}). */
     public static final byte INBOX_READ = 6;
 
+    /** The long-connection job's reports of one tracked send: ack, retry, fallback, give-up. */
+    public static final byte LC_ACKED = 7;
+
+    public static final byte LC_RETRY = 8;
+    public static final byte LC_FALLBACK = 9;
+    public static final byte LC_GIVE_UP = 10;
+
+    /** The largest kind. */
+    public static final byte LAST = LC_GIVE_UP;
+
     public byte kind;
     public String msgId;
 
@@ -46,6 +56,14 @@ public class ReceiptEvent {
 
     /** {@code token_invalid} only: the token the vendor refused. */
     public String token;
+
+    /** Long-connection reports: the contract's attempt and delay (ms). */
+    public int attempt;
+
+    public long delayMs;
+
+    /** {@code longconn_fallback}: the vendor channel it went to; null when undeliverable. */
+    public String fallbackVendor;
 
     public DeadLetter dead;
 
@@ -83,6 +101,14 @@ public class ReceiptEvent {
                 return "failed";
             case TOKEN_INVALID:
                 return "token_invalid";
+            case LC_ACKED:
+                return "longconn_acked";
+            case LC_RETRY:
+                return "longconn_retry";
+            case LC_FALLBACK:
+                return "longconn_fallback";
+            case LC_GIVE_UP:
+                return "longconn_give_up";
             default:
                 return "kind " + kind;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
+import io.pushline.schema.JsonFields;
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
 
@@ -60,11 +61,20 @@ public final class ReceiptParser {
                 break;
             case "inbox_read":
                 return inboxRead(n, e);
+            case "longconn_acked":
+                return longconn(n, e, ReceiptEvent.LC_ACKED);
+            case "longconn_retry":
+                return longconn(n, e, ReceiptEvent.LC_RETRY);
+            case "longconn_fallback":
+                return longconn(n, e, ReceiptEvent.LC_FALLBACK);
+            case "longconn_give_up":
+                return longconn(n, e, ReceiptEvent.LC_GIVE_UP);
             default:
                 return "unknown type '"
-                        + type
+                        + JsonFields.clip(type)
                         + "' (one of sent, delivered, clicked, failed, token_invalid,"
-                        + " inbox_read)";
+                        + " inbox_read, longconn_acked, longconn_retry, longconn_fallback,"
+                        + " longconn_give_up)";
         }
         Object common = common(n, e);
         if (common != null) {
@@ -113,6 +123,42 @@ public final class ReceiptParser {
         e.vendor = INBOX;
         return e;
     }
+
+    /** A report of the long-connection job (see jobs/longconn/README.md). */
+    private static Object longconn(JsonNode n, ReceiptEvent e, byte kind) {
+        e.kind = kind;
+        Object common = common(n, e);
+        if (common != null) {
+            return common;
+        }
+        if (e.deviceId == null) {
+            return missingOrWrong(n, "deviceId", "a non-empty string");
+        }
+        if (e.vendor == null) {
+            e.vendor = LONGCONN;
+        }
+        JsonNode attempt = n.get("attempt");
+        if (attempt == null || attempt.isNull()) {
+            return "missing field 'attempt'";
+        }
+        if (!attempt.canConvertToInt() || !attempt.isIntegralNumber() || attempt.asInt() < 0) {
+            return "field 'attempt' must be an integer >= 0";
+        }
+        e.attempt = attempt.asInt();
+        JsonNode delay = n.get("delayMs");
+        if (delay == null || delay.isNull()) {
+            return "missing field 'delayMs'";
+        }
+        if (!delay.isIntegralNumber() || !delay.canConvertToLong()) {
+            return "field 'delayMs' must be an integer";
+        }
+        e.delayMs = delay.asLong();
+        e.fallbackVendor = nonEmpty(n, "fallbackVendor");
+        return e;
+    }
+
+    /** The vendor of long-connection reports that name none. */
+    public static final String LONGCONN = "longconn";
 
     /** The vendor of inbox reads in the metrics: the inbox is a channel of its own. */
     public static final String INBOX = "inbox";

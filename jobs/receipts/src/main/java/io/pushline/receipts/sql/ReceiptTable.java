@@ -55,7 +55,8 @@ public enum ReceiptTable {
         return "Counts per "
                 + grain
                 + " (UTC) x campaign (msg_id) x msg_type x vendor; latency = ms from the push's"
-                + " time to delivery.";
+                + " time to delivery; compensation = ms from a long-connection send to its ack"
+                + " after at least one retry.";
     }
 
     public Schema schema() {
@@ -77,6 +78,13 @@ public enum ReceiptTable {
                     .column("failed_at", DataTypes.TIMESTAMP_LTZ(3))
                     .column("fail_code", DataTypes.STRING())
                     .column("token_invalid_at", DataTypes.TIMESTAMP_LTZ(3))
+                    .column("inbox_read_at", DataTypes.TIMESTAMP_LTZ(3))
+                    .column("lc_retries", DataTypes.INT())
+                    .column("lc_acked_at", DataTypes.TIMESTAMP_LTZ(3))
+                    .column("compensation_ms", DataTypes.BIGINT())
+                    .column("lc_fallback_at", DataTypes.TIMESTAMP_LTZ(3))
+                    .column("lc_fallback_vendor", DataTypes.STRING())
+                    .column("lc_give_up_at", DataTypes.TIMESTAMP_LTZ(3))
                     .primaryKey("msg_id", "device_id")
                     .build();
         }
@@ -100,6 +108,15 @@ public enum ReceiptTable {
                 .column("latency_p90_ms", DataTypes.BIGINT())
                 .column("latency_p99_ms", DataTypes.BIGINT())
                 .column("latency_max_ms", DataTypes.BIGINT())
+                .column("lc_acked", DataTypes.BIGINT())
+                .column("lc_retries", DataTypes.BIGINT())
+                .column("lc_fallbacks", DataTypes.BIGINT())
+                .column("lc_give_ups", DataTypes.BIGINT())
+                .column("compensation_count", DataTypes.BIGINT())
+                .column("compensation_p50_ms", DataTypes.BIGINT())
+                .column("compensation_p90_ms", DataTypes.BIGINT())
+                .column("compensation_p99_ms", DataTypes.BIGINT())
+                .column("compensation_max_ms", DataTypes.BIGINT())
                 .primaryKey("window_start", "msg_id", "msg_type", "vendor")
                 .build();
     }
@@ -131,7 +148,14 @@ public enum ReceiptTable {
                     time(l.clickedAt),
                     time(l.failedAt),
                     str(l.failCode),
-                    time(l.tokenInvalidAt));
+                    time(l.tokenInvalidAt),
+                    time(l.inboxReadAt),
+                    l.lcRetries,
+                    time(l.lcAckedAt),
+                    l.lcCompensationMs < 0 ? null : l.lcCompensationMs,
+                    time(l.lcFallbackAt),
+                    str(l.lcFallbackVendor),
+                    time(l.lcGiveUpAt));
         }
         MetricRow r = ReceiptTables.metricRow(grain, res);
         return GenericRowData.of(
@@ -153,7 +177,16 @@ public enum ReceiptTable {
                 r.latencyP50,
                 r.latencyP90,
                 r.latencyP99,
-                r.latencyMax);
+                r.latencyMax,
+                r.lcAcked,
+                r.lcRetries,
+                r.lcFallbacks,
+                r.lcGiveUps,
+                r.compensationCount,
+                r.compensationP50,
+                r.compensationP90,
+                r.compensationP99,
+                r.compensationMax);
     }
 
     private static StringData str(String s) {
