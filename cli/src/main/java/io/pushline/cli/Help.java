@@ -25,7 +25,7 @@ final class Help {
                     "                       print a summary, stop everything",
                     "  local up [--dir DIR] run the embedded stack (Kafka KRaft, HBase) in the foreground",
                     "                       until Ctrl-C; prints and writes DIR/local.env (default .pushline)",
-                    "  run dispatch|receipts|all [--key value ...]",
+                    "  run dispatch|receipts|longconn|all [--key value ...]",
                     "                       run a streaming job (all: every one, on one MiniCluster) on",
                     "                       local Flink (RocksDB) until Ctrl-C, against",
                     "                       .pushline/local.env or the given options",

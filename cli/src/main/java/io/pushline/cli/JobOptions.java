@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.dispatch.DispatchOptions;
+import io.pushline.longconn.LongconnOptions;
 import io.pushline.recall.RecallOptions;
 import io.pushline.receipts.ReceiptsOptions;
 import io.pushline.schedule.ScheduleOptions;
@@ -37,6 +38,12 @@ record JobOptions(
                             "receipts.",
                             ReceiptsOptions.own(),
                             ReceiptsOptions.accepted()),
+                    new JobOptions(
+                            "Long-connection job (`longconn`)",
+                            "io.pushline.longconn.LongconnJob",
+                            "longconn.",
+                            LongconnOptions.own(),
+                            LongconnOptions.accepted()),
                     new JobOptions(
                             "Segment build (`audience build`, SegmentsJob)",
                             "io.pushline.segments.SegmentsJob",

@@ -8,6 +8,8 @@ import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
+import io.pushline.longconn.LongconnJob;
+import io.pushline.longconn.LongconnOptions;
 import io.pushline.receipts.ReceiptsJob;
 import io.pushline.receipts.ReceiptsOptions;
 import java.nio.file.Path;
@@ -25,8 +27,8 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * {@code ./pushline run dispatch|receipts|all [--key value ...]}: a job, or every streaming job, on
- * a local MiniCluster.
+ * {@code ./pushline run dispatch|receipts|longconn|all [--key value ...]}: a job, or every
+ * streaming job, on a local MiniCluster.
  */
 final class RunCommand {
     private RunCommand() {}
@@ -35,10 +37,11 @@ final class RunCommand {
         if (args.length == 0
                 || !(args[0].equals("dispatch")
                         || args[0].equals("receipts")
+                        || args[0].equals("longconn")
                         || args[0].equals("all"))) {
             throw new UsageException(
-                    "usage: ./pushline run dispatch|receipts|all [--key value ...] (see ./pushline"
-                            + " help options)");
+                    "usage: ./pushline run dispatch|receipts|longconn|all [--key value ...] (see"
+                            + " ./pushline help options)");
         }
         String name = args[0];
         if (name.equals("all")) {
@@ -50,22 +53,26 @@ final class RunCommand {
         Configuration options =
                 OptionsParser.parse(
                         all.toArray(new String[0]),
-                        name.equals("dispatch")
-                                ? DispatchOptions.accepted()
-                                : ReceiptsOptions.accepted());
+                        switch (name) {
+                            case "dispatch" -> DispatchOptions.accepted();
+                            case "longconn" -> LongconnOptions.accepted();
+                            default -> ReceiptsOptions.accepted();
+                        });
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
 
         Configuration flink = LocalFlink.configuration(home.resolve("flink-run"));
-        if (name.equals("dispatch") && LocalFlink.findConfDir() != null) {
-            // production's checkpoint and flush settings: realtime sends visible within a second
+        if (!name.equals("receipts") && LocalFlink.findConfDir() != null) {
+            // production's checkpoint and flush settings: sends and retries visible within a second
             LocalFlink.productionCheckpoints().forEach(flink::setString);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(2);
         JobClient job =
-                name.equals("dispatch")
-                        ? DispatchJob.start(env, options)
-                        : ReceiptsJob.start(env, options);
+                switch (name) {
+                    case "dispatch" -> DispatchJob.start(env, options);
+                    case "longconn" -> LongconnJob.start(env, options);
+                    default -> ReceiptsJob.start(env, options);
+                };
         System.out.printf(
                 "%s job %s running against %s. Ctrl-C stops it.%n",
                 name, job.getJobID(), stack(options));
@@ -86,9 +93,9 @@ final class RunCommand {
     }
 
     /**
-     * Every streaming job (dispatch with the inbox writer, receipts) on one local MiniCluster, each
-     * at parallelism 2 in slots of its own, until Ctrl-C. Options go to every job that accepts
-     * them.
+     * Every streaming job (dispatch with the inbox writer, receipts, long connection) on one local
+     * MiniCluster, each at parallelism 2 in slots of its own, until Ctrl-C. Options go to every job
+     * that accepts them.
      */
     static int runAll(List<String> args) throws Exception {
         Path home = LocalStack.defaultDir();
@@ -101,6 +108,9 @@ final class RunCommand {
         for (ConfigOption<?> o : ReceiptsOptions.accepted()) {
             accepted.put(o.key(), o);
         }
+        for (ConfigOption<?> o : LongconnOptions.accepted()) {
+            accepted.put(o.key(), o);
+        }
         Configuration options =
                 OptionsParser.parse(all.toArray(new String[0]), new ArrayList<>(accepted.values()));
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
@@ -109,7 +119,7 @@ final class RunCommand {
         if (LocalFlink.findConfDir() != null) {
             LocalFlink.productionCheckpoints().forEach(flink::setString);
         }
-        int jobs = 2;
+        int jobs = 3;
         MiniClusterConfiguration cluster =
                 new MiniClusterConfiguration.Builder()
                         .setConfiguration(flink)
@@ -125,6 +135,9 @@ final class RunCommand {
             StreamExecutionEnvironment receipts = env(flink);
             ReceiptsJob.wire(receipts, options);
             started.put("receipts", submit(mini, receipts));
+            StreamExecutionEnvironment longconn = env(flink);
+            LongconnJob.wire(longconn, options);
+            started.put("longconn", submit(mini, longconn));
             started.forEach((n, id) -> System.out.printf("%s job %s running%n", n, id));
             System.out.printf(
                     "all jobs on one MiniCluster against %s. Ctrl-C stops them.%n", stack(options));

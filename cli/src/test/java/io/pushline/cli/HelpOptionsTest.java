@@ -49,6 +49,7 @@ class HelpOptionsTest {
                 List.of(
                         DispatchOptions.accepted(),
                         ReceiptsOptions.accepted(),
+                        io.pushline.longconn.LongconnOptions.accepted(),
                         SegmentsOptions.accepted(),
                         SendTimeOptions.accepted(),
                         RecallOptions.accepted(),
