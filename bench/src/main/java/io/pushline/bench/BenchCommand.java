@@ -80,6 +80,9 @@ final class BenchCommand {
         if (args.length > 0 && args[0].equals("reminders")) {
             return ReminderBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("longconn")) {
+            return LongconnBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && args[0].equals("inbox")) {
             return InboxBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -101,6 +104,8 @@ final class BenchCommand {
                             + "       ./pushline bench nightly [--users N] [--seed S]\n"
                             + "       ./pushline bench receipts [--events N] [--devices D]\n"
                             + "       ./pushline bench hostile [--per-case SECONDS]\n"
+                            + "       ./pushline bench longconn [--sends N] [--devices D]"
+                            + " [--seed S] [--repeat R]\n"
                             + "       ./pushline bench inbox [--users N] [--clients C]"
                             + " [--seconds S]\n"
                             + "       ./pushline bench latency [--devices N]"

@@ -140,7 +140,7 @@ final class LongconnCommand {
                                                     c -> new SortedTrace())
                                             .withTimestampAssigner((e, ts) -> e.ts))
                             .name("Trace");
-            Tracking.Streams s = Tracking.build(input, rules, NO_TTL, NO_TTL, 128);
+            Tracking.Streams s = Tracking.build(input, rules, NO_TTL, 128);
             CloseableIterator<LongconnAction> out = s.actions().collectAsync();
             CloseableIterator<DeadLetter> dead = s.deadLetters().collectAsync();
             env.execute("pushline-longconn-replay");

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -36,32 +35,28 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
     private static final long serialVersionUID = 1L;
 
     private final AckRules rules;
-    private final Duration deviceTtl;
-    private final Duration trackedTtl;
+    private final Duration stateTtl;
 
     private transient ValueState<DeviceLink> link;
-    private transient MapState<String, TrackedSend> tracked;
     private transient InternalTimerService<VoidNamespace> timers;
     private transient Map<String, Counter> actions;
     private transient Counter duplicateSends;
     private transient Counter strayAcks;
 
-    public AckTracker(AckRules rules, Duration deviceTtl, Duration trackedTtl) {
-        this(rules, deviceTtl, trackedTtl, EventTimeQueue.DEFAULT_MAX_ON_HEAP);
+    public AckTracker(AckRules rules, Duration stateTtl) {
+        this(rules, stateTtl, EventTimeQueue.DEFAULT_MAX_ON_HEAP);
     }
 
-    public AckTracker(AckRules rules, Duration deviceTtl, Duration trackedTtl, int maxOnHeap) {
+    public AckTracker(AckRules rules, Duration stateTtl, int maxOnHeap) {
         super("longconn-buffer", LongconnEvent.class, maxOnHeap);
         this.rules = rules;
-        this.deviceTtl = deviceTtl;
-        this.trackedTtl = trackedTtl;
+        this.stateTtl = stateTtl;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        link = getRuntimeContext().getState(LongconnState.device(deviceTtl));
-        tracked = getRuntimeContext().getMapState(LongconnState.tracked(trackedTtl));
+        link = getRuntimeContext().getState(LongconnState.device(stateTtl));
         timers =
                 getInternalTimerService("longconn-retries", VoidNamespaceSerializer.INSTANCE, this);
         var metrics = getRuntimeContext().getMetricGroup().addGroup("longconn");
@@ -111,116 +106,132 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     @Override
     protected void handle(LongconnEvent e, long ts) throws Exception {
+        DeviceLink d = link.value();
+        if (d == null) {
+            d = new DeviceLink();
+        }
         switch (e.type) {
-            case LongconnEvent.PRESENCE -> presence(e);
-            case LongconnEvent.SENT -> sent(e, ts);
-            case LongconnEvent.ACK -> ack(e, ts);
+            case LongconnEvent.PRESENCE -> {
+                d.online = e.online;
+                if (e.appVersion != null) {
+                    d.appVersion = e.appVersion;
+                }
+            }
+            case LongconnEvent.SENT -> {
+                if (!sent(d, e, ts)) {
+                    return;
+                }
+            }
+            case LongconnEvent.ACK -> {
+                if (!ack(d, e, ts)) {
+                    return;
+                }
+            }
             default -> throw new IllegalStateException("parser let through type " + e.type);
         }
+        save(d);
     }
 
-    private void presence(LongconnEvent e) throws Exception {
-        DeviceLink d = device();
-        d.online = e.online;
-        if (e.appVersion != null) {
-            d.appVersion = e.appVersion;
-        }
-        link.update(d);
-    }
-
-    private void sent(LongconnEvent e, long ts) throws Exception {
-        if (tracked.contains(e.msgId)) {
+    /** Whether the device's state changed. */
+    private boolean sent(DeviceLink d, LongconnEvent e, long ts) {
+        if (d.find(e.msgId) != null) {
             duplicateSends.inc();
-            return;
+            return false;
         }
-        DeviceLink d = link.value();
-        if (d != null
-                && d.appVersion != null
-                && AppVersion.compare(d.appVersion, rules.minAckVersion) < 0) {
+        if (d.appVersion != null && AppVersion.compare(d.appVersion, rules.minAckVersion) < 0) {
             emitFor(
                     e,
                     LongconnAction.of(ts, e.msgId, e.deviceId, LongconnAction.UNTRACKED, 0, null),
                     e.send);
-            return;
+            return false;
         }
         TrackedSend t = new TrackedSend();
+        t.msgId = e.msgId;
         t.sentTs = ts;
         t.lastAttempt = ts;
         t.delay = delayOf(1, d, 0);
         t.send = e.send;
-        tracked.put(e.msgId, t);
+        d.add(t);
         timers.registerEventTimeTimer(VoidNamespace.INSTANCE, t.due());
+        return true;
     }
 
-    private void ack(LongconnEvent e, long ts) throws Exception {
-        TrackedSend t = tracked.get(e.msgId);
+    /** Whether the device's state changed. */
+    private boolean ack(DeviceLink d, LongconnEvent e, long ts) {
+        TrackedSend t = d.find(e.msgId);
         if (t == null) {
             strayAcks.inc();
-            return;
+            return false;
         }
         emitFor(
                 e,
                 LongconnAction.of(
                         ts, e.msgId, e.deviceId, LongconnAction.ACKED, t.retries, ts - t.sentTs),
                 t.send);
-        DeviceLink d = link.value();
-        if (d != null && d.learnedDelay != null) {
-            d.learnedDelay = null;
+        d.learnedDelay = null;
+        d.remove(e.msgId);
+        if (!d.anotherDueAt(t.due())) {
+            timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, t.due());
+        }
+        return true;
+    }
+
+    private void save(DeviceLink d) throws Exception {
+        if (d.empty()) {
+            link.clear();
+        } else {
             link.update(d);
         }
-        tracked.remove(e.msgId);
-        long due = t.due();
-        for (TrackedSend other : tracked.values()) {
-            if (other.due() == due) {
-                return;
-            }
-        }
-        timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, due);
     }
 
     @Override
     public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
-        long t = timer.getTimestamp();
-        List<Map.Entry<String, TrackedSend>> due = new ArrayList<>();
-        for (Map.Entry<String, TrackedSend> en : tracked.entries()) {
-            if (en.getValue().due() <= t) {
-                due.add(Map.entry(en.getKey(), en.getValue()));
-            }
-        }
-        due.sort(Map.Entry.comparingByKey());
-        for (Map.Entry<String, TrackedSend> en : due) {
-            retry(timer.getKey(), en.getKey(), en.getValue(), t);
-        }
-    }
-
-    /** Retry k of {@code msgId}, due at {@code t}: give up, fall back or resend. */
-    private void retry(String deviceId, String msgId, TrackedSend s, long t) throws Exception {
-        int k = s.retries + 1;
         DeviceLink d = link.value();
-        if (s.delay > rules.maxDelayMs) {
-            tracked.remove(msgId);
-            emitTimer(
-                    LongconnAction.of(t, msgId, deviceId, LongconnAction.GIVE_UP, k - 1, s.delay),
-                    null);
+        if (d == null || d.tracked == null) {
             return;
         }
-        if (d != null && d.offline()) {
-            tracked.remove(msgId);
+        long t = timer.getTimestamp();
+        List<TrackedSend> due = new ArrayList<>();
+        for (TrackedSend s : d.tracked) {
+            if (s.due() <= t) {
+                due.add(s);
+            }
+        }
+        if (due.isEmpty()) {
+            return;
+        }
+        due.sort(java.util.Comparator.comparing(s -> s.msgId));
+        for (TrackedSend s : due) {
+            retry(d, timer.getKey(), s, t);
+        }
+        save(d);
+    }
+
+    /** Retry k of {@code s}, due at {@code t}: give up, fall back or resend. */
+    private void retry(DeviceLink d, String deviceId, TrackedSend s, long t) {
+        int k = s.retries + 1;
+        if (s.delay > rules.maxDelayMs) {
+            d.remove(s.msgId);
             emitTimer(
-                    LongconnAction.of(t, msgId, deviceId, LongconnAction.FALLBACK, k, s.delay),
+                    LongconnAction.of(t, s.msgId, deviceId, LongconnAction.GIVE_UP, k - 1, s.delay),
+                    s.send);
+            return;
+        }
+        if (d.offline()) {
+            d.remove(s.msgId);
+            emitTimer(
+                    LongconnAction.of(t, s.msgId, deviceId, LongconnAction.FALLBACK, k, s.delay),
                     s.send);
             return;
         }
         if (k > rules.probeTries) {
-            d = d == null ? new DeviceLink() : d;
             d.learnedDelay = s.delay;
-            link.update(d);
         }
-        emitTimer(LongconnAction.of(t, msgId, deviceId, LongconnAction.RETRY, k, s.delay), s.send);
+        emitTimer(
+                LongconnAction.of(t, s.msgId, deviceId, LongconnAction.RETRY, k, s.delay), s.send);
         s.retries = k;
         s.lastAttempt = t;
         s.delay = delayOf(k + 1, d, s.delay);
-        tracked.put(msgId, s);
         timers.registerEventTimeTimer(VoidNamespace.INSTANCE, s.due());
     }
 
@@ -237,11 +248,6 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
             return sum < 0 ? Long.MAX_VALUE : sum;
         }
         return rules.plusStep(previous);
-    }
-
-    private DeviceLink device() throws Exception {
-        DeviceLink d = link.value();
-        return d == null ? new DeviceLink() : d;
     }
 
     private void emitFor(LongconnEvent e, LongconnAction a, SendRecord send) {

@@ -59,16 +59,14 @@ public final class LongconnJob {
             DataStream<ParsedRecord> input,
             AckRules rules,
             Duration maxFuture,
-            Duration deviceTtl,
-            Duration trackedTtl,
+            Duration stateTtl,
             int maxParallelism) {
         SingleOutputStreamOperator<LongconnEvent> events =
                 input.process(new SplitInput(maxFuture))
                         .uid("split-longconn-input")
                         .name("Long-connection input")
                         .setMaxParallelism(maxParallelism);
-        Tracking.Streams tracked =
-                Tracking.build(events, rules, deviceTtl, trackedTtl, maxParallelism);
+        Tracking.Streams tracked = Tracking.build(events, rules, stateTtl, maxParallelism);
         SingleOutputStreamOperator<SendRecord> sends =
                 tracked.actions()
                         .process(new Deliveries())
@@ -123,8 +121,7 @@ public final class LongconnJob {
                         input,
                         rules,
                         options.get(LongconnOptions.MAX_FUTURE),
-                        options.get(LongconnOptions.DEVICE_TTL),
-                        options.get(LongconnOptions.TRACKED_TTL),
+                        options.get(LongconnOptions.STATE_TTL),
                         maxParallelism);
         String prefix = options.get(LongconnOptions.TRANSACTIONAL_ID_PREFIX);
         sinkTo(

@@ -70,24 +70,16 @@ public final class LongconnOptions {
                                     + " clock (a client's wrong clock) is a dead letter. 0 turns"
                                     + " the check off.");
 
-    public static final ConfigOption<Duration> DEVICE_TTL =
-            ConfigOptions.key("longconn.state.device-ttl")
+    public static final ConfigOption<Duration> STATE_TTL =
+            ConfigOptions.key("longconn.state-ttl")
                     .durationType()
                     .defaultValue(Duration.ofDays(30))
                     .withDescription(
-                            "How long a device's presence, app version and learned delay stay in"
-                                    + " state after their last change (processing time); only"
-                                    + " collects devices never heard of again.");
-
-    public static final ConfigOption<Duration> TRACKED_TTL =
-            ConfigOptions.key("longconn.state.tracked-ttl")
-                    .durationType()
-                    .defaultValue(Duration.ofDays(1))
-                    .withDescription(
-                            "How long a tracked message stays in state after its last retry"
-                                    + " (processing time): garbage collection only, the rules"
-                                    + " end every tracking. Must exceed the rules' longest"
-                                    + " tracking (checked at start).");
+                            "How long a device's state (presence, app version, learned delay,"
+                                    + " tracked messages) stays after its last change (processing"
+                                    + " time): garbage collection of devices never heard of again;"
+                                    + " the rules end every tracking. Must exceed the rules'"
+                                    + " longest tracking (checked at start).");
 
     public static final ConfigOption<Integer> MAX_PARALLELISM =
             ConfigOptions.key("longconn.max-parallelism")
@@ -106,8 +98,7 @@ public final class LongconnOptions {
                 MAX_OUT_OF_ORDERNESS,
                 IDLE_ADVANCE,
                 MAX_FUTURE,
-                DEVICE_TTL,
-                TRACKED_TTL,
+                STATE_TTL,
                 MAX_PARALLELISM);
     }
 
@@ -138,9 +129,9 @@ public final class LongconnOptions {
             }
         }
         long longest = rules.longestTrackingMs();
-        if (options.get(TRACKED_TTL).toMillis() <= longest) {
+        if (options.get(STATE_TTL).toMillis() <= longest) {
             throw new OptionsParser.InvalidOptionException(
-                    TRACKED_TTL.key()
+                    STATE_TTL.key()
                             + ": must exceed the rules' longest tracking of a message, "
                             + Duration.ofMillis(longest)
                             + " (a message would lose its retries)");

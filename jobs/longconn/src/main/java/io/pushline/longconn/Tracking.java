@@ -34,15 +34,14 @@ public final class Tracking {
     public static Streams build(
             DataStream<LongconnEvent> events,
             AckRules rules,
-            Duration deviceTtl,
-            Duration trackedTtl,
+            Duration stateTtl,
             int maxParallelism) {
         SingleOutputStreamOperator<LongconnAction> actions =
                 events.keyBy(e -> e.deviceId)
                         .transform(
                                 "Long-connection ack tracker",
                                 TypeInformation.of(LongconnAction.class),
-                                new AckTracker(rules, deviceTtl, trackedTtl))
+                                new AckTracker(rules, stateTtl))
                         .uid("longconn-tracker")
                         .setMaxParallelism(maxParallelism);
         return new Streams(actions, actions.getSideOutput(DispatchTags.DEAD_LETTERS));

@@ -249,7 +249,7 @@ class AckTrackerTest {
             harness(AckRules rules, OperatorSubtaskState restoreFrom) throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new AckTracker(rules, TTL, TTL, 4), e -> e.deviceId, Types.STRING);
+                        new AckTracker(rules, TTL, 4), e -> e.deviceId, Types.STRING);
         if (restoreFrom != null) {
             h.initializeState(restoreFrom);
         }

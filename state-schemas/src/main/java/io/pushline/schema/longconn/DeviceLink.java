@@ -1,8 +1,12 @@
 package io.pushline.schema.longconn;
 
+import java.util.Arrays;
+
 /**
- * What the ack tracker knows of one device's long connection (keyed state, keyed by deviceId). A
- * POJO so that fields can be added without losing state.
+ * Everything the ack tracker keeps for one device (keyed state, keyed by deviceId): its presence,
+ * app version and learned delay, and its tracked messages. One value, so that each input costs one
+ * read and one write of state: a device rarely has more than a few messages in flight. A POJO (the
+ * array of POJOs too) so that fields can be added without losing state.
  */
 public class DeviceLink {
     /** Null until the first presence event: unknown counts as online. */
@@ -14,6 +18,9 @@ public class DeviceLink {
     /** The delay the device's last later-phase retry used; null when none or after an ack. */
     public Long learnedDelay;
 
+    /** The tracked messages, in no particular order; null when none. */
+    public TrackedSend[] tracked;
+
     public DeviceLink() {}
 
     public boolean offline() {
@@ -21,6 +28,54 @@ public class DeviceLink {
     }
 
     public boolean empty() {
-        return online == null && appVersion == null && learnedDelay == null;
+        return online == null && appVersion == null && learnedDelay == null && tracked == null;
+    }
+
+    /** The tracked message {@code msgId}, or null. */
+    public TrackedSend find(String msgId) {
+        if (tracked != null) {
+            for (TrackedSend t : tracked) {
+                if (t.msgId.equals(msgId)) {
+                    return t;
+                }
+            }
+        }
+        return null;
+    }
+
+    public void add(TrackedSend t) {
+        tracked = tracked == null ? new TrackedSend[] {t} : append(tracked, t);
+    }
+
+    public void remove(String msgId) {
+        if (tracked == null) {
+            return;
+        }
+        int n = 0;
+        TrackedSend[] kept = new TrackedSend[tracked.length];
+        for (TrackedSend t : tracked) {
+            if (!t.msgId.equals(msgId)) {
+                kept[n++] = t;
+            }
+        }
+        tracked = n == 0 ? null : Arrays.copyOf(kept, n);
+    }
+
+    /** Whether a tracked message other than {@code msgId} is due at {@code due}. */
+    public boolean anotherDueAt(long due) {
+        if (tracked != null) {
+            for (TrackedSend t : tracked) {
+                if (t.due() == due) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static TrackedSend[] append(TrackedSend[] a, TrackedSend t) {
+        TrackedSend[] b = Arrays.copyOf(a, a.length + 1);
+        b[a.length] = t;
+        return b;
     }
 }

@@ -3,10 +3,12 @@ package io.pushline.schema.longconn;
 import io.pushline.schema.SendRecord;
 
 /**
- * One tracked (msgId, deviceId), a value of the tracker's per-device map keyed by msgId. A POJO so
- * that fields can be added without losing state.
+ * One tracked (msgId, deviceId), held in its device's {@link DeviceLink}. A POJO so that fields can
+ * be added without losing state.
  */
 public class TrackedSend {
+    public String msgId;
+
     /** Time of attempt 0 (the send). */
     public long sentTs;
 

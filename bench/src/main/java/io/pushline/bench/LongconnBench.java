@@ -1,0 +1,412 @@
+package io.pushline.bench;
+
+import io.pushline.common.UsageException;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.longconn.AckRules;
+import io.pushline.longconn.Tracking;
+import io.pushline.schema.Fallback;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.longconn.LongconnEvent;
+import io.pushline.schema.longconn.TrackedSend;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+
+/**
+ * {@code ./pushline bench longconn [--sends N] [--devices D] [--seed S] [--repeat R]}: three retry
+ * policies over one generated population with network outages ({@link LongconnPolicies}), then the
+ * ack tracker's throughput against a plain keyed count over the same sends and acks on one
+ * MiniCluster (RocksDB, parallelism 2), and its state bytes per tracked message on disk.
+ */
+final class LongconnBench {
+    private static final long T0 = 1_767_225_600_000L;
+    private static final int MAX_PARALLELISM = 128;
+
+    private LongconnBench() {}
+
+    static int run(String[] args) throws Exception {
+        int sends = 1_000_000;
+        int devices = 50_000;
+        long seed = 20261124;
+        int repeat = 3;
+        for (int i = 0; i < args.length; i++) {
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--sends" -> sends = Integer.parseInt(need(v, args[i++]));
+                case "--devices" -> devices = Integer.parseInt(need(v, args[i++]));
+                case "--seed" -> seed = Long.parseLong(need(v, args[i++]));
+                case "--repeat" -> repeat = BenchResults.rounds(need(v, args[i++]));
+                default ->
+                        throw new UsageException(
+                                "usage: ./pushline bench longconn [--sends N] [--devices D]"
+                                        + " [--seed S] [--repeat R]");
+            }
+        }
+        if (sends <= 0 || devices <= 0) {
+            throw new UsageException("--sends and --devices must be > 0");
+        }
+        BenchResults results = new BenchResults("longconn", args);
+        System.out.printf(
+                "bench longconn: %,d sends over one day to %,d devices (seed %d); policies"
+                        + " simulated on the same networks, then the tracker on a MiniCluster%n",
+                sends, devices, seed);
+        double[] policy = policies(sends, devices, seed, results);
+        double[] tracker = tracker(sends, devices, repeat, results);
+        double r = policy[0];
+        double c = policy[1];
+        double t = tracker[0];
+        results.put("adaptiveFixedResends", r);
+        results.put("adaptiveFixedCompensationP99", c);
+        results.put("trackerPlainRatio", t);
+        results.write();
+        System.out.printf(
+                "longconn adaptive/fixed resends %.2f, compensation p99 adaptive/fixed %.2f,"
+                        + " tracker/plain ratio %.2f%n",
+                r, c, t);
+        return 0;
+    }
+
+    private static String need(String v, String flag) {
+        if (v == null) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return v;
+    }
+
+    /** The policy table; returns adaptive/fixed for resends per ack and compensation p99. */
+    static double[] policies(int sends, int devices, long seed, BenchResults results) {
+        long t0 = System.nanoTime();
+        long[][] times = sendTimes(sends, devices, seed);
+        long horizon = LongconnPolicies.DAY + 10 * LongconnPolicies.HOUR;
+        List<LongconnPolicies.Network> nets = new ArrayList<>(devices);
+        long outages = 0;
+        long[] kinds = new long[2];
+        for (int d = 0; d < devices; d++) {
+            LongconnPolicies.Network n = LongconnPolicies.network(seed, d, horizon);
+            nets.add(n);
+            outages += n.start.length;
+            for (boolean det : n.detected) {
+                kinds[det ? 1 : 0]++;
+            }
+        }
+        System.out.printf(
+                "population: %,d outages (%,d unnoticed by the server, %,d seen after a 30 s"
+                        + " heartbeat); %,d devices on an app version that never acks%n",
+                outages,
+                kinds[0],
+                kinds[1],
+                nets.stream().filter(n -> n.version.equals(LongconnPolicies.OLD_VERSION)).count());
+        System.out.printf(
+                "%-11s %9s %9s %9s %9s %14s %12s %12s%n",
+                "policy",
+                "tracked",
+                "acked",
+                "fallback",
+                "gave up",
+                "resends/ack",
+                "comp p50",
+                "comp p99");
+        double fixedResends = 0;
+        double fixedP99 = 0;
+        double[] out = new double[2];
+        for (LongconnPolicies.Policy p : LongconnPolicies.policies()) {
+            LongconnPolicies.Outcome o = new LongconnPolicies.Outcome();
+            for (int d = 0; d < devices; d++) {
+                LongconnPolicies.simulate(p, nets.get(d), times[d], seed + d, o);
+            }
+            double perAck = (double) o.resends / Math.max(1, o.acked);
+            long p50 = o.compensation.percentile(0.50);
+            long p99 = o.compensation.percentile(0.99);
+            System.out.printf(
+                    "%-11s %9d %8.2f%% %8.2f%% %8.2f%% %14.3f %11.1fs %11.1fs%n",
+                    p.name(),
+                    o.tracked,
+                    100.0 * o.acked / o.tracked,
+                    100.0 * o.fallbacks / o.tracked,
+                    100.0 * o.giveUps / o.tracked,
+                    perAck,
+                    p50 / 1000.0,
+                    p99 / 1000.0);
+            String k = p.name().replace("+", "Plus");
+            results.put(k + "Acked", (double) o.acked / o.tracked);
+            results.put(k + "FellBack", (double) o.fallbacks / o.tracked);
+            results.put(k + "GaveUp", (double) o.giveUps / o.tracked);
+            results.put(k + "ResendsPerAck", perAck);
+            results.put(k + "CompensationP50Ms", p50);
+            results.put(k + "CompensationP99Ms", p99);
+            results.put(k + "Compensated", o.compensation.size());
+            if (p.name().equals("fixed")) {
+                fixedResends = perAck;
+                fixedP99 = p99;
+            } else if (p.name().equals("adaptive")) {
+                out[0] = perAck / fixedResends;
+                out[1] = p99 / fixedP99;
+            }
+        }
+        System.out.printf(
+                "(compensation: first send to the message reaching the device, for those the first"
+                        + " send missed; simulated in %.1f s)%n",
+                (System.nanoTime() - t0) / 1e9);
+        return out;
+    }
+
+    /** Each device's send times over one day, sorted; send i goes to a device drawn by seed. */
+    static long[][] sendTimes(int sends, int devices, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int[] count = new int[devices];
+        int[] device = new int[sends];
+        long[] at = new long[sends];
+        for (int i = 0; i < sends; i++) {
+            device[i] = r.nextInt(devices);
+            at[i] = (long) (r.nextDouble() * LongconnPolicies.DAY);
+            count[device[i]]++;
+        }
+        long[][] times = new long[devices][];
+        for (int d = 0; d < devices; d++) {
+            times[d] = new long[count[d]];
+            count[d] = 0;
+        }
+        for (int i = 0; i < sends; i++) {
+            times[device[i]][count[device[i]]++] = at[i];
+        }
+        for (long[] t : times) {
+            java.util.Arrays.sort(t);
+        }
+        return times;
+    }
+
+    /** The tracker against a plain keyed count; returns {tracker/plain}. */
+    static double[] tracker(int sends, int devices, int repeat, BenchResults results)
+            throws Exception {
+        Path work = Files.createTempDirectory("pushline-bench-longconn");
+        try {
+            Configuration conf = LocalFlink.configuration(work);
+            conf.set(RestOptions.BIND_PORT, "0");
+            MiniClusterConfiguration mc =
+                    new MiniClusterConfiguration.Builder()
+                            .setConfiguration(conf)
+                            .setNumTaskManagers(1)
+                            .setNumSlotsPerTaskManager(2)
+                            .build();
+            double[] ratios = new double[repeat];
+            try (MiniCluster cluster = new MiniCluster(mc)) {
+                cluster.start();
+                URI rest = cluster.getRestAddress().get();
+                int warm = Math.min(sends, 200_000);
+                timed(rest, conf, "warm-up plain", warm, devices, false, true);
+                timed(rest, conf, "warm-up tracker", warm, devices, true, true);
+                for (int r = 0; r < repeat; r++) {
+                    if (repeat > 1) {
+                        System.out.printf("round %d of %d%n", r + 1, repeat);
+                    }
+                    double plain =
+                            timed(rest, conf, "plain keyed count", sends, devices, false, false);
+                    double job = timed(rest, conf, "ack tracker", sends, devices, true, false);
+                    ratios[r] = job / plain;
+                    results.round(
+                            BenchResults.figures(
+                                    "plainSendsPerSecond",
+                                    plain,
+                                    "trackerSendsPerSecond",
+                                    job,
+                                    "trackerPlainRatio",
+                                    job / plain));
+                }
+            }
+            stateBytes(work, devices, results);
+            return new double[] {BenchResults.median(ratios)};
+        } finally {
+            LocalStack.deleteRecursively(work);
+        }
+    }
+
+    private static double timed(
+            URI rest,
+            Configuration conf,
+            String name,
+            int sends,
+            int devices,
+            boolean tracker,
+            boolean quiet)
+            throws Exception {
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createRemoteEnvironment(
+                        rest.getHost(), rest.getPort(), conf);
+        env.setParallelism(2);
+        DataStream<LongconnEvent> input =
+                env.fromSequence(0, 2L * sends - 1)
+                        .map(new Generate(devices))
+                        .returns(TypeInformation.of(LongconnEvent.class))
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<LongconnEvent>forBoundedOutOfOrderness(
+                                                Duration.ofSeconds(1))
+                                        .withTimestampAssigner((e, t) -> e.ts));
+        if (tracker) {
+            Duration ttl = Duration.ofDays(1);
+            Tracking.build(input, AckRules.defaults(), ttl, MAX_PARALLELISM)
+                    .actions()
+                    .sinkTo(new DiscardingSink<>());
+        } else {
+            input.keyBy(e -> e.deviceId)
+                    .process(new BenchCommand.Count<LongconnEvent>())
+                    .returns(Types.LONG)
+                    .setMaxParallelism(MAX_PARALLELISM)
+                    .sinkTo(new DiscardingSink<>());
+        }
+        long t0 = System.nanoTime();
+        env.execute("bench-longconn-" + name.replace(' ', '-'));
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double rate = sends / secs;
+        if (!quiet) {
+            System.out.printf(
+                    "%-18s %,12.0f sends/s  (%,d sends and their acks in %.1f s)%n",
+                    name, rate, sends, secs);
+        }
+        return rate;
+    }
+
+    /**
+     * Event i: send or ack of message i/2, at 2 ms intervals per message (so a million sends span
+     * about half an hour); 97% of sends are acked 300 ms later, the rest stay tracked and are
+     * retried (at the end, when the watermark jumps) until they give up.
+     */
+    static final class Generate implements MapFunction<Long, LongconnEvent> {
+        private static final long serialVersionUID = 1L;
+        private final int devices;
+
+        Generate(int devices) {
+            this.devices = devices;
+        }
+
+        @Override
+        public LongconnEvent map(Long i) {
+            long msg = i / 2;
+            String device = "d" + (msg * 7919 % devices);
+            long sentAt = T0 + msg * 2;
+            if (i % 2 == 1) {
+                boolean acked = Long.remainderUnsigned(mix(msg), 100) >= 3;
+                return acked
+                        ? LongconnEvent.ack(sentAt + 300, "m" + msg, device)
+                        : LongconnEvent.presence(sentAt + 300, device, true, "7.2.0");
+            }
+            LongconnEvent e = LongconnEvent.sent(sentAt, "m" + msg, device);
+            e.send = send(msg, device, sentAt);
+            e.seq = i;
+            return e;
+        }
+    }
+
+    static SendRecord send(long msg, String device, long ts) {
+        SendRecord s = new SendRecord();
+        s.msgId = "m" + msg;
+        s.msgType = "live_start";
+        s.level = 2;
+        s.uid = "u" + device.substring(1);
+        s.deviceId = device;
+        s.vendor = "longconn";
+        s.token = "conn-" + device;
+        s.title = "Your host is live";
+        s.body = "Tap to join the stream before it fills up";
+        s.ts = ts;
+        s.fallback = Fallback.of("huawei", "hw-token-0123456789abcdef0123456789abcdef");
+        return s;
+    }
+
+    private static long mix(long x) {
+        x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
+        x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return x ^ (x >>> 33);
+    }
+
+    /**
+     * State bytes per tracked message, as the tracker's RocksDB holds it once compacted: the map
+     * entry (key group, deviceId, msgId; TTL and the POJO {@link TrackedSend} with its send) and
+     * its timer; against the plain count's one entry per device.
+     */
+    static void stateBytes(Path work, int devices, BenchResults results) throws Exception {
+        SerializerConfigImpl config = new SerializerConfigImpl();
+        config.setGenericTypes(false);
+        TypeSerializer<TrackedSend> s =
+                TypeInformation.of(TrackedSend.class).createSerializer(config);
+        int n = 200_000;
+        DataOutputSerializer out = new DataOutputSerializer(512);
+        DataOutputSerializer key = new DataOutputSerializer(64);
+        long tracked;
+        long plain;
+        try (StateOnDisk disk =
+                new StateOnDisk(
+                        work.resolve("tracked"),
+                        org.rocksdb.CompressionType.ZSTD_COMPRESSION,
+                        true)) {
+            for (int i = 0; i < n; i++) {
+                String device = "d" + (i * 7919L % devices);
+                TrackedSend t = new TrackedSend();
+                t.sentTs = T0 + i * 2L;
+                t.lastAttempt = t.sentTs;
+                t.delay = 10_000;
+                t.send = send(i, device, t.sentTs);
+                out.clear();
+                s.serialize(t, out);
+                key.clear();
+                StringSerializer.INSTANCE.serialize(device, key);
+                StringSerializer.INSTANCE.serialize("m" + i, key);
+                int group = KeyGroupRangeAssignment.assignToKeyGroup(device, MAX_PARALLELISM);
+                disk.put(group, key.getCopyOfBuffer(), out.getCopyOfBuffer(), T0);
+                // its timer: key group, due time, key, namespace; no value
+                key.clear();
+                key.writeLong(t.sentTs + t.delay);
+                StringSerializer.INSTANCE.serialize(device, key);
+                disk.put(group, key.getCopyOfBuffer(), new byte[0], T0);
+            }
+            tracked = disk.compactedBytes();
+        }
+        try (StateOnDisk disk =
+                new StateOnDisk(
+                        work.resolve("plain"),
+                        org.rocksdb.CompressionType.ZSTD_COMPRESSION,
+                        true)) {
+            for (int d = 0; d < Math.min(devices, n); d++) {
+                String device = "d" + d;
+                key.clear();
+                StringSerializer.INSTANCE.serialize(device, key);
+                out.clear();
+                out.writeLong(d);
+                disk.put(
+                        KeyGroupRangeAssignment.assignToKeyGroup(device, MAX_PARALLELISM),
+                        key.getCopyOfBuffer(),
+                        out.getCopyOfBuffer(),
+                        T0);
+            }
+            plain = disk.compactedBytes();
+        }
+        double perTracked = (double) tracked / n;
+        double perCount = (double) plain / Math.min(devices, n);
+        System.out.printf(
+                "state on disk (RocksDB, ZSTD, compacted): %.1f bytes per tracked message (its"
+                        + " send, retry state and timer); plain count %.1f bytes per key%n",
+                perTracked, perCount);
+        results.put("stateBytesPerTrackedMessage", perTracked);
+        results.put("plainStateBytesPerKey", perCount);
+    }
+}
