@@ -1,6 +1,7 @@
 package io.pushline.schema.longconn;
 
 import java.util.Arrays;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * Everything the ack tracker keeps for one device (keyed state, keyed by deviceId): its presence,
@@ -8,6 +9,7 @@ import java.util.Arrays;
  * read and one write of state: a device rarely has more than a few messages in flight. A POJO (the
  * array of POJOs too) so that fields can be added without losing state.
  */
+@TypeInfo(DeviceLinkSerializer.Factory.class)
 public class DeviceLink {
     /** Null until the first presence event: unknown counts as online. */
     public Boolean online;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.pushline.schema.SendRecord;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * One input of the long-connection ack tracker, keyed by deviceId: a line of a {@code pushline
@@ -13,6 +14,7 @@ import io.pushline.schema.SendRecord;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"ts", "type", "msgId", "deviceId", "online", "appVersion"})
+@TypeInfo(LongconnEventSerializer.Factory.class)
 public class LongconnEvent {
     public static final String PRESENCE = "presence";
     public static final String SENT = "sent";

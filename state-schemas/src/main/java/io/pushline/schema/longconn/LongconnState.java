@@ -3,7 +3,6 @@ package io.pushline.schema.longconn;
 import java.time.Duration;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * Keyed state of the long-connection ack tracker (keyed by deviceId). The TTL is processing time
@@ -15,7 +14,7 @@ public final class LongconnState {
 
     public static ValueStateDescriptor<DeviceLink> device(Duration ttl) {
         ValueStateDescriptor<DeviceLink> d =
-                new ValueStateDescriptor<>("longconn-device", TypeInformation.of(DeviceLink.class));
+                new ValueStateDescriptor<>("longconn-device", DeviceLinkSerializer.INSTANCE);
         d.enableTimeToLive(
                 StateTtlConfig.newBuilder(ttl)
                         .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
