@@ -104,7 +104,7 @@ final class BenchCommand {
                             + "       ./pushline bench nightly [--users N] [--seed S]\n"
                             + "       ./pushline bench receipts [--events N] [--devices D]\n"
                             + "       ./pushline bench hostile [--per-case SECONDS]\n"
-                            + "       ./pushline bench longconn [--sends N] [--devices D]"
+                            + "       ./pushline bench longconn [--sends N] [--devices D] [--tracker-sends M]"
                             + " [--seed S] [--repeat R]\n"
                             + "       ./pushline bench inbox [--users N] [--clients C]"
                             + " [--seconds S]\n"
