@@ -13,17 +13,21 @@ import java.util.SplittableRandom;
  * network outages, the same sends to it under each retry policy, and what each policy achieves. A
  * discrete-event simulation, device by device (policies only couple a device's own messages).
  *
- * <p>The network of a device alternates between up and an outage. Outages are, by share: short
- * drops (seconds; the server notices nothing), zombie connections (minutes; the server still
- * believes the device online, as when the OS freezes the app behind a half-open connection),
- * detected offline spells (tens of minutes; the server sees the connection go down after a 30 s
- * heartbeat) and offline for hours (the phone off at night, a flight). How often depends on the
- * device: most are on good networks, some flaky, a few poor. While up, 1% of deliveries are still
- * lost (the app fails to store them), and an ack is lost if the network drops within its 300 ms.
+ * <p>A device's long connection alternates between up and an outage. Outages are, by share: short
+ * network drops (55%: seconds; the server notices nothing, and the phone has no network), zombie
+ * connections (20%: minutes; the server still believes the device online, as when the OS freezes
+ * the app behind a half-open connection; the phone has network), the app offline (20%: the
+ * connection is down, seen after a 30 s heartbeat, tens of minutes on average; the phone has
+ * network, so the vendor channel reaches it) and the phone offline (5%: no network, 10 min to
+ * hours; seen after the heartbeat). How often depends on the device: most are on good networks,
+ * some on average ones, a few on poor ones; the rates are set so that about 97% of first sends
+ * arrive, the long connection's success rate the issue reports. While up, 1% of deliveries are
+ * still lost (the app fails to store them), and an ack is lost if the connection drops within its
+ * 300 ms.
  *
  * <p>Each message's compensation time is how long after its first send it reached the device, for
  * those the first send did not deliver, whatever the path: a retry (at its delivery), a fallback
- * (the vendor channel delivers 2 s after the fallback, once the device has network) or a give-up
+ * (the vendor channel delivers 2 s later, or 2 s after the phone has network again) or a give-up
  * (the app finds it when it is next opened with network: on average 30 min later).
  */
 final class LongconnPolicies {
@@ -54,18 +58,29 @@ final class LongconnPolicies {
                 new Policy("adaptive", AckRules.defaults(), true));
     }
 
-    /** One device's network: outage intervals {@code [start, end)}, and whether each is noticed. */
+    /**
+     * One device: its long connection's outage intervals {@code [start, end)}, whether the server
+     * notices each, and whether the phone has network during it (the vendor channel works).
+     */
     static final class Network {
         final long[] start;
         final long[] end;
         final boolean[] detected;
+        final boolean[] phoneUp;
         final String version;
 
-        Network(long[] start, long[] end, boolean[] detected, String version) {
+        Network(long[] start, long[] end, boolean[] detected, boolean[] phoneUp, String version) {
             this.start = start;
             this.end = end;
             this.detected = detected;
+            this.phoneUp = phoneUp;
             this.version = version;
+        }
+
+        /** The first time at or after {@code t} the phone has network (for the vendor channel). */
+        long phoneUpFrom(long t) {
+            int i = outageAt(t);
+            return i < 0 || phoneUp[i] ? t : end[i];
         }
 
         /** The outage at {@code t}, or -1 when the network is up. */
@@ -92,39 +107,46 @@ final class LongconnPolicies {
     static Network network(long seed, int device, long horizon) {
         SplittableRandom r = new SplittableRandom(seed * 1_000_003L + device);
         double cls = r.nextDouble();
-        long meanUp = cls < 0.70 ? 4 * HOUR : cls < 0.95 ? 40 * MINUTE : 5 * MINUTE;
+        long meanUp = cls < 0.70 ? 10 * HOUR : cls < 0.95 ? 3 * HOUR : 40 * MINUTE;
         String version = r.nextDouble() < 0.08 ? OLD_VERSION : NEW_VERSION;
         List<long[]> outages = new ArrayList<>();
-        long t = (long) (-Math.log(1 - r.nextDouble()) * meanUp);
+        long t = exp(r, meanUp);
         while (t < horizon) {
             double kind = r.nextDouble();
             long length;
             boolean detected;
-            if (kind < 0.60) {
-                length = 1 * SECOND + exp(r, 5 * SECOND);
+            boolean phoneUp;
+            if (kind < 0.55) {
+                length = SECOND + exp(r, 4 * SECOND);
                 detected = false;
-            } else if (kind < 0.85) {
-                length = 30 * SECOND + exp(r, 3 * MINUTE);
+                phoneUp = false;
+            } else if (kind < 0.75) {
+                length = 20 * SECOND + exp(r, 2 * MINUTE);
                 detected = false;
-            } else if (kind < 0.97) {
-                length = HEARTBEAT + exp(r, 20 * MINUTE);
+                phoneUp = true;
+            } else if (kind < 0.95) {
+                length = HEARTBEAT + exp(r, 15 * MINUTE);
                 detected = true;
+                phoneUp = true;
             } else {
-                length = HOUR + (long) (r.nextDouble() * 7 * HOUR);
+                length = 10 * MINUTE + exp(r, 2 * HOUR);
                 detected = true;
+                phoneUp = false;
             }
-            outages.add(new long[] {t, t + length, detected ? 1 : 0});
+            outages.add(new long[] {t, t + length, detected ? 1 : 0, phoneUp ? 1 : 0});
             t += length + exp(r, meanUp);
         }
         long[] s = new long[outages.size()];
         long[] e = new long[outages.size()];
         boolean[] d = new boolean[outages.size()];
+        boolean[] p = new boolean[outages.size()];
         for (int i = 0; i < s.length; i++) {
             s[i] = outages.get(i)[0];
             e[i] = outages.get(i)[1];
             d[i] = outages.get(i)[2] == 1;
+            p[i] = outages.get(i)[3] == 1;
         }
-        return new Network(s, e, d, version);
+        return new Network(s, e, d, p, version);
     }
 
     static long exp(SplittableRandom r, long mean) {
@@ -137,6 +159,7 @@ final class LongconnPolicies {
         long untracked;
         long tracked;
         long acked;
+        long firstSendArrived;
         long fallbacks;
         long giveUps;
         long resends;
@@ -180,6 +203,7 @@ final class LongconnPolicies {
                 out.sends++;
                 if (attempt(net, t, seed, m, 0)) {
                     deliveredAt[m] = t;
+                    out.firstSendArrived++;
                 }
                 if (old) {
                     out.untracked++;
@@ -218,7 +242,7 @@ final class LongconnPolicies {
             if (net.offline(t)) {
                 tracked[m] = false;
                 out.fallbacks++;
-                compensated(out, sendTimes[m], deliveredAt[m], net.upFrom(t) + VENDOR_LATENCY);
+                compensated(out, sendTimes[m], deliveredAt[m], net.phoneUpFrom(t) + VENDOR_LATENCY);
                 continue;
             }
             out.resends++;
