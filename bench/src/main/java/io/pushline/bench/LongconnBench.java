@@ -141,7 +141,7 @@ final class LongconnBench {
                 results.put("firstSendArrived", (double) o.firstSendArrived / o.sends);
                 first = false;
                 System.out.printf(
-                        "%-11s %9s %9s %9s %9s %14s %12s %12s%n",
+                        "%-11s %9s %9s %9s %9s %12s %10s %10s %12s%n",
                         "policy",
                         "tracked",
                         "acked",
@@ -149,13 +149,15 @@ final class LongconnBench {
                         "gave up",
                         "resends/ack",
                         "comp p50",
-                        "comp p99");
+                        "comp p99",
+                        "reached p99");
             }
             double perAck = (double) o.resends / Math.max(1, o.acked);
             long p50 = o.compensation.percentile(0.50);
             long p99 = o.compensation.percentile(0.99);
+            long reached99 = o.reached.percentile(0.99);
             System.out.printf(
-                    "%-11s %9d %8.2f%% %8.2f%% %8.2f%% %14.3f %11.1fs %11.1fs%n",
+                    "%-11s %9d %8.2f%% %8.2f%% %8.2f%% %12.3f %9.1fs %9.1fs %11.1fs%n",
                     p.name(),
                     o.tracked,
                     100.0 * o.acked / o.tracked,
@@ -163,7 +165,8 @@ final class LongconnBench {
                     100.0 * o.giveUps / o.tracked,
                     perAck,
                     p50 / 1000.0,
-                    p99 / 1000.0);
+                    p99 / 1000.0,
+                    reached99 / 1000.0);
             String k = p.name().replace("+", "Plus");
             results.put(k + "Acked", (double) o.acked / o.tracked);
             results.put(k + "FellBack", (double) o.fallbacks / o.tracked);
@@ -172,6 +175,7 @@ final class LongconnBench {
             results.put(k + "CompensationP50Ms", p50);
             results.put(k + "CompensationP99Ms", p99);
             results.put(k + "Compensated", o.compensation.size());
+            results.put(k + "ReachedP99Ms", reached99);
             if (p.name().equals("fixed")) {
                 fixedResends = perAck;
                 fixedP99 = p99;
@@ -181,8 +185,9 @@ final class LongconnBench {
             }
         }
         System.out.printf(
-                "(compensation: first send to the message reaching the device, for those the first"
-                        + " send missed; simulated in %.1f s)%n",
+                "(compensation, for the messages the first send missed: until a channel that"
+                        + " delivers had it (a retry that arrived, the vendor channel, the app's"
+                        + " pull); reached: until the phone had it; simulated in %.1f s)%n",
                 (System.nanoTime() - t0) / 1e9);
         return out;
     }

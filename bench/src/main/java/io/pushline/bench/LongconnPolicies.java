@@ -25,10 +25,13 @@ import java.util.SplittableRandom;
  * still lost (the app fails to store them), and an ack is lost if the connection drops within its
  * 300 ms.
  *
- * <p>Each message's compensation time is how long after its first send it reached the device, for
- * those the first send did not deliver, whatever the path: a retry (at its delivery), a fallback
- * (the vendor channel delivers 2 s later, or 2 s after the phone has network again) or a give-up
- * (the app finds it when it is next opened with network: on average 30 min later).
+ * <p>Each message the first send did not deliver has a compensation time: how long after its first
+ * send a channel that delivers it had it. That is a retry that reached the app (its delivery), the
+ * fallback (the vendor channel takes it over and holds it for a phone without network, as the
+ * original system counted it) or, after a give-up, the app's next pull when it is opened with
+ * network (on average 30 min later). A second figure, "reached", waits instead for the phone to
+ * have it: through the vendor channel 2 s after the fallback, or 2 s after the phone has network
+ * again. Phones without network for hours set its tail whatever the policy.
  */
 final class LongconnPolicies {
     static final long SECOND = 1_000;
@@ -164,6 +167,7 @@ final class LongconnPolicies {
         long giveUps;
         long resends;
         final LongList compensation = new LongList();
+        final LongList reached = new LongList();
     }
 
     /**
@@ -229,20 +233,22 @@ final class LongconnPolicies {
                 tracked[m] = false;
                 out.acked++;
                 learned = null;
-                compensated(out, sendTimes[m], deliveredAt[m], deliveredAt[m]);
+                compensated(out, sendTimes[m], deliveredAt[m], deliveredAt[m], deliveredAt[m]);
                 continue;
             }
             int k = retries[m] + 1;
             if (delay[m] > rules.maxDelayMs) {
                 tracked[m] = false;
                 out.giveUps++;
-                compensated(out, sendTimes[m], deliveredAt[m], net.upFrom(t) + appOpen(seed, m));
+                long pull = net.upFrom(t) + appOpen(seed, m);
+                compensated(out, sendTimes[m], deliveredAt[m], pull, pull);
                 continue;
             }
             if (net.offline(t)) {
                 tracked[m] = false;
                 out.fallbacks++;
-                compensated(out, sendTimes[m], deliveredAt[m], net.phoneUpFrom(t) + VENDOR_LATENCY);
+                compensated(
+                        out, sendTimes[m], deliveredAt[m], t, net.phoneUpFrom(t) + VENDOR_LATENCY);
                 continue;
             }
             out.resends++;
@@ -265,14 +271,17 @@ final class LongconnPolicies {
     }
 
     /**
-     * A message the first send did not deliver is compensated when it first reached the device: at
-     * a retry's delivery, or else by {@code otherwise} (the vendor channel, the app's next pull).
+     * A message the first send did not deliver is compensated when a channel that delivers it had
+     * it ({@code handedOver}: a retry's delivery, the fallback, the app's pull) and reached when
+     * the phone had it ({@code atPhone}).
      */
-    private static void compensated(Outcome out, long sentAt, long deliveredAt, long otherwise) {
+    private static void compensated(
+            Outcome out, long sentAt, long deliveredAt, long handedOver, long atPhone) {
         if (deliveredAt == sentAt) {
             return;
         }
-        out.compensation.add((deliveredAt >= 0 ? deliveredAt : otherwise) - sentAt);
+        out.compensation.add((deliveredAt >= 0 ? deliveredAt : handedOver) - sentAt);
+        out.reached.add((deliveredAt >= 0 ? deliveredAt : atPhone) - sentAt);
     }
 
     private static long delayOf(AckRules rules, int k, Long learned, long previous) {
