@@ -81,14 +81,14 @@ final class DemoCommand {
                 devices, requests, users);
 
         Path dir = LocalStack.defaultDir().resolve("demo");
-        step("[1/8] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
+        step("[1/9] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
         long ts = System.nanoTime();
         try (LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT)) {
             System.out.printf(
                     "      up in %.1f s: KAFKA_BOOTSTRAP=%s HBASE_ZK_QUORUM=%s%n",
                     secs(ts), stack.kafkaBootstrap(), stack.hbaseZkQuorum());
 
-            step("[2/8] generating and producing device events and requests");
+            step("[2/9] generating and producing device events and requests");
             ts = System.nanoTime();
             long base = System.currentTimeMillis() - 3_600_000L;
             DemoData data = DemoData.generate(devices, requests, 42L, base);
@@ -112,7 +112,7 @@ final class DemoCommand {
                     users,
                     nightly.dir);
 
-            step("[3/8] building audience segments from package files (segment job, BATCH)");
+            step("[3/9] building audience segments from package files (segment job, BATCH)");
             ts = System.nanoTime();
             Path packages = dir.resolve("packages");
             for (Map.Entry<String, List<String>> e : data.packages.entrySet()) {
@@ -134,7 +134,7 @@ final class DemoCommand {
                     built.rows(), secs(ts), data.campaigns, DemoData.CAMPAIGN);
 
             step(
-                    "[4/8] the night before: send time, recall and personal slots for "
+                    "[4/9] the night before: send time, recall and personal slots for "
                             + nightly.date
                             + " (nightly job, BATCH), then the schedule feed");
             ts = System.nanoTime();
@@ -161,7 +161,7 @@ final class DemoCommand {
                             + data.requests.size()
                             + nightly.slots;
 
-            step("[5/8] running the dispatch job (RocksDB, event time, exactly-once sinks)");
+            step("[5/9] running the dispatch job (RocksDB, event time, exactly-once sinks)");
             Path rules = dir.resolve("rules.yaml");
             Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
             System.out.println(
@@ -210,7 +210,7 @@ final class DemoCommand {
             double jobSecs = secs(ts);
             System.out.printf("      job finished in %.1f s%n", jobSecs);
 
-            step("[6/8] reading the output topics and HBase");
+            step("[6/9] reading the output topics and HBase");
             int code = summary(stack, data, nightly, inputRecords, jobSecs);
             if (!reminders.check(stack.kafkaBootstrap())) {
                 code = Math.max(code, 1);
@@ -219,6 +219,7 @@ final class DemoCommand {
             if (!DemoInbox.check(stack, data)) {
                 code = Math.max(code, 1);
             }
+            code = Math.max(code, DemoLongconn.run(stack, dir, base));
             code = Math.max(code, DemoReceipts.run(stack, dir));
             System.out.printf("Wall time: %.1f s%n", secs(t0));
             return code;
@@ -404,6 +405,15 @@ final class DemoCommand {
             // The per-job MiniCluster goes away as soon as the job has finished.
             return "FINISHING";
         }
+    }
+
+    /** Every committed value of {@code topic}, once its writers' transactions have settled. */
+    static List<String> readAllAfterJobs(String bootstrap, String topic) throws Exception {
+        CommittedRecords.awaitSettled(bootstrap, topic, java.time.Duration.ofSeconds(30));
+        List<String> out = new java.util.ArrayList<>();
+        CommittedRecords.readAll(
+                bootstrap, topic, r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
+        return out;
     }
 
     static void step(String what) {

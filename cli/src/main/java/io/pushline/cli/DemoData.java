@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Fallback;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.Target;
@@ -79,6 +80,8 @@ final class DemoData {
     /** Uids {@code u-0000000} up to this (exclusive) have or had devices. */
     int uidCount;
 
+    private static final String[] FALLBACKS = {"huawei", "xiaomi", "fcm", "oppo"};
+
     private void build(int devices, int requestCount, Random rnd, long ts) {
         int uids = Math.max(1, devices * 10 / 13);
         uidCount = uids;
@@ -95,6 +98,10 @@ final class DemoData {
                             ZONES[rnd.nextInt(ZONES.length)]);
             if (rnd.nextInt(100) < 4) {
                 e.pushEnabled = false;
+            }
+            if (Vendor.LONGCONN.wireName().equals(e.vendor) && i % 10 < 7) {
+                // most long-connection devices also have a vendor channel to fall back to
+                e.fallback = Fallback.of(FALLBACKS[i % FALLBACKS.length], "fb-" + e.token);
             }
             event(e);
         }
@@ -220,6 +227,9 @@ final class DemoData {
         deviceEvents.add(new String[] {e.deviceId, Json.write(e)});
         if (e.token != null) {
             tokens.add(e.token);
+        }
+        if (e.fallback != null) {
+            tokens.add(e.fallback.token);
         }
         DeviceEvent before = bound.get(e.deviceId);
         switch (e.type) {

@@ -50,6 +50,9 @@ final class DemoGateways {
                                 Json.read(
                                         new String(r.value(), StandardCharsets.UTF_8),
                                         SendRecord.class);
+                        if (s.attempt != null) {
+                            return; // the long-connection job's retries and fallbacks
+                        }
                         sends++;
                         report(s, order, lines);
                     });

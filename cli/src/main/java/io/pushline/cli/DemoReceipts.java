@@ -36,7 +36,7 @@ final class DemoReceipts {
     static int run(LocalStack stack, Path dir) throws Exception {
         String kafka = stack.kafkaBootstrap();
         DemoCommand.step(
-                "[7/8] vendor gateways report on every send (push.receipts); the receipts job"
+                "[8/9] vendor gateways report on every send (push.receipts); the receipts job"
                         + " (bounded) writes metrics, lifecycles and unbinds");
         long ts = System.nanoTime();
         DemoGateways gateways = new DemoGateways();
@@ -131,7 +131,7 @@ final class DemoReceipts {
                                 + " and the gateways' counts above");
 
         DemoCommand.step(
-                "[8/8] the biggest campaign: its report, one of its messages traced, SQL on the"
+                "[9/9] the biggest campaign: its report, one of its messages traced, SQL on the"
                         + " tables");
         String biggest =
                 passesByCampaign.entrySet().stream()
