@@ -319,6 +319,9 @@ class DispatchKafkaITCase {
         m.put("enabled", enabled);
         m.put("boundTs", String.valueOf(boundTs));
         m.put("updatedTs", String.valueOf(updatedTs));
+        // no fallback channel: empty, so that a re-bind without one clears an earlier one
+        m.put("fallbackVendor", "");
+        m.put("fallbackToken", "");
         return m;
     }
 
