@@ -317,6 +317,7 @@ final class LongconnBench {
      */
     static final class Generate implements MapFunction<Long, LongconnEvent> {
         private static final long serialVersionUID = 1L;
+        private static final long BLOCK = 256;
         private final int devices;
         private final long half;
 
@@ -327,10 +328,15 @@ final class LongconnBench {
 
         @Override
         public LongconnEvent map(Long i) {
-            long msg = i / 2;
+            // in blocks of 256 sends, then their 256 follow-ups: as a Kafka reader hands out a
+            // fetch of one partition (the sends) and then of another (the acks)
+            long block = i / (2 * BLOCK);
+            long j = i % (2 * BLOCK);
+            long msg = block * BLOCK + j % BLOCK;
+            boolean follow = j >= BLOCK;
             String device = "d" + (msg * 7919 % devices);
             long sentAt = T0 + (msg % half) * 4;
-            if (i % 2 == 0) {
+            if (!follow) {
                 LongconnEvent e = LongconnEvent.sent(sentAt, "m" + msg, device);
                 e.send = send(msg, device, sentAt);
                 e.seq = i;
