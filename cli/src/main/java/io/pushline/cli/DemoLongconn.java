@@ -154,6 +154,10 @@ final class DemoLongconn {
                 default -> throw new IllegalStateException(kind.name());
             }
         }
+        // a gateway reports as things happen: in time order (a report later than the watermark
+        // would come after retries it should have preceded)
+        presence.sort(Comparator.comparingLong(DemoLongconn::tsOf));
+        acks.sort(Comparator.comparingLong(DemoLongconn::tsOf));
         DemoCommand.produce(kafka, Topics.LONGCONN_PRESENCE, presence);
         DemoCommand.produce(kafka, Topics.LONGCONN_ACKS, acks);
         System.out.printf(
@@ -255,6 +259,13 @@ final class DemoLongconn {
         System.out.printf(
                 "      %-28s %,10d %,10d%s%n", what, got, want, got == want ? "" : "  <- differs");
         return got == want;
+    }
+
+    /** The {@code ts} of a report this class wrote (its first field). */
+    private static long tsOf(String[] kv) {
+        String v = kv[1];
+        int from = v.indexOf(':') + 1;
+        return Long.parseLong(v.substring(from, v.indexOf(',', from)));
     }
 
     private static String[] presence(String deviceId, long ts, boolean online, String version) {

@@ -1,6 +1,5 @@
 package io.pushline.cli;
 
-import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.reminders.ReminderRules;
@@ -11,15 +10,11 @@ import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
 import io.pushline.schema.reminders.ReminderParser;
-import io.pushline.udf.RulesException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -47,35 +42,11 @@ final class RemindersCommand {
     private RemindersCommand() {}
 
     static int run(String[] args) throws Exception {
-        if (args.length == 0 || !args[0].equals("replay")) {
-            throw new UsageException(USAGE);
-        }
-        Map<String, String> a = new LinkedHashMap<>();
-        for (int i = 1; i < args.length; i++) {
-            String k = args[i];
-            if (!List.of("--rules", "--trace", "--out").contains(k) || i + 1 >= args.length) {
-                throw new UsageException(USAGE);
-            }
-            a.put(k, args[++i]);
-        }
-        if (!a.containsKey("--trace") || !a.containsKey("--out")) {
-            throw new UsageException(USAGE);
-        }
-        ReminderRules rules = ReminderRules.defaults();
-        if (a.containsKey("--rules")) {
-            Path file = Paths.get(a.get("--rules"));
-            try {
-                rules = ReminderRules.parse(read(file));
-            } catch (RulesException e) {
-                throw new UsageException(file + ": " + e.getMessage());
-            }
-        }
-        Path trace = Paths.get(a.get("--trace"));
-        if (!Files.isRegularFile(trace)) {
-            throw new UsageException("--trace: no such file " + trace);
-        }
-        Path out = Paths.get(a.get("--out"));
-        Path rejectedFile = Paths.get(out + ".rejected");
+        ReplayFiles files = ReplayFiles.parse(args, USAGE);
+        ReminderRules rules = files.rules(ReminderRules::parse, ReminderRules.defaults());
+        Path trace = files.trace();
+        Path out = files.out();
+        Path rejectedFile = files.rejected();
 
         List<ReminderEvent> events = new ArrayList<>();
         List<String> badLines = new ArrayList<>();
@@ -198,14 +169,6 @@ final class RemindersCommand {
             dead.close();
         } finally {
             LocalStack.deleteRecursively(work);
-        }
-    }
-
-    private static String read(Path file) throws IOException {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UsageException("--rules: no such file " + file);
         }
     }
 }
