@@ -9,7 +9,6 @@ import io.pushline.schema.Json;
 import io.pushline.schema.longconn.LongconnAction;
 import io.pushline.schema.longconn.LongconnEvent;
 import io.pushline.schema.longconn.LongconnParser;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,27 +48,20 @@ final class LongconnCommand {
     static int run(String[] args) throws Exception {
         ReplayFiles files = ReplayFiles.parse(args, USAGE);
         AckRules rules = files.rules(AckRules::parse, AckRules.defaults());
-        Path trace = files.trace();
         Path out = files.out();
         Path rejectedFile = files.rejected();
 
         List<LongconnEvent> events = new ArrayList<>();
         List<String> badLines = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(trace, StandardCharsets.UTF_8)) {
-            int n = 0;
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                LongconnParser.Result p = LongconnParser.parse(line, n);
-                if (p.event() == null) {
-                    ReplayCommand.reject(badLines, n, p.reason(), line);
-                    continue;
-                }
-                events.add(p.event());
-            }
-        }
+        files.eachLine(
+                (line, n) -> {
+                    LongconnParser.Result p = LongconnParser.parse(line, n);
+                    if (p.event() == null) {
+                        ReplayCommand.reject(badLines, n, p.reason(), line);
+                    } else {
+                        events.add(p.event());
+                    }
+                });
         events.sort(
                 Comparator.<LongconnEvent>comparingLong(e -> e.ts).thenComparingLong(e -> e.seq));
         List<LongconnAction> actions = new ArrayList<>();

@@ -10,7 +10,6 @@ import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
 import io.pushline.schema.reminders.ReminderParser;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +43,6 @@ final class RemindersCommand {
     static int run(String[] args) throws Exception {
         ReplayFiles files = ReplayFiles.parse(args, USAGE);
         ReminderRules rules = files.rules(ReminderRules::parse, ReminderRules.defaults());
-        Path trace = files.trace();
         Path out = files.out();
         Path rejectedFile = files.rejected();
 
@@ -52,31 +50,25 @@ final class RemindersCommand {
         List<String> badLines = new ArrayList<>();
         Map<String, Integer> ids = new HashMap<>();
         List<String> uids = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(trace, StandardCharsets.UTF_8)) {
-            int n = 0;
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                ReminderParser.Result p = ReminderParser.parse(line, n);
-                if (p.event() == null) {
-                    ReplayCommand.reject(badLines, n, p.reason(), line);
-                    continue;
-                }
-                ReminderEvent e = p.event();
-                if (e.uid != null) {
-                    e.uidId =
-                            ids.computeIfAbsent(
-                                    e.uid,
-                                    u -> {
-                                        uids.add(u);
-                                        return uids.size() - 1;
-                                    });
-                }
-                events.add(e);
-            }
-        }
+        files.eachLine(
+                (line, n) -> {
+                    ReminderParser.Result p = ReminderParser.parse(line, n);
+                    if (p.event() == null) {
+                        ReplayCommand.reject(badLines, n, p.reason(), line);
+                        return;
+                    }
+                    ReminderEvent e = p.event();
+                    if (e.uid != null) {
+                        e.uidId =
+                                ids.computeIfAbsent(
+                                        e.uid,
+                                        u -> {
+                                            uids.add(u);
+                                            return uids.size() - 1;
+                                        });
+                    }
+                    events.add(e);
+                });
         events.sort(
                 Comparator.<ReminderEvent>comparingLong(e -> e.ts).thenComparingLong(e -> e.seq));
 

@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.UsageException;
 import io.pushline.udf.RulesException;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,6 +59,24 @@ record ReplayFiles(Path rules, Path trace, Path out) {
             return parse.apply(text);
         } catch (RulesException e) {
             throw new UsageException(rules + ": " + e.getMessage());
+        }
+    }
+
+    /** A line of the trace and its number (from 1). */
+    interface Line {
+        void accept(String line, int number) throws Exception;
+    }
+
+    /** Each non-blank line of the trace, in file order. */
+    void eachLine(Line f) throws Exception {
+        try (BufferedReader r = Files.newBufferedReader(trace, StandardCharsets.UTF_8)) {
+            int n = 0;
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                n++;
+                if (!line.isBlank()) {
+                    f.accept(line, n);
+                }
+            }
         }
     }
 
