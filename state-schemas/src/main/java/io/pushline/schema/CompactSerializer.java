@@ -55,6 +55,16 @@ public abstract class CompactSerializer<T> extends TypeSerializer<T> {
         return form == STRING_VALUE_FORM ? StringValue.readString(in) : Utf8.readName(in);
     }
 
+    /** A Boolean in two bits: 0 absent, 1 false, 2 true; shift it into a flags byte. */
+    protected static int bits(Boolean b) {
+        return b == null ? 0 : b ? 2 : 1;
+    }
+
+    /** The Boolean of {@link #bits}: pass the two bits, shifted down. */
+    protected static Boolean bool(int bits) {
+        return bits == 0 ? null : bits == 2;
+    }
+
     /** Stateless: one instance serves every thread. */
     @Override
     public final TypeSerializer<T> duplicate() {

@@ -49,18 +49,12 @@ public class LongconnRecords implements KafkaRecordDeserializationSchema<ParsedR
             if (SENDS.equals(topic)) {
                 return send(text, record.timestamp(), seq, topic, position);
             }
-            LongconnParser.Result p =
-                    LongconnParser.parse(
-                            text,
-                            seq,
-                            Topics.LONGCONN_ACKS.equals(topic)
-                                    ? LongconnEvent.ACK
-                                    : LongconnEvent.PRESENCE);
+            String expected =
+                    Topics.LONGCONN_ACKS.equals(topic) ? LongconnEvent.ACK : LongconnEvent.PRESENCE;
+            LongconnParser.Result p = LongconnParser.parse(text, seq, expected);
             if (p.event() == null) {
                 return dead(topic, position, p.reason(), text);
             }
-            String expected =
-                    Topics.LONGCONN_ACKS.equals(topic) ? LongconnEvent.ACK : LongconnEvent.PRESENCE;
             if (!expected.equals(p.event().type)) {
                 return dead(
                         topic,

@@ -29,11 +29,7 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
     private static final int EVENT = 1;
     private static final int REQUEST = 2;
 
-    /** Two bits per Boolean of an event: absent, false or true. */
-    private static final int ABSENT = 0;
-
-    private static final int FALSE = 1;
-    private static final int TRUE = 2;
+    // Two bits per Boolean of an event (CompactSerializer.bits): absent, false or true.
 
     /** A bind's fallback channel follows (a bit added after a form: older data never has it). */
     private static final int FALLBACK = 16;
@@ -139,14 +135,6 @@ public final class RegistryInputSerializer extends CompactSerializer<RegistryInp
             e.fallback = Fallback.of(readName(in), readString(in));
         }
         return e;
-    }
-
-    private static int bits(Boolean b) {
-        return b == null ? ABSENT : b ? TRUE : FALSE;
-    }
-
-    private static Boolean bool(int bits) {
-        return bits == ABSENT ? null : bits == TRUE;
     }
 
     @Override

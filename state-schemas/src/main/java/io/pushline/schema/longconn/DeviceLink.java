@@ -63,7 +63,7 @@ public class DeviceLink {
         tracked = n == 0 ? null : Arrays.copyOf(kept, n);
     }
 
-    /** Whether a tracked message other than {@code msgId} is due at {@code due}. */
+    /** Whether a tracked message is due at {@code due} (an acked one is removed first). */
     public boolean anotherDueAt(long due) {
         if (tracked != null) {
             for (TrackedSend t : tracked) {

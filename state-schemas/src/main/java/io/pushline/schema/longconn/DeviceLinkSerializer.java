@@ -64,10 +64,8 @@ public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
 
     @Override
     public void serialize(DeviceLink d, DataOutputView out) throws IOException {
-        int[] flags = {0};
-        writeBoolean(d.online, 0, flags);
         out.writeByte(
-                flags[0]
+                bits(d.online)
                         | (d.appVersion != null ? VERSION : 0)
                         | (d.learnedDelay != null ? LEARNED : 0));
         if (d.appVersion != null) {
@@ -96,7 +94,7 @@ public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
     public DeviceLink deserialize(DataInputView in) throws IOException {
         DeviceLink d = new DeviceLink();
         int flags = in.readUnsignedByte();
-        d.online = readBoolean(flags, 0);
+        d.online = bool(flags & 3);
         if ((flags & VERSION) != 0) {
             d.appVersion = readName(in);
         }

@@ -54,10 +54,8 @@ public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
 
     @Override
     public void serialize(LongconnEvent e, DataOutputView out) throws IOException {
-        int[] flags = {0};
-        writeBoolean(e.online, 0, flags);
         out.writeByte(
-                flags[0]
+                bits(e.online)
                         | (e.appVersion != null ? VERSION : 0)
                         | (e.msgId != null ? MSG : 0)
                         | (e.send != null ? SEND : 0));
@@ -80,7 +78,7 @@ public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
     public LongconnEvent deserialize(DataInputView in) throws IOException {
         LongconnEvent e = new LongconnEvent();
         int flags = in.readUnsignedByte();
-        e.online = readBoolean(flags, 0);
+        e.online = bool(flags & 3);
         e.ts = in.readLong();
         e.seq = Varints.readSigned(in);
         e.type = readName(in);

@@ -81,15 +81,4 @@ abstract class LongconnWire<T> extends CompactSerializer<T> {
     static SendRecord copySend(SendRecord s) {
         return s == null ? null : s.copy();
     }
-
-    static void writeBoolean(Boolean b, int shift, int[] flags) {
-        if (b != null) {
-            flags[0] |= (b ? 2 : 1) << shift;
-        }
-    }
-
-    static Boolean readBoolean(int flags, int shift) {
-        int v = flags >> shift & 3;
-        return v == 0 ? null : v == 2;
-    }
 }
