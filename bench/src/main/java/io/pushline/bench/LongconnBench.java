@@ -7,7 +7,10 @@ import io.pushline.longconn.AckRules;
 import io.pushline.longconn.Tracking;
 import io.pushline.schema.Fallback;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.longconn.DeviceLink;
+import io.pushline.schema.longconn.DeviceLinkSerializer;
 import io.pushline.schema.longconn.LongconnEvent;
+import io.pushline.schema.longconn.SendBytes;
 import io.pushline.schema.longconn.TrackedSend;
 import java.net.URI;
 import java.nio.file.Files;
@@ -18,10 +21,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -341,7 +342,7 @@ final class LongconnBench {
             long sentAt = T0 + (msg % half) * 4;
             if (!follow) {
                 LongconnEvent e = LongconnEvent.sent(sentAt, "m" + msg, device);
-                e.send = send(msg, device, sentAt);
+                e.send = SendBytes.of(send(msg, device, sentAt));
                 e.seq = i;
                 return e;
             }
@@ -382,15 +383,12 @@ final class LongconnBench {
     }
 
     /**
-     * State bytes per tracked message, as the tracker's RocksDB holds it once compacted: the map
-     * entry (key group, deviceId, msgId; TTL and the POJO {@link TrackedSend} with its send) and
-     * its timer; against the plain count's one entry per device.
+     * State bytes per tracked message, as the tracker's RocksDB holds it once compacted: a device's
+     * {@link DeviceLink} value with one message in flight (key group, deviceId, namespace; TTL,
+     * presence and version, the tracked message with its send) and the message's timer; against the
+     * plain count's one entry per device.
      */
     static void stateBytes(Path work, int devices, BenchResults results) throws Exception {
-        SerializerConfigImpl config = new SerializerConfigImpl();
-        config.setGenericTypes(false);
-        TypeSerializer<TrackedSend> s =
-                TypeInformation.of(TrackedSend.class).createSerializer(config);
         int n = 200_000;
         DataOutputSerializer out = new DataOutputSerializer(512);
         DataOutputSerializer key = new DataOutputSerializer(64);
@@ -402,23 +400,29 @@ final class LongconnBench {
                         org.rocksdb.CompressionType.ZSTD_COMPRESSION,
                         true)) {
             for (int i = 0; i < n; i++) {
-                String device = "d" + (i * 7919L % devices);
+                String device = "d" + i;
                 TrackedSend t = new TrackedSend();
+                t.msgId = "m" + i;
                 t.sentTs = T0 + i * 2L;
                 t.lastAttempt = t.sentTs;
                 t.delay = 10_000;
-                t.send = send(i, device, t.sentTs);
+                t.send = SendBytes.of(send(i, device, t.sentTs));
+                DeviceLink d = new DeviceLink();
+                d.online = true;
+                d.appVersion = "7.4.0";
+                d.add(t);
                 out.clear();
-                s.serialize(t, out);
+                DeviceLinkSerializer.INSTANCE.serialize(d, out);
                 key.clear();
                 StringSerializer.INSTANCE.serialize(device, key);
-                StringSerializer.INSTANCE.serialize("m" + i, key);
+                key.writeByte(0); // the void namespace
                 int group = KeyGroupRangeAssignment.assignToKeyGroup(device, MAX_PARALLELISM);
                 disk.put(group, key.getCopyOfBuffer(), out.getCopyOfBuffer(), T0);
                 // its timer: key group, due time, key, namespace; no value
                 key.clear();
-                key.writeLong(t.sentTs + t.delay);
+                key.writeLong(t.due());
                 StringSerializer.INSTANCE.serialize(device, key);
+                key.writeByte(0);
                 disk.put(group, key.getCopyOfBuffer(), new byte[0], T0);
             }
             tracked = disk.compactedBytes();
@@ -432,6 +436,7 @@ final class LongconnBench {
                 String device = "d" + d;
                 key.clear();
                 StringSerializer.INSTANCE.serialize(device, key);
+                key.writeByte(0);
                 out.clear();
                 out.writeLong(d);
                 disk.put(

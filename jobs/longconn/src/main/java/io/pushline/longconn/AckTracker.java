@@ -1,11 +1,11 @@
 package io.pushline.longconn;
 
-import io.pushline.schema.SendRecord;
 import io.pushline.schema.longconn.AppVersion;
 import io.pushline.schema.longconn.DeviceLink;
 import io.pushline.schema.longconn.LongconnAction;
 import io.pushline.schema.longconn.LongconnEvent;
 import io.pushline.schema.longconn.LongconnState;
+import io.pushline.schema.longconn.SendBytes;
 import io.pushline.schema.longconn.TrackedSend;
 import io.pushline.udf.EventTimeOrderedOperator;
 import io.pushline.udf.EventTimeQueue;
@@ -250,14 +250,14 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         return rules.plusStep(previous);
     }
 
-    private void emitFor(LongconnEvent e, LongconnAction a, SendRecord send) {
+    private void emitFor(LongconnEvent e, LongconnAction a, SendBytes send) {
         a.seq = e.seq;
         a.send = send;
         actions.get(a.action).inc();
         emit(a, a.ts);
     }
 
-    private void emitTimer(LongconnAction a, SendRecord send) {
+    private void emitTimer(LongconnAction a, SendBytes send) {
         a.fromTimer = true;
         a.send = send;
         actions.get(a.action).inc();

@@ -31,22 +31,24 @@ public class Deliveries extends ProcessFunction<LongconnAction, SendRecord> {
 
     @Override
     public void processElement(LongconnAction a, Context ctx, Collector<SendRecord> out) {
-        LongconnReceipt receipt = receipt(a);
+        boolean resent =
+                LongconnAction.RETRY.equals(a.action) || LongconnAction.FALLBACK.equals(a.action);
+        // only what is sent again needs the whole send; an ack needs its uid
+        SendRecord send = resent && a.send != null ? a.send.decode() : null;
+        LongconnReceipt receipt = receipt(a, send);
         if (receipt != null) {
             ctx.output(LongconnTags.RECEIPTS, receipt);
         }
-        if (a.send == null) {
+        if (send == null) {
             return;
         }
         if (LongconnAction.RETRY.equals(a.action)) {
-            out.collect(resend(a.send, a.attempt));
-        } else if (LongconnAction.FALLBACK.equals(a.action)) {
-            if (a.send.fallback != null) {
-                out.collect(fallback(a.send, a.attempt));
-            } else {
-                undeliverable.inc();
-                ctx.output(LongconnTags.UNDELIVERABLE, undeliverable(a.send));
-            }
+            out.collect(resend(send, a.attempt));
+        } else if (send.fallback != null) {
+            out.collect(fallback(send, a.attempt));
+        } else {
+            undeliverable.inc();
+            ctx.output(LongconnTags.UNDELIVERABLE, undeliverable(send));
         }
     }
 
@@ -77,7 +79,8 @@ public class Deliveries extends ProcessFunction<LongconnAction, SendRecord> {
         return d;
     }
 
-    static LongconnReceipt receipt(LongconnAction a) {
+    /** The receipt of {@code a}; {@code send} is its decoded send, or null when not decoded. */
+    static LongconnReceipt receipt(LongconnAction a, SendRecord send) {
         String type =
                 switch (a.action) {
                     case LongconnAction.ACKED -> LongconnReceipt.ACKED;
@@ -96,11 +99,13 @@ public class Deliveries extends ProcessFunction<LongconnAction, SendRecord> {
         r.deviceId = a.deviceId;
         r.attempt = a.attempt;
         r.delayMs = a.delayMs;
-        if (a.send != null) {
-            r.uid = a.send.uid;
-            if (LongconnAction.FALLBACK.equals(a.action) && a.send.fallback != null) {
-                r.fallbackVendor = a.send.fallback.vendor;
+        if (send != null) {
+            r.uid = send.uid;
+            if (LongconnAction.FALLBACK.equals(a.action) && send.fallback != null) {
+                r.fallbackVendor = send.fallback.vendor;
             }
+        } else if (a.send != null) {
+            r.uid = a.send.uid();
         }
         return r;
     }

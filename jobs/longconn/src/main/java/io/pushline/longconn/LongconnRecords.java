@@ -11,6 +11,7 @@ import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.longconn.LongconnEvent;
 import io.pushline.schema.longconn.LongconnParser;
+import io.pushline.schema.longconn.SendBytes;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -99,7 +100,7 @@ public class LongconnRecords implements KafkaRecordDeserializationSchema<ParsedR
         }
         LongconnEvent e = LongconnEvent.sent(recordTs, s.msgId, s.deviceId);
         e.seq = seq;
-        e.send = s;
+        e.send = SendBytes.of(s);
         return ParsedRecord.of(e).from(topic, position);
     }
 

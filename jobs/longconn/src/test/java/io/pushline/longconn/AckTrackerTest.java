@@ -8,6 +8,8 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.longconn.LongconnAction;
 import io.pushline.schema.longconn.LongconnEvent;
+import io.pushline.schema.longconn.LongconnTags;
+import io.pushline.schema.longconn.SendBytes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +21,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 /** The ack tracker in Flink's keyed operator harness: the contract's rules, restores, the sends. */
@@ -102,31 +105,66 @@ class AckTrackerTest {
         send.msgType = "news";
         send.fallback = Fallback.of("huawei", "hw-token");
         LongconnEvent sent = LongconnEvent.sent(T0, "m", "d");
-        sent.send = send;
+        sent.send = SendBytes.of(send);
+        LongconnEvent acked = LongconnEvent.sent(T0, "m2", "d2");
+        send.msgId = "m2";
+        send.deviceId = "d2";
+        acked.send = SendBytes.of(send);
+        LongconnEvent noChannel = LongconnEvent.sent(T0, "m3", "d3");
+        send.msgId = "m3";
+        send.deviceId = "d3";
+        send.fallback = null;
+        noChannel.send = SendBytes.of(send);
         List<LongconnEvent> trace =
-                trace(sent, LongconnEvent.presence(T0 + 15_000, "d", false, "7.1"));
+                trace(
+                        sent,
+                        acked,
+                        noChannel,
+                        LongconnEvent.ack(T0 + 12_000, "m2", "d2"),
+                        LongconnEvent.presence(T0 + 15_000, "d", false, "7.1"),
+                        LongconnEvent.presence(T0 + 15_000, "d3", false, "7.1"));
         List<LongconnAction> out = run(AckRules.defaults(), trace, new Random(4), false);
-        assertThat(out).extracting(a -> a.action).containsExactly("retry", "fallback");
+        assertThat(out)
+                .extracting(a -> a.action + " " + a.msgId)
+                .containsExactly(
+                        "retry m", "retry m2", "retry m3", "acked m2", "fallback m", "fallback m3");
 
-        SendRecord retry = Deliveries.resend(out.get(0).send, out.get(0).attempt);
+        var h = ProcessFunctionTestHarnesses.forProcessFunction(new Deliveries());
+        for (LongconnAction a : out) {
+            h.processElement(a, a.ts);
+        }
+        List<SendRecord> sends = h.extractOutputValues();
+        assertThat(sends).hasSize(4);
+        SendRecord retry = sends.get(0);
         assertThat(retry.vendor).isEqualTo("longconn");
         assertThat(retry.token).isEqualTo("conn-1");
         assertThat(retry.attempt).isEqualTo(1);
-        SendRecord fb = Deliveries.fallback(out.get(1).send, out.get(1).attempt);
+        assertThat(retry.fallback).isEqualTo(Fallback.of("huawei", "hw-token"));
+        SendRecord fb = sends.get(3);
         assertThat(fb.vendor).isEqualTo("huawei");
         assertThat(fb.token).isEqualTo("hw-token");
         assertThat(fb.fallback).isNull();
         assertThat(fb.attempt).isEqualTo(2);
-        assertThat(send.attempt).as("the tracked send is not changed").isNull();
-        assertThat(Deliveries.receipt(out.get(1)).fallbackVendor).isEqualTo("huawei");
+        assertThat(out.get(0).send.decode().attempt).as("the tracked send is not changed").isNull();
 
-        send.fallback = null;
-        Decision d = Deliveries.undeliverable(send);
+        assertThat(h.getSideOutput(LongconnTags.RECEIPTS))
+                .extracting(r -> r.getValue())
+                .extracting(r -> r.type + " " + r.msgId + " " + r.uid + " " + r.fallbackVendor)
+                .containsExactly(
+                        "longconn_retry m u null",
+                        "longconn_retry m2 u null",
+                        "longconn_retry m3 u null",
+                        "longconn_acked m2 u null",
+                        "longconn_fallback m u huawei",
+                        "longconn_fallback m3 u null");
+        assertThat(h.getSideOutput(LongconnTags.UNDELIVERABLE)).hasSize(1);
+        Decision d = h.getSideOutput(LongconnTags.UNDELIVERABLE).peek().getValue();
         assertThat(d.decision).isEqualTo("DROP");
         assertThat(d.reason).isEqualTo("undeliverable");
         assertThat(d.code).isEqualTo(19);
         assertThat(d.msgType).isEqualTo("news");
         assertThat(d.uid).isEqualTo("u");
+        assertThat(d.deviceId).isEqualTo("d3");
     }
 
     @Test

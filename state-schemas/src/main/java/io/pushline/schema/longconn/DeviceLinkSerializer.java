@@ -14,7 +14,8 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * A reflection-free serializer for {@link DeviceLink}, the ack tracker's one state value per
  * device, read and written on every input. Wire form: flags (online: 2 bits absent, false, true;
- * version and learned delay present), the version, the learned delay, then the tracked messages.
+ * version and learned delay present), the version, the learned delay, then the tracked messages,
+ * each send as {@link SendBytes}.
  */
 public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
     private static final long serialVersionUID = 1L;
@@ -22,6 +23,12 @@ public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
 
     private static final int VERSION = 4;
     private static final int LEARNED = 8;
+
+    /** Before each tracked send: none, the send inline (before {@link SendBytes}), its bytes. */
+    private static final int NO_SEND = 0;
+
+    private static final int LEGACY_SEND = 1;
+    private static final int SEND = 2;
 
     private DeviceLinkSerializer(int form) {
         super(form);
@@ -58,7 +65,7 @@ public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
         t.retries = from.retries;
         t.lastAttempt = from.lastAttempt;
         t.delay = from.delay;
-        t.send = copySend(from.send);
+        t.send = from.send;
         return t;
     }
 
@@ -82,9 +89,11 @@ public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
                 Varints.writeUnsigned(out, t.retries);
                 out.writeLong(t.lastAttempt);
                 Varints.writeSigned(out, t.delay);
-                out.writeBoolean(t.send != null);
-                if (t.send != null) {
-                    writeSend(t.send, out);
+                if (t.send == null) {
+                    out.writeByte(NO_SEND);
+                } else {
+                    out.writeByte(SEND);
+                    writeSized(t.send, out);
                 }
             }
         }
@@ -111,8 +120,13 @@ public final class DeviceLinkSerializer extends LongconnWire<DeviceLink> {
                 t.retries = (int) Varints.readUnsigned(in);
                 t.lastAttempt = in.readLong();
                 t.delay = Varints.readSigned(in);
-                if (in.readBoolean()) {
-                    t.send = readSend(in);
+                int send = in.readUnsignedByte();
+                if (send == SEND) {
+                    t.send = readSized(in);
+                } else if (send == LEGACY_SEND) {
+                    t.send = readLegacySend(in);
+                } else if (send != NO_SEND) {
+                    throw new IOException("malformed tracked send: marker " + send);
                 }
                 d.tracked[i] = t;
             }

@@ -3,7 +3,6 @@ package io.pushline.schema.longconn;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.pushline.schema.SendRecord;
 import java.util.Objects;
 
 /**
@@ -32,7 +31,7 @@ public class LongconnAction {
      * the device's fallback vendor, with that token); null for a fallback without a channel, and in
      * a replay.
      */
-    @JsonIgnore public SendRecord send;
+    @JsonIgnore public SendBytes send;
 
     /**
      * Orders actions of equal {@code ts} as they happened: those caused by an input event carry its

@@ -3,7 +3,6 @@ package io.pushline.schema.longconn;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.pushline.schema.SendRecord;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
@@ -31,7 +30,7 @@ public class LongconnEvent {
      * For {@link #SENT} in the streaming job: the send, with the device's fallback channel as the
      * registry knew it; resent on retries and fallbacks.
      */
-    @JsonIgnore public SendRecord send;
+    @JsonIgnore public SendBytes send;
 
     /** Order among events of equal {@code ts}: the line number in a trace. */
     @JsonIgnore public long seq;

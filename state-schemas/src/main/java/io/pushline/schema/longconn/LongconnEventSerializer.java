@@ -14,7 +14,8 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * A reflection-free serializer for {@link LongconnEvent}, which every input of the ack tracker is
  * on its way to the tracker and while it waits for the watermark. Wire form: flags (online: 2 bits;
- * version, msgId and send present), time, order, type, device, then the optional parts.
+ * version, msgId and send present; the send is {@link SendBytes}, so it is copied, not decoded),
+ * time, order, type, device, then the optional parts.
  */
 public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
     private static final long serialVersionUID = 1L;
@@ -23,7 +24,11 @@ public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
 
     private static final int VERSION = 4;
     private static final int MSG = 8;
-    private static final int SEND = 16;
+
+    /** Before {@link SendBytes}: the send inline. Read, never written. */
+    private static final int LEGACY_SEND = 16;
+
+    private static final int SEND = 32;
 
     private LongconnEventSerializer(int form) {
         super(form);
@@ -47,7 +52,7 @@ public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
         e.deviceId = from.deviceId;
         e.online = from.online;
         e.appVersion = from.appVersion;
-        e.send = copySend(from.send);
+        e.send = from.send;
         e.seq = from.seq;
         return e;
     }
@@ -70,7 +75,7 @@ public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
             writeString(e.appVersion, out);
         }
         if (e.send != null) {
-            writeSend(e.send, out);
+            writeSized(e.send, out);
         }
     }
 
@@ -90,7 +95,9 @@ public final class LongconnEventSerializer extends LongconnWire<LongconnEvent> {
             e.appVersion = readName(in);
         }
         if ((flags & SEND) != 0) {
-            e.send = readSend(in);
+            e.send = readSized(in);
+        } else if ((flags & LEGACY_SEND) != 0) {
+            e.send = readLegacySend(in);
         }
         return e;
     }

@@ -1,7 +1,5 @@
 package io.pushline.schema.longconn;
 
-import io.pushline.schema.SendRecord;
-
 /**
  * One tracked (msgId, deviceId), held in its device's {@link DeviceLink}. A POJO so that fields can
  * be added without losing state.
@@ -22,7 +20,7 @@ public class TrackedSend {
     public long delay;
 
     /** What to resend; null in a replay. */
-    public SendRecord send;
+    public SendBytes send;
 
     public TrackedSend() {}
 
