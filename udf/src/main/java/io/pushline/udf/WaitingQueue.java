@@ -8,38 +8,82 @@ import java.util.PriorityQueue;
 
 /**
  * A priority queue for elements that arrive nearly in order, as pushes do: each input channel
- * delivers in time order, channels interleave. An element goes to the first of a few sorted runs
- * whose last element it does not precede (appended, O(1)); only elements that fit no run go to a
- * heap. The smallest element is the least of the runs' heads and the heap's.
+ * delivers in time order, channels interleave, and some elements come far ahead of the rest (an ack
+ * of a retry, stamped seconds after the sends around it). Elements are kept in sorted runs: an
+ * element joins the run whose last element is the latest one not after it (appended, O(1)), or
+ * starts a new run. So each channel, and each kind of element that runs ahead by about the same
+ * time, fills a run of its own, and an element ahead of the rest does not block the run its channel
+ * appends to. The smallest element is the least of the runs' heads, found through a heap of runs:
+ * O(log runs) per element, where runs are few.
  *
  * <p>Elements are ordered by a key of three longs (time, sequence, reference) given with each. The
- * runs keep their keys in arrays of their own: finding the smallest head reads those, in order, and
- * not the elements, which have waited long enough to leave the CPU's caches.
+ * runs keep their keys in arrays of their own: comparing heads reads those, and not the elements,
+ * which have waited long enough to leave the CPU's caches.
  */
 public final class WaitingQueue<T> implements Iterable<T> {
-    private static final int RUNS = 4;
+    /**
+     * At most this many runs: input in no order at all (every element before the last) would make a
+     * run per element; past the limit, elements wait in a plain heap.
+     */
+    static final int MAX_RUNS = 64;
 
+    /** Emptied runs kept for reuse, with their arrays if those are small. */
+    private static final int SPARE_RUNS = 16;
+
+    private static final int SPARE_CAPACITY = 4096;
+
+    /** The runs by their last key, ascending (appending keeps this order). */
     @SuppressWarnings("unchecked")
-    private final Run<T>[] runs = new Run[RUNS];
+    private Run<T>[] byLast = new Run[8];
 
+    /** The same runs as a binary min-heap on their head keys. */
+    @SuppressWarnings("unchecked")
+    private Run<T>[] heap = new Run[8];
+
+    private int runs;
     private final PriorityQueue<Entry<T>> rest = new PriorityQueue<>();
+    private final List<Run<T>> spare = new ArrayList<>();
     private int size;
-
-    public WaitingQueue() {
-        for (int i = 0; i < RUNS; i++) {
-            runs[i] = new Run<>();
-        }
-    }
 
     public void add(T e, long ts, long seq, long ref) {
         size++;
-        for (Run<T> run : runs) {
-            if (run.size == 0 || run.lastNotAfter(ts, seq, ref)) {
-                run.append(e, ts, seq, ref);
-                return;
+        // the run whose last key is the latest not after this one: binary search, the newest first
+        int at = -1;
+        if (runs > 0 && byLast[runs - 1].lastNotAfter(ts, seq, ref)) {
+            at = runs - 1;
+        } else {
+            int lo = 0;
+            int hi = runs - 2;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (byLast[mid].lastNotAfter(ts, seq, ref)) {
+                    at = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
             }
         }
-        rest.add(new Entry<>(e, ts, seq, ref));
+        if (at >= 0) {
+            byLast[at].append(e, ts, seq, ref);
+            return;
+        }
+        if (runs == MAX_RUNS) {
+            rest.add(new Entry<>(e, ts, seq, ref));
+            return;
+        }
+        // before every run's last: a new run, first by last key
+        Run<T> run = spare.isEmpty() ? new Run<>() : spare.remove(spare.size() - 1);
+        run.append(e, ts, seq, ref);
+        if (runs == byLast.length) {
+            byLast = Arrays.copyOf(byLast, runs * 2);
+            heap = Arrays.copyOf(heap, runs * 2);
+        }
+        System.arraycopy(byLast, 0, byLast, 1, runs);
+        byLast[0] = run;
+        heap[runs] = run;
+        runs++;
+        siftUp(runs - 1);
     }
 
     public boolean isEmpty() {
@@ -50,10 +94,30 @@ public final class WaitingQueue<T> implements Iterable<T> {
         return size;
     }
 
+    /** How many sorted runs hold the elements (for tests and metrics). */
+    int runs() {
+        return runs;
+    }
+
     /** The smallest element, or null when empty. */
     public T peek() {
-        int r = smallest();
-        return r < 0 ? null : r == RUNS ? rest.peek().item : runs[r].headItem();
+        if (fromRest()) {
+            return rest.peek().item;
+        }
+        return runs == 0 ? null : heap[0].headItem();
+    }
+
+    /** Whether the smallest element waits in the heap of elements that found no run. */
+    private boolean fromRest() {
+        Entry<T> h = rest.peek();
+        if (h == null) {
+            return false;
+        }
+        if (runs == 0) {
+            return true;
+        }
+        Run<T> r = heap[0];
+        return compare(h.ts, h.seq, h.ref, r.ts[r.head], r.seq[r.head], r.ref[r.head]) < 0;
     }
 
     /** Removes and returns the smallest element, or null when empty. */
@@ -63,55 +127,73 @@ public final class WaitingQueue<T> implements Iterable<T> {
 
     /** Removes and returns the smallest element if its time is at most {@code maxTs}, else null. */
     public T pollUpTo(long maxTs) {
-        int r = smallest();
-        if (r < 0) {
-            return null;
-        }
-        if (r == RUNS) {
+        if (!rest.isEmpty() && fromRest()) {
             if (rest.peek().ts > maxTs) {
                 return null;
             }
             size--;
             return rest.poll().item;
         }
-        Run<T> run = runs[r];
+        if (runs == 0) {
+            return null;
+        }
+        Run<T> run = heap[0];
         if (run.headTs() > maxTs) {
             return null;
         }
         size--;
-        return run.removeHead();
+        T e = run.removeHead();
+        if (run.size > 0) {
+            siftDown(0);
+            return e;
+        }
+        runs--;
+        heap[0] = heap[runs];
+        heap[runs] = null;
+        if (runs > 0) {
+            siftDown(0);
+        }
+        int i = 0;
+        while (byLast[i] != run) {
+            i++;
+        }
+        System.arraycopy(byLast, i + 1, byLast, i, runs - i);
+        byLast[runs] = null;
+        if (spare.size() < SPARE_RUNS && run.items.length <= SPARE_CAPACITY) {
+            spare.add(run);
+        }
+        return e;
     }
 
-    /** The run (0..RUNS-1) or the heap (RUNS) whose head is the smallest; -1 when empty. */
-    private int smallest() {
-        if (size == 0) {
-            return -1;
-        }
-        int best = -1;
-        long ts = 0;
-        long seq = 0;
-        long ref = 0;
-        Entry<T> h = rest.peek();
-        if (h != null) {
-            best = RUNS;
-            ts = h.ts;
-            seq = h.seq;
-            ref = h.ref;
-        }
-        for (int i = 0; i < RUNS; i++) {
-            Run<T> run = runs[i];
-            if (run.size == 0) {
-                continue;
+    private void siftUp(int i) {
+        Run<T> run = heap[i];
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!run.headBefore(heap[parent])) {
+                break;
             }
-            int at = run.head;
-            if (best < 0 || compare(run.ts[at], run.seq[at], run.ref[at], ts, seq, ref) < 0) {
-                best = i;
-                ts = run.ts[at];
-                seq = run.seq[at];
-                ref = run.ref[at];
-            }
+            heap[i] = heap[parent];
+            i = parent;
         }
-        return best;
+        heap[i] = run;
+    }
+
+    private void siftDown(int i) {
+        Run<T> run = heap[i];
+        int half = runs >>> 1;
+        while (i < half) {
+            int child = 2 * i + 1;
+            int right = child + 1;
+            if (right < runs && heap[right].headBefore(heap[child])) {
+                child = right;
+            }
+            if (!heap[child].headBefore(run)) {
+                break;
+            }
+            heap[i] = heap[child];
+            i = child;
+        }
+        heap[i] = run;
     }
 
     static int compare(long ts1, long seq1, long ref1, long ts2, long seq2, long ref2) {
@@ -125,7 +207,8 @@ public final class WaitingQueue<T> implements Iterable<T> {
     @Override
     public Iterator<T> iterator() {
         List<T> all = new ArrayList<>(size);
-        for (Run<T> run : runs) {
+        for (int r = 0; r < runs; r++) {
+            Run<T> run = byLast[r];
             for (int i = 0; i < run.size; i++) {
                 all.add(run.item((run.head + i) & (run.items.length - 1)));
             }
@@ -136,7 +219,17 @@ public final class WaitingQueue<T> implements Iterable<T> {
         return all.iterator();
     }
 
-    /** A ring buffer of elements in key order, keys beside them; capacity a power of two. */
+    private record Entry<T>(T item, long ts, long seq, long ref) implements Comparable<Entry<T>> {
+        @Override
+        public int compareTo(Entry<T> o) {
+            return compare(ts, seq, ref, o.ts, o.seq, o.ref);
+        }
+    }
+
+    /**
+     * A ring buffer of elements in key order, keys beside them; capacity a power of two. Its last
+     * key stays after it empties, until it is reused.
+     */
     private static final class Run<T> {
         long[] ts = new long[16];
         long[] seq = new long[16];
@@ -144,10 +237,23 @@ public final class WaitingQueue<T> implements Iterable<T> {
         Object[] items = new Object[16];
         int head;
         int size;
+        long lastTs;
+        long lastSeq;
+        long lastRef;
 
         boolean lastNotAfter(long t, long s, long r) {
-            int last = (head + size - 1) & (items.length - 1);
-            return compare(ts[last], seq[last], ref[last], t, s, r) <= 0;
+            return compare(lastTs, lastSeq, lastRef, t, s, r) <= 0;
+        }
+
+        boolean headBefore(Run<T> o) {
+            return compare(
+                            ts[head],
+                            seq[head],
+                            ref[head],
+                            o.ts[o.head],
+                            o.seq[o.head],
+                            o.ref[o.head])
+                    < 0;
         }
 
         void append(T e, long t, long s, long r) {
@@ -160,6 +266,9 @@ public final class WaitingQueue<T> implements Iterable<T> {
             seq[at] = s;
             ref[at] = r;
             size++;
+            lastTs = t;
+            lastSeq = s;
+            lastRef = r;
         }
 
         long headTs() {
@@ -205,13 +314,6 @@ public final class WaitingQueue<T> implements Iterable<T> {
             System.arraycopy(a, head, bigger, 0, first);
             System.arraycopy(a, 0, bigger, first, head);
             return bigger;
-        }
-    }
-
-    private record Entry<T>(T item, long ts, long seq, long ref) implements Comparable<Entry<T>> {
-        @Override
-        public int compareTo(Entry<T> o) {
-            return compare(ts, seq, ref, o.ts, o.seq, o.ref);
         }
     }
 }

@@ -44,7 +44,11 @@ class WaitingQueueTest {
                 int c = random.nextInt(channels);
                 // mostly in order per channel, sometimes far behind; equal times tie on seq, ref
                 clock[c] += random.nextInt(10);
-                long ts = random.nextInt(20) == 0 ? clock[c] - random.nextInt(1000) : clock[c];
+                int kind = random.nextInt(20);
+                long ts =
+                        kind == 0
+                                ? clock[c] - random.nextInt(1000)
+                                : kind == 1 ? clock[c] + 1000 * (1 + random.nextInt(3)) : clock[c];
                 E e = new E(ts, random.nextInt(3), ref++);
                 add(q, e);
                 model.add(e);
@@ -78,5 +82,51 @@ class WaitingQueueTest {
         q.poll();
         q.poll();
         assertThat(q.pollUpTo(Long.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void elementsAheadOfTheRestGetRunsOfTheirOwn() {
+        // two channels of sends, each followed by acks 300 ms and 10 s later, as the ack tracker
+        // sees them: a run per channel and per lag, however long the stream
+        WaitingQueue<E> q = new WaitingQueue<>();
+        PriorityQueue<E> model = new PriorityQueue<>();
+        long ref = 0;
+        int maxRuns = 0;
+        for (long t = 0; t < 200_000; t += 4) {
+            for (int channel = 0; channel < 2; channel++) {
+                for (long lag : new long[] {0, 300, 10_000}) {
+                    E e = new E(t + channel + lag, 0, ref++);
+                    add(q, e);
+                    model.add(e);
+                }
+            }
+            maxRuns = Math.max(maxRuns, q.runs());
+            if (t % 1_000 == 0) {
+                // the watermark, a second behind
+                for (E e; (e = q.pollUpTo(t - 1_000)) != null; ) {
+                    assertThat(e).isEqualTo(model.poll());
+                }
+                assertThat(model.isEmpty() || model.peek().ts > t - 1_000).isTrue();
+            }
+        }
+        assertThat(maxRuns).isLessThanOrEqualTo(6);
+        while (!model.isEmpty()) {
+            assertThat(q.poll()).isEqualTo(model.poll());
+        }
+        assertThat(q.isEmpty()).isTrue();
+    }
+
+    @Test
+    void inputInNoOrderKeepsTheRunsBounded() {
+        WaitingQueue<E> q = new WaitingQueue<>();
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            add(q, new E(n - i, 0, i));
+            assertThat(q.runs()).isLessThanOrEqualTo(WaitingQueue.MAX_RUNS);
+        }
+        for (int i = 1; i <= n; i++) {
+            assertThat(q.poll().ts).isEqualTo(i);
+        }
+        assertThat(q.poll()).isNull();
     }
 }
