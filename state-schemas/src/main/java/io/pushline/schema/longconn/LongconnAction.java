@@ -4,14 +4,17 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * What the ack tracker did with one (msgId, deviceId): exactly a line of {@code pushline longconn
- * replay}'s output. In the streaming job a {@link #RETRY} or {@link #FALLBACK} also carries the
- * send to make, and the tracker's position orders actions of equal time.
+ * replay}'s output. Travels with {@link LongconnActionSerializer}. In the streaming job a {@link
+ * #RETRY} or {@link #FALLBACK} also carries the send to make, and the tracker's position orders
+ * actions of equal time.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"ts", "msgId", "deviceId", "action", "attempt", "delayMs"})
+@TypeInfo(LongconnActionSerializer.Factory.class)
 public class LongconnAction {
     public static final String RETRY = "retry";
     public static final String FALLBACK = "fallback";

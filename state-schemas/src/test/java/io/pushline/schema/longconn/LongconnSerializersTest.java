@@ -39,6 +39,16 @@ class LongconnSerializersTest {
     }
 
     @Test
+    void everyFieldOfAnActionRoundTrips() throws Exception {
+        assertRoundTrip(LongconnActionSerializer.INSTANCE, filled(LongconnAction.class, 7));
+        LongconnAction untracked =
+                LongconnAction.of(5, "m", "d", LongconnAction.UNTRACKED, 0, null);
+        assertRoundTrip(LongconnActionSerializer.INSTANCE, untracked);
+        assertThat(TypeInformation.of(LongconnAction.class).createSerializer(null))
+                .isInstanceOf(LongconnActionSerializer.class);
+    }
+
+    @Test
     void aSendDecodesToWhatWasEncoded() throws Exception {
         SendRecord s = filled(SendRecord.class, 5);
         SendBytes b = SendBytes.of(s);
@@ -121,6 +131,8 @@ class LongconnSerializersTest {
                 f.set(o, 1_000_000_000_000L + name.hashCode());
             } else if (t == int.class || t == Integer.class) {
                 f.set(o, 1000 + name.length());
+            } else if (t == boolean.class) {
+                f.set(o, true);
             } else if (t == Boolean.class) {
                 f.set(o, Boolean.FALSE);
             } else if (t == SendRecord.class) {
