@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimer;
@@ -36,27 +37,31 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     private final AckRules rules;
     private final Duration stateTtl;
+    private final int maxCachedDevices;
 
-    private transient ValueState<DeviceLink> link;
+    private transient DeviceLinks devices;
     private transient InternalTimerService<VoidNamespace> timers;
     private transient Map<String, Counter> actions;
     private transient Counter duplicateSends;
     private transient Counter strayAcks;
 
     public AckTracker(AckRules rules, Duration stateTtl) {
-        this(rules, stateTtl, EventTimeQueue.DEFAULT_MAX_ON_HEAP);
+        this(rules, stateTtl, EventTimeQueue.DEFAULT_MAX_ON_HEAP, DeviceLinks.MAX_DEVICES);
     }
 
-    public AckTracker(AckRules rules, Duration stateTtl, int maxOnHeap) {
+    /** With smaller buffers, so that tests reach their limits. */
+    AckTracker(AckRules rules, Duration stateTtl, int maxOnHeap, int maxCachedDevices) {
         super("longconn-buffer", LongconnEvent.class, maxOnHeap);
         this.rules = rules;
         this.stateTtl = stateTtl;
+        this.maxCachedDevices = maxCachedDevices;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        link = getRuntimeContext().getState(LongconnState.device(stateTtl));
+        ValueState<DeviceLink> link = getRuntimeContext().getState(LongconnState.device(stateTtl));
+        devices = new DeviceLinks(link, this, maxCachedDevices);
         timers =
                 getInternalTimerService("longconn-retries", VoidNamespaceSerializer.INSTANCE, this);
         var metrics = getRuntimeContext().getMetricGroup().addGroup("longconn");
@@ -99,6 +104,9 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
     /** Retries due before {@code ts} run before the record of time {@code ts}. */
     @Override
     protected void beforeHandling(long ts) throws Exception {
+        if (devices.full()) {
+            devices.flush();
+        }
         if (ts != Long.MIN_VALUE && ts - 1 > timers.currentWatermark()) {
             timeServiceManager.advanceWatermark(new Watermark(ts - 1));
         }
@@ -106,10 +114,7 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     @Override
     protected void handle(LongconnEvent e, long ts) throws Exception {
-        DeviceLink d = link.value();
-        if (d == null) {
-            d = new DeviceLink();
-        }
+        DeviceLink d = devices.get(e.deviceId);
         switch (e.type) {
             case LongconnEvent.PRESENCE -> {
                 d.online = e.online;
@@ -129,7 +134,7 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
             }
             default -> throw new IllegalStateException("parser let through type " + e.type);
         }
-        save(d);
+        devices.put(e.deviceId, d);
     }
 
     /** Whether the device's state changed. */
@@ -176,18 +181,22 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         return true;
     }
 
-    private void save(DeviceLink d) throws Exception {
-        if (d.empty()) {
-            link.clear();
-        } else {
-            link.update(d);
-        }
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        super.processWatermark(mark);
+        devices.flush();
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext ctx) throws Exception {
+        devices.flush();
+        super.snapshotState(ctx);
     }
 
     @Override
     public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
-        DeviceLink d = link.value();
-        if (d == null || d.tracked == null) {
+        DeviceLink d = devices.get(timer.getKey());
+        if (d.tracked == null) {
             return;
         }
         long t = timer.getTimestamp();
@@ -204,7 +213,7 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         for (TrackedSend s : due) {
             retry(d, timer.getKey(), s, t);
         }
-        save(d);
+        devices.put(timer.getKey(), d);
     }
 
     /** Retry k of {@code s}, due at {@code t}: give up, fall back or resend. */

@@ -94,6 +94,36 @@ class AckTrackerTest {
     }
 
     @Test
+    void aDeviceKeepsStateOnlyWhileItHasSomethingToKeep() throws Exception {
+        var h = harness(AckRules.defaults(), null);
+        // within one watermark step: d1's message sent and acked, d2's sent, d3's sent and acked
+        for (LongconnEvent e :
+                List.of(
+                        LongconnEvent.sent(T0, "m1", "d1"),
+                        LongconnEvent.sent(T0, "m2", "d2"),
+                        LongconnEvent.sent(T0 + 1, "m3", "d3"),
+                        LongconnEvent.ack(T0 + 300, "m1", "d1"),
+                        LongconnEvent.ack(T0 + 400, "m3", "d3"))) {
+            h.processElement(new StreamRecord<>(e, e.ts));
+        }
+        h.processWatermark(new Watermark(T0 + 1_000));
+        assertThat(h.numKeyedStateEntries()).as("d2's tracked message").isEqualTo(1);
+        OperatorSubtaskState snap = h.snapshot(1, 1);
+        h.close();
+
+        h = harness(AckRules.defaults(), snap);
+        h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 2_000, "m2", "d2"), T0 + 2_000));
+        h.processWatermark(new Watermark(T0 + 3_000));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.extractOutputValues())
+                .extracting(a -> a.action + " " + a.msgId + " " + a.attempt)
+                .containsExactly("acked m2 0");
+        h.processWatermark(new Watermark(T0 + 60_000));
+        assertThat(h.extractOutputValues()).as("no retry after the ack").hasSize(1);
+        h.close();
+    }
+
+    @Test
     void retriesAndFallbacksBecomeSendsOnTheirChannels() throws Exception {
         SendRecord send = new SendRecord();
         send.msgId = "m";
@@ -287,7 +317,7 @@ class AckTrackerTest {
             harness(AckRules rules, OperatorSubtaskState restoreFrom) throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new AckTracker(rules, TTL, 4), e -> e.deviceId, Types.STRING);
+                        new AckTracker(rules, TTL, 4, 2), e -> e.deviceId, Types.STRING);
         if (restoreFrom != null) {
             h.initializeState(restoreFrom);
         }
