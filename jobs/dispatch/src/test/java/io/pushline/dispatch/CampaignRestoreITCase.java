@@ -7,6 +7,7 @@ import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;
+import io.pushline.testkit.Checkpoints;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Path;
@@ -90,16 +91,15 @@ class CampaignRestoreITCase {
                 "RETAIN_ON_CANCELLATION");
 
         JobClient first = Restores.start(flink, opts);
-        Restores.waitUntil(
+        Checkpoints.waitUntil(
                 () -> expanded(first.getJobID()) >= audience / 3,
                 "a third of the audience expanded",
                 WAIT);
-        Restores.awaitCheckpoints(
-                checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
+        Checkpoints.awaitMore(checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = expanded(first.getJobID());
         assertThat(beforeKill).isLessThan(audience);
-        Path restoreFrom = Restores.latest(checkpoints, first.getJobID()).orElseThrow();
+        Path restoreFrom = Checkpoints.latest(checkpoints, first.getJobID()).orElseThrow();
 
         Configuration restored = new Configuration(flink);
         restored.setString("execution.state-recovery.path", restoreFrom.toUri().toString());
@@ -110,7 +110,7 @@ class CampaignRestoreITCase {
         // Free chunks are stamped with the event time they are expanded at: like any push after
         // that time, they are decided once later input moves the watermark past it.
         long[] clock = {Campaigns.T + 6_000, 0};
-        Restores.waitUntil(
+        Checkpoints.waitUntil(
                 () -> {
                     if (!hold && ++clock[1] % 5 == 0) {
                         clock[0] += 1_000;
@@ -121,7 +121,7 @@ class CampaignRestoreITCase {
                 "every send committed",
                 WAIT);
         // Two more checkpoints: a duplicate would have been committed by now.
-        Restores.awaitCheckpoints(checkpoints, second.getJobID(), 2, "two more checkpoints", WAIT);
+        Checkpoints.awaitMore(checkpoints, second.getJobID(), 2, "two more checkpoints", WAIT);
         List<String> sends = Campaigns.sends(kafka);
         long resumed = expanded(second.getJobID());
         second.cancel().get(1, TimeUnit.MINUTES);

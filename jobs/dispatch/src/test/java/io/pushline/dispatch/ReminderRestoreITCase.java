@@ -10,6 +10,7 @@ import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.reminders.ReminderLine;
 import io.pushline.schema.reminders.ReminderTimes;
+import io.pushline.testkit.Checkpoints;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Path;
@@ -130,10 +131,9 @@ class ReminderRestoreITCase {
 
         JobClient first = Restores.start(flink, opts);
         long third = toPush / 3;
-        Restores.waitUntil(
+        Checkpoints.waitUntil(
                 () -> paced(first.getJobID()) >= third, "a third of the reminders paced", WAIT);
-        Restores.awaitCheckpoints(
-                checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
+        Checkpoints.awaitMore(checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = paced(first.getJobID());
         assertThat(beforeKill).as("killed while firing").isLessThan(toPush);
@@ -141,11 +141,11 @@ class ReminderRestoreITCase {
         Configuration restored = new Configuration(flink);
         restored.setString(
                 "execution.state-recovery.path",
-                Restores.latest(checkpoints, first.getJobID()).orElseThrow().toUri().toString());
+                Checkpoints.latest(checkpoints, first.getJobID()).orElseThrow().toUri().toString());
         JobClient second = Restores.start(restored, opts);
-        Restores.waitUntil(
+        Checkpoints.waitUntil(
                 () -> sends(kafka).size() >= expected.size(), "every reminder committed", WAIT);
-        Restores.awaitCheckpoints(checkpoints, second.getJobID(), 2, "two more checkpoints", WAIT);
+        Checkpoints.awaitMore(checkpoints, second.getJobID(), 2, "two more checkpoints", WAIT);
         List<String> sends = sends(kafka);
         long resumed = paced(second.getJobID());
         second.cancel().get(1, TimeUnit.MINUTES);

@@ -1,0 +1,65 @@
+package io.pushline.testkit;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobID;
+
+/** What the kill-and-restore ITCases share: a job's checkpoints on disk, and waiting. */
+public final class Checkpoints {
+    private Checkpoints() {}
+
+    /** The newest completed checkpoint of {@code job} under {@code checkpoints}. */
+    public static Optional<Path> latest(Path checkpoints, JobID job) {
+        Path dir = checkpoints.resolve(job.toHexString());
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .filter(p -> Files.exists(p.resolve("_metadata")))
+                    .max((a, b) -> Integer.compare(number(a), number(b)));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The number of the newest completed checkpoint, 0 before the first. */
+    public static int latestNumber(Path checkpoints, JobID job) {
+        return latest(checkpoints, job).map(Checkpoints::number).orElse(0);
+    }
+
+    /**
+     * Waits until {@code job} has completed {@code more} checkpoints after the newest one now;
+     * fails naming {@code what} after {@code wait}.
+     */
+    public static void awaitMore(Path checkpoints, JobID job, int more, String what, Duration wait)
+            throws Exception {
+        int now = latestNumber(checkpoints, job);
+        waitUntil(() -> latestNumber(checkpoints, job) >= now + more, what, wait);
+    }
+
+    public static int number(Path chk) {
+        return Integer.parseInt(chk.getFileName().toString().substring("chk-".length()));
+    }
+
+    /**
+     * Polls {@code condition} every 100 ms until it holds; fails naming {@code what} after {@code
+     * wait}.
+     */
+    public static void waitUntil(BooleanSupplier condition, String what, Duration wait)
+            throws Exception {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+}
