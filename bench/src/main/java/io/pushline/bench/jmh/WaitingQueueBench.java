@@ -67,40 +67,31 @@ public class WaitingQueueBench {
     @Benchmark
     @OperationsPerInvocation(N)
     public long aheadWaitingQueue() {
-        WaitingQueue<Long> q = new WaitingQueue<>();
-        for (int i = 0; i < N; i++) {
-            q.add(records[i], aheadTs[i], i, 0);
-        }
-        long sum = 0;
-        for (Long r; (r = q.poll()) != null; ) {
-            sum += r;
-        }
-        return sum;
+        return throughWaitingQueue(aheadTs);
     }
 
     @Benchmark
     @OperationsPerInvocation(N)
     public long aheadPriorityQueue() {
-        PriorityQueue<long[]> q =
-                new PriorityQueue<>(
-                        (x, y) ->
-                                x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-        for (int i = 0; i < N; i++) {
-            q.add(new long[] {aheadTs[i], i});
-        }
-        long sum = 0;
-        for (long[] r; (r = q.poll()) != null; ) {
-            sum += r[0];
-        }
-        return sum;
+        return throughPriorityQueue(aheadTs);
     }
 
     @Benchmark
     @OperationsPerInvocation(N)
     public long waitingQueue() {
+        return throughWaitingQueue(ts);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public long priorityQueue() {
+        return throughPriorityQueue(ts);
+    }
+
+    private long throughWaitingQueue(long[] times) {
         WaitingQueue<Long> q = new WaitingQueue<>();
         for (int i = 0; i < N; i++) {
-            q.add(records[i], ts[i], i, 0);
+            q.add(records[i], times[i], i, 0);
         }
         long sum = 0;
         for (Long r; (r = q.poll()) != null; ) {
@@ -109,15 +100,13 @@ public class WaitingQueueBench {
         return sum;
     }
 
-    @Benchmark
-    @OperationsPerInvocation(N)
-    public long priorityQueue() {
+    private static long throughPriorityQueue(long[] times) {
         PriorityQueue<long[]> q =
                 new PriorityQueue<>(
                         (x, y) ->
                                 x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
         for (int i = 0; i < N; i++) {
-            q.add(new long[] {ts[i], i});
+            q.add(new long[] {times[i], i});
         }
         long sum = 0;
         for (long[] r; (r = q.poll()) != null; ) {

@@ -3,7 +3,6 @@ package io.pushline.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.CommonOptions;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;
@@ -82,13 +81,8 @@ class CampaignRestoreITCase {
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), Boolean.toString(hold));
         // About four seconds of expansion, so the kill lands in the middle of it.
         opts.put(DispatchOptions.AUDIENCE_MAX_IDS_PER_SECOND.key(), "150");
-        Configuration flink = stack.flinkConfiguration();
         // exactly once must hold at the settings production runs with (frequent, unaligned)
-        LocalFlink.productionCheckpoints().forEach(flink::setString);
-        flink.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
-        flink.setString(
-                "execution.checkpointing.externalized-checkpoint-retention",
-                "RETAIN_ON_CANCELLATION");
+        Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
 
         JobClient first = Restores.start(flink, opts);
         Checkpoints.waitUntil(

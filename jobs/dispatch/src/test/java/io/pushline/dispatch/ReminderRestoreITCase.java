@@ -3,7 +3,6 @@ package io.pushline.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.CommonOptions;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Json;
@@ -103,12 +102,7 @@ class ReminderRestoreITCase {
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
         opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
         opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(RATE));
-        Configuration flink = stack.flinkConfiguration();
-        LocalFlink.productionCheckpoints().forEach(flink::setString);
-        flink.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
-        flink.setString(
-                "execution.checkpointing.externalized-checkpoint-retention",
-                "RETAIN_ON_CANCELLATION");
+        Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
 
         TreeSet<String> expected = new TreeSet<>();
         List<String> expectedPulls = new ArrayList<>();

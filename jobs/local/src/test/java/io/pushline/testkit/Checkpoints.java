@@ -1,5 +1,6 @@
 package io.pushline.testkit;
 
+import io.pushline.local.LocalFlink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,10 +10,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
 
 /** What the kill-and-restore ITCases share: a job's checkpoints on disk, and waiting. */
 public final class Checkpoints {
     private Checkpoints() {}
+
+    /**
+     * {@code flink} with the checkpoint settings production runs with (frequent, unaligned), its
+     * checkpoints under {@code dir} and kept when the job is cancelled, to restore from.
+     */
+    public static Configuration retained(Configuration flink, Path dir) {
+        LocalFlink.productionCheckpoints().forEach(flink::setString);
+        flink.setString("execution.checkpointing.dir", dir.toUri().toString());
+        flink.setString(
+                "execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+        return flink;
+    }
 
     /** The newest completed checkpoint of {@code job} under {@code checkpoints}. */
     public static Optional<Path> latest(Path checkpoints, JobID job) {

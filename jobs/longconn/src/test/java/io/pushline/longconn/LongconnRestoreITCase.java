@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.KafkaIO;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Fallback;
@@ -102,12 +101,7 @@ class LongconnRestoreITCase {
         opts.put(LongconnOptions.RULES.key(), rules.toString());
         opts.put(LongconnOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-longconn-restore");
         Path checkpoints = files.resolve("checkpoints");
-        Configuration flink = stack.flinkConfiguration();
-        LocalFlink.productionCheckpoints().forEach(flink::setString);
-        flink.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
-        flink.setString(
-                "execution.checkpointing.externalized-checkpoint-retention",
-                "RETAIN_ON_CANCELLATION");
+        Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
 
         int silent = DEVICES / 3;
         int offline = DEVICES / 3;
