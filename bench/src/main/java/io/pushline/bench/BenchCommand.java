@@ -8,7 +8,6 @@ import io.pushline.dispatch.gate.GateEngine;
 import io.pushline.dispatch.gate.GateOperator;
 import io.pushline.dispatch.gate.Rules;
 import io.pushline.dispatch.gate.RulesParser;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
 import io.pushline.schema.PushRequest;
@@ -34,7 +33,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -139,18 +137,12 @@ final class BenchCommand {
                 events, devices, warmup, repeat);
         Path work = Files.createTempDirectory("pushline-bench");
         try {
-            Configuration conf = LocalFlink.configuration(work);
-            conf.set(RestOptions.BIND_PORT, "0");
+            Configuration conf = BenchCluster.configuration(work);
             // Local runs checkpoint every second to show exactly-once output quickly; the bench
             // measures steady throughput, closer to production's 30 s, and still sees the state
             // grow to its end size within the gate's run.
             conf.setString("execution.checkpointing.interval", "10 s");
-            MiniClusterConfiguration mc =
-                    new MiniClusterConfiguration.Builder()
-                            .setConfiguration(conf)
-                            .setNumTaskManagers(1)
-                            .setNumSlotsPerTaskManager(2)
-                            .build();
+            MiniClusterConfiguration mc = BenchCluster.twoSlots(conf);
             List<Run> plains = new java.util.ArrayList<>();
             List<Run> gates = new java.util.ArrayList<>();
             long checkpointBytes;

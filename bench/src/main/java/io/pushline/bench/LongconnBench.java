@@ -1,7 +1,6 @@
 package io.pushline.bench;
 
 import io.pushline.common.UsageException;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.longconn.AckRules;
 import io.pushline.longconn.Tracking;
@@ -25,7 +24,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -223,14 +221,8 @@ final class LongconnBench {
             throws Exception {
         Path work = Files.createTempDirectory("pushline-bench-longconn");
         try {
-            Configuration conf = LocalFlink.configuration(work);
-            conf.set(RestOptions.BIND_PORT, "0");
-            MiniClusterConfiguration mc =
-                    new MiniClusterConfiguration.Builder()
-                            .setConfiguration(conf)
-                            .setNumTaskManagers(1)
-                            .setNumSlotsPerTaskManager(2)
-                            .build();
+            Configuration conf = BenchCluster.configuration(work);
+            MiniClusterConfiguration mc = BenchCluster.twoSlots(conf);
             double[] ratios = new double[repeat];
             try (MiniCluster cluster = new MiniCluster(mc)) {
                 cluster.start();

@@ -1,7 +1,6 @@
 package io.pushline.bench;
 
 import io.pushline.common.UsageException;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptsJob;
 import io.pushline.receipts.ReceiptsOptions;
@@ -17,7 +16,6 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -58,14 +56,8 @@ final class ReceiptsBench {
                 events, events / 4, devices, repeat);
         Path work = Files.createTempDirectory("pushline-bench-receipts");
         try {
-            Configuration conf = LocalFlink.configuration(work);
-            conf.set(RestOptions.BIND_PORT, "0");
-            MiniClusterConfiguration mc =
-                    new MiniClusterConfiguration.Builder()
-                            .setConfiguration(conf)
-                            .setNumTaskManagers(1)
-                            .setNumSlotsPerTaskManager(2)
-                            .build();
+            Configuration conf = BenchCluster.configuration(work);
+            MiniClusterConfiguration mc = BenchCluster.twoSlots(conf);
             try (MiniCluster cluster = new MiniCluster(mc)) {
                 cluster.start();
                 URI rest = cluster.getRestAddress().get();

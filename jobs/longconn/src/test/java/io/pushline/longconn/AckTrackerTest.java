@@ -8,6 +8,7 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.longconn.LongconnAction;
 import io.pushline.schema.longconn.LongconnEvent;
+import io.pushline.schema.longconn.LongconnEventSerializer;
 import io.pushline.schema.longconn.LongconnTags;
 import io.pushline.schema.longconn.SendBytes;
 import java.time.Duration;
@@ -272,7 +273,8 @@ class AckTrackerTest {
         long wm = Long.MIN_VALUE;
         for (int b = 0; b < batches.size(); b++) {
             for (LongconnEvent e : batches.get(b)) {
-                h.processElement(new StreamRecord<>(copy(e), e.ts));
+                h.processElement(
+                        new StreamRecord<>(LongconnEventSerializer.INSTANCE.copy(e), e.ts));
                 wm = Math.max(wm, e.ts - 1);
             }
             // the watermark lags behind the batch: everything up to the batch's start is final
@@ -291,19 +293,6 @@ class AckTrackerTest {
         h.close();
         out.sort(Tracking.ORDER);
         return out;
-    }
-
-    private static LongconnEvent copy(LongconnEvent e) {
-        LongconnEvent c = new LongconnEvent();
-        c.ts = e.ts;
-        c.type = e.type;
-        c.msgId = e.msgId;
-        c.deviceId = e.deviceId;
-        c.online = e.online;
-        c.appVersion = e.appVersion;
-        c.send = e.send;
-        c.seq = e.seq;
-        return c;
     }
 
     private static void collect(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.KafkaIO;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalStack;
@@ -17,10 +16,8 @@ import io.pushline.schema.Topics;
 import io.pushline.schema.longconn.LongconnReceipt;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,9 +33,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -101,7 +95,7 @@ class LongconnKafkaITCase {
         dispatch.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-longconn-dispatch");
         runToTheEnd(env -> DispatchJob.start(env, Configuration.fromMap(dispatch)));
 
-        readSends();
+        sentAt.putAll(LongconnTopics.sentAt(kafka));
         assertThat(sentAt).containsOnlyKeys("d-off", "d-none", "d-ack", "d-old", "d-quiet");
         long s = sentAt.get("d-ack");
         KafkaTopics.produce(
@@ -145,28 +139,6 @@ class LongconnKafkaITCase {
                         STACK.get().flinkConfiguration());
         env.setParallelism(2);
         job.start(env).getJobExecutionResult().get(4, TimeUnit.MINUTES);
-    }
-
-    /** The first sends' record times: the "sent" time the tracker counts from. */
-    static void readSends() {
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.committedReader(kafka))) {
-            List<TopicPartition> parts =
-                    io.pushline.common.CommittedRecords.partitions(
-                            c, Topics.vendorTopic("longconn"));
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(p -> c.position(p) < end.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofSeconds(1))) {
-                    SendRecord send =
-                            Json.read(
-                                    new String(r.value(), StandardCharsets.UTF_8),
-                                    SendRecord.class);
-                    sentAt.put(send.deviceId, r.timestamp());
-                }
-            }
-        }
     }
 
     @Test

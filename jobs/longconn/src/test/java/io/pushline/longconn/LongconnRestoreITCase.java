@@ -2,9 +2,7 @@ package io.pushline.longconn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.common.CommittedRecords;
 import io.pushline.common.CommonOptions;
-import io.pushline.common.KafkaIO;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Fallback;
@@ -15,7 +13,6 @@ import io.pushline.schema.longconn.LongconnReceipt;
 import io.pushline.testkit.Checkpoints;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,9 +26,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -67,7 +61,7 @@ class LongconnRestoreITCase {
             sends.add(KafkaTopics.kv(device(i), Json.write(send(i))));
         }
         KafkaTopics.produce(kafka, LONGCONN, sends);
-        Map<String, Long> sentAt = sentAt(kafka);
+        Map<String, Long> sentAt = LongconnTopics.sentAt(kafka);
         assertThat(sentAt).hasSize(DEVICES);
         List<String[]> acks = new ArrayList<>();
         List<String[]> presence = new ArrayList<>();
@@ -185,28 +179,6 @@ class LongconnRestoreITCase {
         s.ts = System.currentTimeMillis();
         s.fallback = Fallback.of("huawei", "hw-" + i);
         return s;
-    }
-
-    /** The record time of each first send: the "sent" time the tracker counts from. */
-    private static Map<String, Long> sentAt(String kafka) {
-        Map<String, Long> out = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.committedReader(kafka))) {
-            List<TopicPartition> parts = CommittedRecords.partitions(c, LONGCONN);
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(p -> c.position(p) < end.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofSeconds(1))) {
-                    SendRecord s =
-                            Json.read(
-                                    new String(r.value(), StandardCharsets.UTF_8),
-                                    SendRecord.class);
-                    out.put(s.deviceId, r.timestamp());
-                }
-            }
-        }
-        return out;
     }
 
     /** The retries among the records of the long connection's topic. */

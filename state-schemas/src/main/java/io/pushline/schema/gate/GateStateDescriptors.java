@@ -1,10 +1,10 @@
 package io.pushline.schema.gate;
 
+import io.pushline.schema.StateTtl;
 import io.pushline.schema.dispatch.DevicePush;
 import java.time.Duration;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -20,12 +20,7 @@ public final class GateStateDescriptors {
     public static ValueStateDescriptor<GateState> device(Duration ttl) {
         ValueStateDescriptor<GateState> d =
                 new ValueStateDescriptor<>("gate-device", TypeInformation.of(GateState.class));
-        d.enableTimeToLive(
-                StateTtlConfig.newBuilder(ttl)
-                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                        .cleanupInRocksdbCompactFilter(1000)
-                        .build());
+        d.enableTimeToLive(StateTtl.garbageOnly(ttl));
         return d;
     }
 

@@ -1,7 +1,7 @@
 package io.pushline.schema.inbox;
 
+import io.pushline.schema.StateTtl;
 import java.time.Duration;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 
@@ -20,12 +20,7 @@ public final class InboxState {
                 new ValueStateDescriptor<>(
                         "inbox-reported-reads",
                         PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
-        d.enableTimeToLive(
-                StateTtlConfig.newBuilder(retention)
-                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                        .cleanupInRocksdbCompactFilter(1000)
-                        .build());
+        d.enableTimeToLive(StateTtl.garbageOnly(retention));
         return d;
     }
 }

@@ -1,7 +1,7 @@
 package io.pushline.schema.longconn;
 
+import io.pushline.schema.StateTtl;
 import java.time.Duration;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 
 /**
@@ -15,12 +15,7 @@ public final class LongconnState {
     public static ValueStateDescriptor<DeviceLink> device(Duration ttl) {
         ValueStateDescriptor<DeviceLink> d =
                 new ValueStateDescriptor<>("longconn-device", DeviceLinkSerializer.INSTANCE);
-        d.enableTimeToLive(
-                StateTtlConfig.newBuilder(ttl)
-                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                        .cleanupInRocksdbCompactFilter(1000)
-                        .build());
+        d.enableTimeToLive(StateTtl.garbageOnly(ttl));
         return d;
     }
 }

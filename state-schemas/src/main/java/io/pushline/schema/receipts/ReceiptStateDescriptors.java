@@ -1,7 +1,7 @@
 package io.pushline.schema.receipts;
 
+import io.pushline.schema.StateTtl;
 import java.time.Duration;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
@@ -18,12 +18,7 @@ public final class ReceiptStateDescriptors {
         ValueStateDescriptor<Lifecycle> d =
                 new ValueStateDescriptor<>(
                         "receipts-lifecycle", TypeInformation.of(Lifecycle.class));
-        d.enableTimeToLive(
-                StateTtlConfig.newBuilder(ttl)
-                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                        .cleanupInRocksdbCompactFilter(1000)
-                        .build());
+        d.enableTimeToLive(StateTtl.garbageOnly(ttl));
         return d;
     }
 }

@@ -1,8 +1,8 @@
 package io.pushline.schema.reminders;
 
+import io.pushline.schema.StateTtl;
 import java.time.Duration;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -26,12 +26,7 @@ public final class ReminderState {
      */
     public static ValueStateDescriptor<Integer> uidId() {
         ValueStateDescriptor<Integer> d = new ValueStateDescriptor<>("reminder-uid-id", Types.INT);
-        d.enableTimeToLive(
-                StateTtlConfig.newBuilder(Duration.ofDays(30))
-                        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                        .cleanupInRocksdbCompactFilter(10_000)
-                        .build());
+        d.enableTimeToLive(StateTtl.garbageOnly(Duration.ofDays(30), 10_000));
         return d;
     }
 
