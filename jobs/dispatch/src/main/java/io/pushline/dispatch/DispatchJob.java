@@ -16,6 +16,7 @@ import io.pushline.dispatch.registry.RegistryOperator;
 import io.pushline.dispatch.registry.UidIndexOperator;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxWriter;
+import io.pushline.reminders.ReminderMeter;
 import io.pushline.reminders.Reminders;
 import io.pushline.reminders.SubscriberIds;
 import io.pushline.schema.DeadLetter;
@@ -189,7 +190,12 @@ public final class DispatchJob {
                                 .uid("reminder-subscriber-ids")
                                 .setMaxParallelism(maxParallelism);
                 Reminders.Streams fired =
-                        Reminders.build(resolved, reminders.rules, true, maxParallelism);
+                        Reminders.build(
+                                resolved,
+                                reminders.rules,
+                                true,
+                                reminders.meterDelayMs,
+                                maxParallelism);
                 SingleOutputStreamOperator<AudienceChunk> reminderPushes =
                         fired.chunks()
                                 .process(new ReminderPushes(reminders.msgType, reminders.level))
@@ -268,6 +274,29 @@ public final class DispatchJob {
                         uidIndex.getSideOutput(DispatchTags.DEAD_LETTERS),
                         decided.getSideOutput(DispatchTags.DEAD_LETTERS));
         DataStream<SendRecord> sends = decided.getSideOutput(DispatchTags.SENDS);
+        DataStream<SendRecord> metered = null;
+        if (reminders != null && reminders.meterDelayMs > 0) {
+            SingleOutputStreamOperator<SendRecord> others =
+                    sends.process(new ReminderSends(reminders.msgType))
+                            .uid("reminder-sends-apart")
+                            .name("Reminder sends apart")
+                            .setMaxParallelism(maxParallelism);
+            metered =
+                    others.getSideOutput(ReminderSends.TAG)
+                            .transform(
+                                    "Meter reminders",
+                                    TypeInformation.of(SendRecord.class),
+                                    new ReminderMeter(reminders.rules.rate, reminders.meterDelayMs))
+                            .uid("reminder-meter")
+                            .setParallelism(1)
+                            .setMaxParallelism(1);
+            sends = others;
+            if (pacing != null) {
+                // the vendors' limits come after the reminders' own rate
+                sends = sends.union(metered);
+                metered = null;
+            }
+        }
         DataStream<PacingStatus> reports = null;
         if (pacing != null) {
             DataStream<PacingControl> controls =
@@ -303,7 +332,8 @@ public final class DispatchJob {
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES),
                 reports,
                 reminderRejected,
-                inbox);
+                inbox,
+                metered);
     }
 
     /**
@@ -324,7 +354,21 @@ public final class DispatchJob {
 
     /** Sends the topology's output to {@code sinks}. */
     public static void sinkTo(DispatchStreams streams, DispatchSinks sinks) {
-        streams.sends().sinkTo(sinks.sends()).uid("sink-vendor-topics").name("Vendor topics");
+        DataStream<SendRecord> sends = streams.sends();
+        if (streams.reminderSends() != null) {
+            if (sinks.reminderSends() != null) {
+                // parallelism 1, chained with the meter: a send is written when the meter lets it
+                // go
+                streams.reminderSends()
+                        .sinkTo(sinks.reminderSends())
+                        .uid("sink-reminder-sends")
+                        .name("Reminder vendor topics")
+                        .setParallelism(1);
+            } else {
+                sends = sends.union(streams.reminderSends());
+            }
+        }
+        sends.sinkTo(sinks.sends()).uid("sink-vendor-topics").name("Vendor topics");
         streams.decisions().sinkTo(sinks.decisions()).uid("sink-decisions").name("Decisions");
         streams.deadLetters()
                 .sinkTo(sinks.deadLetters())
@@ -494,6 +538,13 @@ public final class DispatchJob {
                         "sends",
                         s -> Topics.vendorTopic(s.vendor),
                         s -> s.deviceId);
+        Sink<SendRecord> reminderSends =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "reminder-sends",
+                        s -> Topics.vendorTopic(s.vendor),
+                        s -> s.deviceId);
         Sink<Decision> decisions =
                 KafkaIO.jsonSink(
                         options,
@@ -513,7 +564,8 @@ public final class DispatchJob {
                         "reminders",
                         r -> Topics.REMINDER_REJECTED,
                         r -> r.taskId);
-        return new DispatchSinks(sends, decisions, dead, registrySink(options), reports, refused);
+        return new DispatchSinks(
+                sends, decisions, dead, registrySink(options), reports, refused, reminderSends);
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {

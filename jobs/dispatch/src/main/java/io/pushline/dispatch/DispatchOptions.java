@@ -260,6 +260,19 @@ public final class DispatchOptions {
                                     + " of the epoch); tasks firing together share it in firing"
                                     + " order.");
 
+    public static final ConfigOption<Duration> REMINDERS_METER_DELAY =
+            ConfigOptions.key("dispatch.reminders.meter-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How far the reminder meter, which holds dispatch.reminders.rate where"
+                                    + " the sends are written, runs behind the pacer: the longest"
+                                    + " stall of the stages between them that does not show in"
+                                    + " the written rate. Each push arrives this much later, and"
+                                    + " the meter's state holds about rate x delay sends. 0: no"
+                                    + " meter (the pacer's rate alone; the stages after it may"
+                                    + " bunch a second's sends into the next).");
+
     public static final ConfigOption<String> REMINDERS_MSG_TYPE =
             ConfigOptions.key("dispatch.reminders.msg-type")
                     .stringType()
@@ -317,6 +330,7 @@ public final class DispatchOptions {
                 PACING_FEEDBACK_TOPIC,
                 REMINDERS_ENABLED,
                 REMINDERS_RATE,
+                REMINDERS_METER_DELAY,
                 REMINDERS_MSG_TYPE,
                 REMINDERS_LEVEL,
                 INBOX_ENABLED);

@@ -11,6 +11,9 @@ import org.apache.flink.api.connector.sink2.Sink;
 /**
  * Where the dispatch job writes: sends (one per device, to its vendor's topic), every decision,
  * dead letters, and optionally the registry mirror.
+ *
+ * @param reminderSends the metered reminder sends' own writer (to the vendor topics, with its own
+ *     transactions), run chained with the meter; null: they join {@code sends}
  */
 public record DispatchSinks(
         Sink<SendRecord> sends,
@@ -18,7 +21,8 @@ public record DispatchSinks(
         Sink<DeadLetter> deadLetters,
         Sink<RegistryChange> registry,
         Sink<PacingStatus> pacingReports,
-        Sink<ReminderLine> reminderRejected) {
+        Sink<ReminderLine> reminderRejected,
+        Sink<SendRecord> reminderSends) {
     /**
      * @param registry null when the registry is not mirrored anywhere
      */
@@ -27,7 +31,7 @@ public record DispatchSinks(
             Sink<Decision> decisions,
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry) {
-        this(sends, decisions, deadLetters, registry, null, null);
+        this(sends, decisions, deadLetters, registry, null, null, null);
     }
 
     public DispatchSinks(
@@ -36,6 +40,6 @@ public record DispatchSinks(
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry,
             Sink<PacingStatus> pacingReports) {
-        this(sends, decisions, deadLetters, registry, pacingReports, null);
+        this(sends, decisions, deadLetters, registry, pacingReports, null, null);
     }
 }

@@ -16,6 +16,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param reminderRejected reminder events refused by the contract; null without reminders
  * @param inbox changes to inboxes (requests with {@code inbox: true}; reads are added by the caller
  *     that reads inbox.events)
+ * @param reminderSends reminder sends out of the reminder meter, to be written by a writer of their
+ *     own chained with it (the meter holds the rate where they are written); null when they are in
+ *     {@code sends}
  */
 public record DispatchStreams(
         DataStream<SendRecord> sends,
@@ -24,7 +27,8 @@ public record DispatchStreams(
         DataStream<RegistryChange> registryChanges,
         DataStream<PacingStatus> pacingReports,
         DataStream<ReminderLine> reminderRejected,
-        DataStream<InboxOp> inbox) {
+        DataStream<InboxOp> inbox,
+        DataStream<SendRecord> reminderSends) {
     /** These streams with more dead letters. */
     public DispatchStreams withDeadLetters(DataStream<DeadLetter> more) {
         return new DispatchStreams(
@@ -34,7 +38,8 @@ public record DispatchStreams(
                 registryChanges,
                 pacingReports,
                 reminderRejected,
-                inbox);
+                inbox,
+                reminderSends);
     }
 
     /** These streams with more inbox changes and dead letters. */
@@ -46,6 +51,7 @@ public record DispatchStreams(
                 registryChanges,
                 pacingReports,
                 reminderRejected,
-                inbox.union(moreInbox));
+                inbox.union(moreInbox),
+                reminderSends);
     }
 }

@@ -25,6 +25,9 @@ class ReminderPushes extends ProcessFunction<ReminderChunk, AudienceChunk> {
     static final OutputTag<ReminderChunk> PULLED =
             new OutputTag<>("reminder-pulled-chunks", TypeInformation.of(ReminderChunk.class));
 
+    /** Every reminder push's msgId: this and the taskId. */
+    static final String MSG_ID_PREFIX = "reminder-";
+
     private final String msgType;
     private final int level;
     private transient Counter pulled;
@@ -43,7 +46,7 @@ class ReminderPushes extends ProcessFunction<ReminderChunk, AudienceChunk> {
     static PushRequest request(ReminderChunk c, String msgType, int level) {
         PushRequest p = new PushRequest();
         p.ts = c.at;
-        p.msgId = "reminder-" + c.taskId;
+        p.msgId = MSG_ID_PREFIX + c.taskId;
         p.msgType = msgType;
         p.level = level;
         p.title = c.title;

@@ -6,16 +6,23 @@ import io.pushline.reminders.HBaseReminderSink;
 import io.pushline.reminders.ReminderRules;
 import io.pushline.reminders.UidIds;
 import java.io.Serializable;
+import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
 
 /** How the dispatch job runs reminders: the global rate, what their pushes look like. */
 public final class ReminderSettings implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /** The meter holds rate x delay sends in operator state: a minute is already a lot. */
+    static final Duration MAX_METER_DELAY = Duration.ofSeconds(60);
+
     final ReminderRules rules;
     final String msgType;
     final int level;
     final UidIds.Factory ids;
+
+    /** The reminder meter's delay; 0: no meter. */
+    final long meterDelayMs;
 
     /** Where reminders are mirrored for the pull endpoint; null: nowhere. */
     final HBaseReminderSink mirror;
@@ -26,6 +33,17 @@ public final class ReminderSettings implements Serializable {
             int level,
             UidIds.Factory ids,
             HBaseReminderSink mirror) {
+        this(rules, msgType, level, ids, mirror, 0);
+    }
+
+    public ReminderSettings(
+            ReminderRules rules,
+            String msgType,
+            int level,
+            UidIds.Factory ids,
+            HBaseReminderSink mirror,
+            long meterDelayMs) {
+        this.meterDelayMs = meterDelayMs;
         this.rules = rules;
         this.msgType = msgType;
         this.level = level;
@@ -64,6 +82,17 @@ public final class ReminderSettings implements Serializable {
                             + "' must be between 1 and 15, got "
                             + level);
         }
+        Duration delay = options.get(DispatchOptions.REMINDERS_METER_DELAY);
+        if (delay.isNegative() || delay.compareTo(MAX_METER_DELAY) > 0) {
+            throw new IllegalArgumentException(
+                    "option '"
+                            + DispatchOptions.REMINDERS_METER_DELAY.key()
+                            + "' must be between 0 s and "
+                            + MAX_METER_DELAY.toSeconds()
+                            + " s, got "
+                            + delay.toMillis()
+                            + " ms");
+        }
         String quorum = HBaseTables.address(options);
         if (quorum == null || quorum.isBlank()) {
             return null;
@@ -76,6 +105,7 @@ public final class ReminderSettings implements Serializable {
                 msgType,
                 level,
                 ids,
-                new HBaseReminderSink(quorum, namespace));
+                new HBaseReminderSink(quorum, namespace),
+                delay.toMillis());
     }
 }

@@ -55,6 +55,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     private final int rate;
     private final int chunkSize;
     private final boolean realTime;
+    private final long catchUpMs;
 
     private transient List<ScheduledTask> pending;
     private transient ArrayDeque<ScheduledTask> queue;
@@ -74,12 +75,25 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
      *     replay): at once
      */
     public ReminderPacer(int rate, int chunkSize, boolean realTime) {
-        if (rate <= 0 || chunkSize <= 0) {
-            throw new IllegalArgumentException("rate and chunk size must be positive");
+        this(rate, chunkSize, realTime, 0);
+    }
+
+    /**
+     * As above; in real time, a pacer that fell behind its schedule (backpressure, a late
+     * watermark, a restore) makes up to {@code catchUpMs} of it at once, rounded up to whole
+     * seconds: the {@link ReminderMeter} after the gate holds the rate where the sends are written
+     * and smooths the burst. 0: the schedule restarts from the current second, never two seconds'
+     * pushes in one.
+     */
+    public ReminderPacer(int rate, int chunkSize, boolean realTime, long catchUpMs) {
+        if (rate <= 0 || chunkSize <= 0 || catchUpMs < 0) {
+            throw new IllegalArgumentException(
+                    "rate and chunk size must be positive, catch-up not negative");
         }
         this.rate = rate;
         this.chunkSize = chunkSize;
         this.realTime = realTime;
+        this.catchUpMs = (catchUpMs + 999) / 1000 * 1000;
     }
 
     @Override
@@ -164,7 +178,9 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 headPulled = t.pulled == null ? IdSet.of() : IdSet.fromBytes(t.pulled);
             }
             while (true) {
-                long at = schedule.prepare(realTime ? Math.max(t.fireAt, thisSecond()) : t.fireAt);
+                long at =
+                        schedule.prepare(
+                                realTime ? Math.max(t.fireAt, thisSecond() - catchUpMs) : t.fireAt);
                 long room = Math.min(schedule.room(), chunkSize);
                 if (at > now) {
                     scheduleRelease(at);

@@ -39,6 +39,19 @@ public final class Reminders {
             ReminderRules rules,
             boolean realTime,
             int maxParallelism) {
+        return build(events, rules, realTime, 0, maxParallelism);
+    }
+
+    /**
+     * As above, the pacer making up to {@code catchUpMs} of its schedule at once when it fell
+     * behind (see {@link ReminderPacer}): for a job that meters the sends after the gate.
+     */
+    public static Streams build(
+            DataStream<ReminderEvent> events,
+            ReminderRules rules,
+            boolean realTime,
+            long catchUpMs,
+            int maxParallelism) {
         SingleOutputStreamOperator<FiredTask> fired =
                 events.keyBy(e -> e.taskId)
                         .transform(
@@ -51,7 +64,7 @@ public final class Reminders {
                 fired.transform(
                                 "Pace reminders",
                                 TypeInformation.of(ReminderChunk.class),
-                                new ReminderPacer(rules.rate, CHUNK_SIZE, realTime))
+                                new ReminderPacer(rules.rate, CHUNK_SIZE, realTime, catchUpMs))
                         .uid("reminder-pacer")
                         .setParallelism(1)
                         .setMaxParallelism(1);

@@ -114,6 +114,31 @@ class ReminderPacerTest {
         }
     }
 
+    /**
+     * With a meter after the gate, a pacer behind its schedule makes up to its catch-up of it at
+     * once (the meter smooths the burst); what lies further back starts from there.
+     */
+    @Test
+    void inRealTimeAPacerWithCatchUpMakesUpThatMuchOfItsSchedule() throws Exception {
+        try (var h = harness(new ReminderPacer(100, 1000, true, 1_500), null)) {
+            h.setProcessingTime(13_500); // fired at 10 s, seen 3.5 s late; catch-up rounds to 2 s
+            h.processElement(new StreamRecord<>(fired("t", 10_000, 0, 400), 10_000));
+            h.processWatermark(new Watermark(10_000));
+            Map<Long, Integer> perSecond = new HashMap<>();
+            pushes(h).values().forEach(at -> perSecond.merge(at, 1, Integer::sum));
+            assertThat(perSecond)
+                    .as("11 s and 12 s at once, 13 s's slices so far")
+                    .containsOnly(
+                            Map.entry(11_000L, 100),
+                            Map.entry(12_000L, 100),
+                            Map.entry(13_000L, 65));
+            for (long t = 13_501; t <= 15_000; t++) {
+                h.setProcessingTime(t);
+            }
+            assertThat(pushes(h)).hasSize(400);
+        }
+    }
+
     @Test
     void aRestoreGoesOnAfterTheLastPushOfTheCheckpointAndKeepsTheRate() throws Exception {
         OperatorSubtaskState snapshot;

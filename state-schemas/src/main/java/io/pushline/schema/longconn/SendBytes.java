@@ -14,6 +14,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * every state read and encoding it on every write was a quarter of the tracker's time in {@code
  * pushline bench longconn}.
  *
+ * <p>The reminder meter keeps its queue in this form too.
+ *
  * <p>A POJO (for the actions' serializer), but never changed after it is made: copies may share it.
  */
 public class SendBytes {
@@ -35,6 +37,11 @@ public class SendBytes {
     }
 
     public SendRecord decode() {
+        return decode(wire);
+    }
+
+    /** A send from the bytes of {@link #of}'s {@code wire}. */
+    public static SendRecord decode(byte[] wire) {
         try {
             return LongconnWire.readSend(
                     new DataInputDeserializer(wire), LongconnWire.CURRENT_FORM);

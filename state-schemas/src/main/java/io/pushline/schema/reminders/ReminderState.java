@@ -53,6 +53,16 @@ public final class ReminderState {
                 "reminder-pacer-tasks", TypeInformation.of(ScheduledTask.class));
     }
 
+    /**
+     * Reminder meter (operator state): the sends it holds, in arrival order, each in the compact
+     * wire form of {@code SendBytes}: a field added to the send gets a flag bit that bytes written
+     * before never set, so the queue of a savepoint still reads.
+     */
+    public static ListStateDescriptor<byte[]> meterQueue() {
+        return new ListStateDescriptor<>(
+                "reminder-meter-queue", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    }
+
     /** Pacer (operator state): the greedy schedule's cursor, second and pushes in it. */
     public static ListStateDescriptor<Long> pacerCursor() {
         return new ListStateDescriptor<>("reminder-pacer-cursor", Types.LONG);
