@@ -18,23 +18,30 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
  * Holds the global reminder rate where the sends are written (parallelism 1, chained with the
- * writer of the reminder sends). The pacer releases subscribers at the rate, but five stages lie
+ * writer of the reminder sends). The pacer releases subscribers at the rate, but several stages lie
  * between it and the vendor topics (ids, uid index, gate) and each stalls now and then on two busy
- * cores: a second that stalls writes little and the next one writes twice the rate. The meter takes
- * the reminder sends as the gate passes them and keeps a buffer of {@code delayMs} worth: when
- * sends arrive to an idle meter it starts at the first whole second at least {@code delayMs} later,
- * and from then on releases at most {@code rate} subscribers in each second of the wall clock, in
- * {@link ReminderPacer#SLICES} slices over its first 800 ms, in arrival order. A stall upstream
- * shorter than the buffer then shows only as a smaller buffer.
+ * cores: a second that stalls writes little and the next one writes twice the rate.
+ *
+ * <p>The meter takes the reminder sends as the gate passes them and keeps a buffer of {@code
+ * delayMs} worth at the rate. Sends that reach an idle meter wait until it holds that many (or
+ * until the first of them has waited twice the delay: a small task); then a run begins and at most
+ * {@code rate} subscribers leave in each second of the wall clock, in {@link ReminderPacer#SLICES}
+ * slices over its first 800 ms, in arrival order. A stall upstream shorter than the buffer shows
+ * only as a smaller buffer. The run goes on while sends keep coming; a meter that had nothing to
+ * send for twice the delay is idle again.
  *
  * <p>The rate counts subscribers, as the pacer's schedule does: the sends of one (msgId, uid) in a
  * second count once, so a user with two devices gets both and the meter's queue does not grow
  * behind a pacer that counts users. The queue is operator state (each send in its compact wire
- * form), so a restore neither loses nor repeats a send with an exactly-once writer.
+ * form), so a restore neither loses nor repeats a send with an exactly-once writer; a restored
+ * meter builds its buffer again before it sends.
  */
 public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         implements OneInputStreamOperator<SendRecord, SendRecord> {
     private static final long serialVersionUID = 1L;
+
+    /** A run that would begin later than this into a second begins at the next one. */
+    static final long LATEST_START_IN_SECOND = 600;
 
     private final int rate;
     private final long delayMs;
@@ -44,14 +51,19 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
     private transient Set<String> counted;
     private transient long second;
     private transient long used;
-    private transient long runStart = Long.MAX_VALUE;
+    private transient boolean running;
+    private transient long runStart;
+    private transient long waitingSince;
     private transient long lastRelease;
-    private transient boolean releaseScheduled;
+
+    /** The earliest release timer pending; Long.MAX_VALUE: none. */
+    private transient long scheduledAt;
+
     private transient Counter sent;
 
     /**
      * @param rate subscribers per whole second of the wall clock
-     * @param delayMs how far behind the pacer the meter runs: the longest stall upstream it hides
+     * @param delayMs the buffer, in time at the rate: the longest stall upstream it hides
      */
     public ReminderMeter(int rate, long delayMs) {
         if (rate <= 0 || delayMs < 0) {
@@ -66,7 +78,7 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         super.initializeState(ctx);
         queue = new ArrayDeque<>();
         counted = new HashSet<>();
-        lastRelease = Long.MIN_VALUE / 2;
+        scheduledAt = Long.MAX_VALUE;
         queueState = ctx.getOperatorStateStore().getListState(ReminderState.meterQueue());
         for (byte[] b : queueState.get()) {
             queue.add(b);
@@ -79,29 +91,54 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         sent = getMetricGroup().counter("reminderMeterSent");
         getMetricGroup().gauge("reminderMeterQueued", () -> queue.size());
         if (!queue.isEmpty()) {
-            // restored: build the buffer up again before sending on
-            startRun(now());
+            waitingSince = now();
+            scheduleRelease(waitingSince + maxWait());
         }
     }
 
     @Override
     public void processElement(StreamRecord<SendRecord> element) {
         long now = now();
-        if (queue.isEmpty() && now - lastRelease > 1000) {
-            startRun(now);
+        if (running && queue.isEmpty() && now - lastRelease >= maxWait()) {
+            running = false;
+        }
+        if (!running && queue.isEmpty()) {
+            waitingSince = now;
         }
         queue.add(SendBytes.of(element.getValue()).wire);
-        scheduleRelease(Math.max(now, runStart));
+        if (running || startIfReady(now)) {
+            scheduleRelease(Math.max(now, runStart));
+        } else {
+            scheduleRelease(waitingSince + maxWait());
+        }
     }
 
-    private void startRun(long now) {
-        runStart = ceilSecond(now + delayMs);
-        scheduleRelease(runStart);
+    /**
+     * Begins a run when the buffer is full or has waited long enough: at once when most of the
+     * current second's slices are still ahead, else at the next whole second, so that no second of
+     * the run gets less than the rate because the run began late in it.
+     */
+    private boolean startIfReady(long now) {
+        if (queue.size() < (long) rate * delayMs / 1000 && now - waitingSince < maxWait()) {
+            return false;
+        }
+        running = true;
+        long intoSecond = Math.floorMod(now, 1000L);
+        runStart = intoSecond < LATEST_START_IN_SECOND ? now : now - intoSecond + 1000;
+        return true;
+    }
+
+    private long maxWait() {
+        return 2 * delayMs;
     }
 
     /** Sends what the current second's slices allow by {@code now}. */
     private void release(long now) {
         if (queue.isEmpty()) {
+            return;
+        }
+        if (!running && !startIfReady(now)) {
+            scheduleRelease(waitingSince + maxWait());
             return;
         }
         if (now < runStart) {
@@ -121,9 +158,7 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
             if (counted.add(send.msgId + '\u0000' + send.uid)) {
                 used++;
             }
-            output.collect(new StreamRecord<>(send));
-            sent.inc();
-            lastRelease = now;
+            emit(send, now);
         }
         // the other devices of the subscribers already counted in this second
         while (!queue.isEmpty()) {
@@ -132,8 +167,7 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
                 break;
             }
             queue.poll();
-            output.collect(new StreamRecord<>(next));
-            sent.inc();
+            emit(next, now);
         }
         if (!queue.isEmpty()) {
             scheduleRelease(
@@ -141,26 +175,32 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         }
     }
 
+    private void emit(SendRecord send, long now) {
+        output.collect(new StreamRecord<>(send));
+        sent.inc();
+        lastRelease = now;
+    }
+
+    /** Asks for a release at {@code at} unless one comes sooner; a later one may still fire. */
     private void scheduleRelease(long at) {
-        if (releaseScheduled) {
+        long when = Math.max(at, now());
+        if (when >= scheduledAt) {
             return;
         }
-        releaseScheduled = true;
+        scheduledAt = when;
         getProcessingTimeService()
                 .registerTimer(
-                        Math.max(at, now()),
+                        when,
                         t -> {
-                            releaseScheduled = false;
+                            if (scheduledAt <= t) {
+                                scheduledAt = Long.MAX_VALUE;
+                            }
                             release(now());
                         });
     }
 
     private long now() {
         return getProcessingTimeService().getCurrentProcessingTime();
-    }
-
-    private static long ceilSecond(long t) {
-        return Math.floorDiv(t + 999, 1000L) * 1000L;
     }
 
     @Override

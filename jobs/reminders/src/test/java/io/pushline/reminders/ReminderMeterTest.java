@@ -20,28 +20,59 @@ class ReminderMeterTest {
     private int taken;
 
     @Test
-    void startsAWholeSecondAtLeastTheDelayAfterTheFirstSendThenHoldsTheRateEachSecond()
-            throws Exception {
+    void startsOnceItHoldsTheDelayAtTheRateThenHoldsTheRateEachSecond() throws Exception {
         try (var h = harness(new ReminderMeter(100, 2_000), null)) {
-            h.setProcessingTime(10_300);
-            for (int i = 0; i < 350; i++) {
+            h.setProcessingTime(10_000);
+            for (int i = 0; i < 199; i++) {
                 h.processElement(new StreamRecord<>(send("t", i, 0)));
             }
-            tick(h, 10_300, 12_999);
-            assertThat(perSecond).as("not before 12.3 s, and then from a whole second").isEmpty();
-            h.setProcessingTime(13_000);
+            tick(h, 10_000, 10_290);
+            assertThat(perSecond).as("199 sends: less than 2 s at 100/s").isEmpty();
+            h.setProcessingTime(10_300);
+            for (int i = 199; i < 350; i++) {
+                h.processElement(new StreamRecord<>(send("t", i, 0)));
+            }
+            h.setProcessingTime(10_300);
             collect(h);
-            assertThat(perSecond.get(13L)).as("the first of 20 slices").hasSize(5);
-            tick(h, 13_000, 17_000);
+            assertThat(perSecond.get(10L))
+                    .as("the run begins at 10.3 s with the slices of 10 s gone by")
+                    .hasSize(40);
+            tick(h, 10_300, 14_000);
             assertThat(counts())
                     .containsExactly(
-                            Map.entry(13L, 100),
-                            Map.entry(14L, 100),
-                            Map.entry(15L, 100),
-                            Map.entry(16L, 50));
+                            Map.entry(10L, 100),
+                            Map.entry(11L, 100),
+                            Map.entry(12L, 100),
+                            Map.entry(13L, 50));
             assertThat(sent()).as("each once, in arrival order").hasSize(350);
-            assertThat(perSecond.get(13L).get(0).uid).isEqualTo("u0");
-            assertThat(perSecond.get(16L).get(49).uid).isEqualTo("u349");
+            assertThat(perSecond.get(10L).get(0).uid).isEqualTo("u0");
+            assertThat(perSecond.get(13L).get(49).uid).isEqualTo("u349");
+        }
+    }
+
+    @Test
+    void aRunThatWouldBeginLateInASecondBeginsAtTheNext() throws Exception {
+        try (var h = harness(new ReminderMeter(100, 1_000), null)) {
+            h.setProcessingTime(10_700);
+            for (int i = 0; i < 150; i++) {
+                h.processElement(new StreamRecord<>(send("t", i, 0)));
+            }
+            tick(h, 10_700, 13_000);
+            assertThat(counts()).containsExactly(Map.entry(11L, 100), Map.entry(12L, 50));
+        }
+    }
+
+    @Test
+    void aSmallTaskWaitsTwiceTheDelayAtMost() throws Exception {
+        try (var h = harness(new ReminderMeter(100, 1_000), null)) {
+            h.setProcessingTime(10_100);
+            for (int i = 0; i < 5; i++) {
+                h.processElement(new StreamRecord<>(send("t", i, 0)));
+            }
+            tick(h, 10_100, 12_090);
+            assertThat(perSecond).isEmpty();
+            tick(h, 12_100, 13_000);
+            assertThat(counts()).containsExactly(Map.entry(12L, 5));
         }
     }
 
@@ -64,25 +95,18 @@ class ReminderMeterTest {
                 tick(h, second * 1000, second * 1000 + 999);
             }
             tick(h, 20_000, 23_000);
-            assertThat(counts())
-                    .containsExactly(
-                            Map.entry(12L, 100),
-                            Map.entry(13L, 100),
-                            Map.entry(14L, 100),
-                            Map.entry(15L, 100),
-                            Map.entry(16L, 100),
-                            Map.entry(17L, 100),
-                            Map.entry(18L, 100),
-                            Map.entry(19L, 100),
-                            Map.entry(20L, 100),
-                            Map.entry(21L, 100));
+            Map<Long, Integer> expected = new TreeMap<>();
+            for (long second = 11; second <= 20; second++) {
+                expected.put(second, 100);
+            }
+            assertThat(counts()).isEqualTo(expected);
             assertThat(sent()).hasSize(1000);
         }
     }
 
     @Test
     void theRateCountsSubscribersSoEveryDeviceOfOneGoesInItsSecond() throws Exception {
-        try (var h = harness(new ReminderMeter(10, 0), null)) {
+        try (var h = harness(new ReminderMeter(10, 100), null)) {
             h.setProcessingTime(5_000);
             for (int i = 0; i < 15; i++) {
                 h.processElement(new StreamRecord<>(send("t", i, 0)));
@@ -100,7 +124,7 @@ class ReminderMeterTest {
     }
 
     @Test
-    void aRestoreSendsTheQueuedSendsOnceAfterTheDelay() throws Exception {
+    void aRestoreSendsTheQueuedSendsOnceAfterBuildingItsBufferAgain() throws Exception {
         OperatorSubtaskState snapshot;
         try (var h = harness(new ReminderMeter(100, 1_000), null)) {
             h.setProcessingTime(10_000);
@@ -109,30 +133,34 @@ class ReminderMeterTest {
             }
             tick(h, 10_000, 11_500);
             snapshot = h.snapshot(1, 11_500);
-            tick(h, 11_501, 11_700); // sent after the checkpoint: lost with the failure
+            tick(h, 11_510, 11_700); // sent after the checkpoint: lost with the failure
         }
-        // 11 s's first 13 slices went out before the checkpoint
-        List<String> before = sent().subList(0, 65);
+        // 10 s whole and 11 s's first 13 slices went out before the checkpoint
+        List<String> before = sent().subList(0, 165);
         perSecond.clear();
         try (var h = harness(new ReminderMeter(100, 1_000), snapshot, 30_000)) {
-            tick(h, 30_000, 30_999);
-            assertThat(perSecond).as("the buffer is built again first").isEmpty();
-            tick(h, 31_000, 35_000);
-            assertThat(counts()).containsExactly(Map.entry(31L, 100), Map.entry(32L, 85));
-            assertThat(sent()).hasSize(185).doesNotContainAnyElementsOf(before);
+            tick(h, 30_000, 31_990);
+            assertThat(perSecond).as("85 queued: it waits twice the delay for more").isEmpty();
+            tick(h, 32_000, 35_000);
+            assertThat(counts()).containsExactly(Map.entry(32L, 85));
+            assertThat(sent()).hasSize(85).doesNotContainAnyElementsOf(before);
         }
     }
 
     @Test
-    void afterAnIdleSecondANewRunWaitsForItsBufferAgain() throws Exception {
+    void aRunGoesOnThroughAShortGapAndEndsAfterTwiceTheDelayIdle() throws Exception {
         try (var h = harness(new ReminderMeter(100, 1_000), null)) {
             h.setProcessingTime(10_000);
             h.processElement(new StreamRecord<>(send("a", 0, 0)));
             tick(h, 10_000, 13_000);
-            assertThat(counts()).containsExactly(Map.entry(11L, 1));
+            assertThat(counts()).containsExactly(Map.entry(12L, 1));
             h.processElement(new StreamRecord<>(send("b", 0, 0)));
-            tick(h, 13_000, 16_000);
-            assertThat(counts()).containsExactly(Map.entry(11L, 1), Map.entry(14L, 1));
+            tick(h, 13_000, 20_000);
+            assertThat(counts()).as("1 s after the last send: at once").containsEntry(13L, 1);
+            h.processElement(new StreamRecord<>(send("c", 0, 0)));
+            tick(h, 20_000, 23_000);
+            assertThat(counts())
+                    .containsExactly(Map.entry(12L, 1), Map.entry(13L, 1), Map.entry(22L, 1));
         }
     }
 
