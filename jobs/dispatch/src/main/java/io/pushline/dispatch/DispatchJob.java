@@ -264,9 +264,6 @@ public final class DispatchJob {
                 decided.union(
                         registry.getSideOutput(DispatchTags.DECISIONS),
                         uidIndex.getSideOutput(DispatchTags.DECISIONS));
-        if (reminderPulls != null) {
-            decisions = decisions.union(reminderPulls);
-        }
         deadLetters =
                 deadLetters.union(
                         rules.getSideOutput(DispatchTags.DEAD_LETTERS),
@@ -333,7 +330,8 @@ public final class DispatchJob {
                 reports,
                 reminderRejected,
                 inbox,
-                metered);
+                metered,
+                reminderPulls);
     }
 
     /**
@@ -369,7 +367,19 @@ public final class DispatchJob {
             }
         }
         sends.sinkTo(sinks.sends()).uid("sink-vendor-topics").name("Vendor topics");
-        streams.decisions().sinkTo(sinks.decisions()).uid("sink-decisions").name("Decisions");
+        DataStream<Decision> decisions = streams.decisions();
+        if (streams.reminderDecisions() != null) {
+            if (sinks.reminderDecisions() != null) {
+                // chained with the pulled-decision stage: see DispatchStreams#reminderDecisions
+                streams.reminderDecisions()
+                        .sinkTo(sinks.reminderDecisions())
+                        .uid("sink-pulled-decisions")
+                        .name("Pulled decisions");
+            } else {
+                decisions = decisions.union(streams.reminderDecisions());
+            }
+        }
+        decisions.sinkTo(sinks.decisions()).uid("sink-decisions").name("Decisions");
         streams.deadLetters()
                 .sinkTo(sinks.deadLetters())
                 .uid("sink-dead-letters")
@@ -552,6 +562,13 @@ public final class DispatchJob {
                         "decisions",
                         d -> Topics.DECISIONS,
                         d -> d.deviceId != null ? d.deviceId : d.uid);
+        Sink<Decision> pulledDecisions =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "pulled-decisions",
+                        d -> Topics.DECISIONS,
+                        d -> d.deviceId != null ? d.deviceId : d.uid);
         Sink<DeadLetter> dead =
                 KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
         // reports are current state, not data: at least once, seen at once (no transaction)
@@ -565,7 +582,14 @@ public final class DispatchJob {
                         r -> Topics.REMINDER_REJECTED,
                         r -> r.taskId);
         return new DispatchSinks(
-                sends, decisions, dead, registrySink(options), reports, refused, reminderSends);
+                sends,
+                decisions,
+                dead,
+                registrySink(options),
+                reports,
+                refused,
+                reminderSends,
+                pulledDecisions);
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {

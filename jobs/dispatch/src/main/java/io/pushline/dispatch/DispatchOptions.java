@@ -265,13 +265,14 @@ public final class DispatchOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
-                            "How far the reminder meter, which holds dispatch.reminders.rate where"
-                                    + " the sends are written, runs behind the pacer: the longest"
-                                    + " stall of the stages between them that does not show in"
-                                    + " the written rate. Each push arrives this much later, and"
-                                    + " the meter's state holds about rate x delay sends. 0: no"
-                                    + " meter (the pacer's rate alone; the stages after it may"
-                                    + " bunch a second's sends into the next).");
+                            "The buffer of the reminder meter, which holds dispatch.reminders.rate"
+                                    + " where the sends are written, in time at that rate: a"
+                                    + " stall of the stages between the pacer and the meter up to"
+                                    + " this long does not show in the written rate. A firing"
+                                    + " reaches the vendor topics about this much later, and the"
+                                    + " meter's state holds about rate x delay sends. 0: no meter"
+                                    + " (the pacer's rate alone; the stages after it may bunch a"
+                                    + " second's sends into the next). At most 60 s.");
 
     public static final ConfigOption<String> REMINDERS_MSG_TYPE =
             ConfigOptions.key("dispatch.reminders.msg-type")

@@ -14,6 +14,8 @@ import org.apache.flink.api.connector.sink2.Sink;
  *
  * @param reminderSends the metered reminder sends' own writer (to the vendor topics, with its own
  *     transactions), run chained with the meter; null: they join {@code sends}
+ * @param reminderDecisions the writer of pulled reminders' decisions (to the decisions topic, with
+ *     its own transactions); null: they join {@code decisions}
  */
 public record DispatchSinks(
         Sink<SendRecord> sends,
@@ -22,7 +24,8 @@ public record DispatchSinks(
         Sink<RegistryChange> registry,
         Sink<PacingStatus> pacingReports,
         Sink<ReminderLine> reminderRejected,
-        Sink<SendRecord> reminderSends) {
+        Sink<SendRecord> reminderSends,
+        Sink<Decision> reminderDecisions) {
     /**
      * @param registry null when the registry is not mirrored anywhere
      */
@@ -31,7 +34,7 @@ public record DispatchSinks(
             Sink<Decision> decisions,
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry) {
-        this(sends, decisions, deadLetters, registry, null, null, null);
+        this(sends, decisions, deadLetters, registry, null, null, null, null);
     }
 
     public DispatchSinks(
@@ -40,6 +43,6 @@ public record DispatchSinks(
             Sink<DeadLetter> deadLetters,
             Sink<RegistryChange> registry,
             Sink<PacingStatus> pacingReports) {
-        this(sends, decisions, deadLetters, registry, pacingReports, null, null);
+        this(sends, decisions, deadLetters, registry, pacingReports, null, null, null);
     }
 }

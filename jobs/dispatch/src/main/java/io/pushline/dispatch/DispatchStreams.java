@@ -19,6 +19,12 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param reminderSends reminder sends out of the reminder meter, to be written by a writer of their
  *     own chained with it (the meter holds the rate where they are written); null when they are in
  *     {@code sends}
+ * @param reminderDecisions the {@code pulled} decisions of reminder subscribers who pulled their
+ *     task, to be written by a writer of their own chained with their stage; null when there are
+ *     none. They must not join {@code decisions}: that writer also reads the gate through forward
+ *     edges, so its checkpoints are aligned, and a barrier held up behind a backpressured reminder
+ *     pacer (the pulled decisions' source) while the gate's channel stays blocked stopped the whole
+ *     job in {@code pushline bench reminders}.
  */
 public record DispatchStreams(
         DataStream<SendRecord> sends,
@@ -28,7 +34,8 @@ public record DispatchStreams(
         DataStream<PacingStatus> pacingReports,
         DataStream<ReminderLine> reminderRejected,
         DataStream<InboxOp> inbox,
-        DataStream<SendRecord> reminderSends) {
+        DataStream<SendRecord> reminderSends,
+        DataStream<Decision> reminderDecisions) {
     /** These streams with more dead letters. */
     public DispatchStreams withDeadLetters(DataStream<DeadLetter> more) {
         return new DispatchStreams(
@@ -39,7 +46,8 @@ public record DispatchStreams(
                 pacingReports,
                 reminderRejected,
                 inbox,
-                reminderSends);
+                reminderSends,
+                reminderDecisions);
     }
 
     /** These streams with more inbox changes and dead letters. */
@@ -52,6 +60,7 @@ public record DispatchStreams(
                 pacingReports,
                 reminderRejected,
                 inbox.union(moreInbox),
-                reminderSends);
+                reminderSends,
+                reminderDecisions);
     }
 }
