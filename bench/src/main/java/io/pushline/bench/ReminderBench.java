@@ -33,16 +33,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS]}: T
- * tasks (default 3) of N subscribers each (default 1,000,000; 30% of them pull the task ahead) fire
- * in the same second through the dispatch job on the embedded stack, at one reminder rate R
- * (default 30,000/s), with deploy/flink-conf's checkpoint settings and vendor pacing off (the
- * reminder rate is the limit measured). The subscriptions arrive before, as subscribe and pull
- * events. Measured: how fast subscription events are applied, the state bytes per subscription (the
- * bitmaps, run-optimized), when each push was written to its vendor topic (Kafka's record time, the
- * job's clock) per whole second against the rate, the makespan against the ideal (pushes / rate),
- * and on the vendor topics (read_committed) that every subscriber who did not pull got exactly one
- * push.
+ * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS]
+ * [--meter-delay D]}: T tasks (default 3) of N subscribers each (default 1,000,000; 30% of them
+ * pull the task ahead) fire in the same second through the dispatch job on the embedded stack, at
+ * one reminder rate R (default 30,000/s), with deploy/flink-conf's checkpoint settings and vendor
+ * pacing off (the reminder rate is the limit measured). The subscriptions arrive before, as
+ * subscribe and pull events. Measured: how fast subscription events are applied, the state bytes
+ * per subscription (the bitmaps, run-optimized), when each push was written to its vendor topic
+ * (Kafka's record time, the job's clock) per whole second against the rate, the makespan against
+ * the ideal (pushes / rate), and on the vendor topics (read_committed) that every subscriber who
+ * did not pull got exactly one push.
  */
 final class ReminderBench {
     static final String NAMESPACE = "benchreminders";
@@ -54,6 +54,7 @@ final class ReminderBench {
         int tasks = 3;
         int rate = 30_000;
         int leadSeconds = 150;
+        String meterDelay = DispatchOptions.REMINDERS_METER_DELAY.defaultValue().toMillis() + " ms";
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--subscribers") && i + 1 < args.length) {
                 subscribers = Integer.parseInt(args[++i]);
@@ -63,6 +64,8 @@ final class ReminderBench {
                 rate = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--lead") && i + 1 < args.length) {
                 leadSeconds = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--meter-delay") && i + 1 < args.length) {
+                meterDelay = args[++i];
             } else {
                 throw new UsageException("unknown argument '" + args[i] + "' for bench reminders");
             }
@@ -70,8 +73,9 @@ final class ReminderBench {
         Map<String, String> production = LatencyBench.productionCheckpoints();
         System.out.printf(
                 "bench reminders: %d tasks x %,d subscribers (30%% pull ahead), firing in the same"
-                        + " second at %,d pushes/s in all; checkpoints as deploy/flink-conf%n",
-                tasks, subscribers, rate);
+                        + " second at %,d pushes/s in all, reminder meter delay %s; checkpoints as"
+                        + " deploy/flink-conf%n",
+                tasks, subscribers, rate, meterDelay);
         BenchResults results = new BenchResults("reminders", args);
         Path dir = Files.createTempDirectory("pushline-reminders");
         try (LocalStack stack =
@@ -94,7 +98,8 @@ final class ReminderBench {
                 p.flush();
             }
             int restPort = LatencyBench.freePort();
-            JobClient job = start(stack, dir.resolve("flink"), production, rate, restPort);
+            JobClient job =
+                    start(stack, dir.resolve("flink"), production, rate, meterDelay, restPort);
             String jobId = job.getJobID().toString();
             URI rest = FlinkRest.local(restPort);
             long t0 = System.currentTimeMillis();
@@ -236,6 +241,7 @@ final class ReminderBench {
             results.put("tasks", tasks);
             results.put("subscribers", subscribers);
             results.put("rate", rate);
+            results.put("meterDelay", meterDelay);
             results.put("eventsPerSecond", applied / subscribeSecs);
             results.put("bytesPerSubscription", perSubscription);
             results.put("rateErrorMaxPct", errorMax);
@@ -328,7 +334,12 @@ final class ReminderBench {
     }
 
     private static JobClient start(
-            LocalStack stack, Path dir, Map<String, String> production, int rate, int restPort)
+            LocalStack stack,
+            Path dir,
+            Map<String, String> production,
+            int rate,
+            String meterDelay,
+            int restPort)
             throws Exception {
         Configuration flink = LocalFlink.configuration(dir);
         flink.setString("rest.bind-port", Integer.toString(restPort));
@@ -347,6 +358,7 @@ final class ReminderBench {
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
         opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
         opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(rate));
+        opts.put(DispatchOptions.REMINDERS_METER_DELAY.key(), meterDelay);
         return DispatchJob.start(env, Configuration.fromMap(opts));
     }
 

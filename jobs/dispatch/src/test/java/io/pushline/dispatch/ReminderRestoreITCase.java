@@ -102,6 +102,8 @@ class ReminderRestoreITCase {
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
         opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
         opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(RATE));
+        // the meter's queue is state too: the restore must neither lose nor repeat what it held
+        opts.put(DispatchOptions.REMINDERS_METER_DELAY.key(), "1 s");
         Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
 
         TreeSet<String> expected = new TreeSet<>();
