@@ -32,23 +32,14 @@ public final class ReminderSettings implements Serializable {
             String msgType,
             int level,
             UidIds.Factory ids,
-            HBaseReminderSink mirror) {
-        this(rules, msgType, level, ids, mirror, 0);
-    }
-
-    public ReminderSettings(
-            ReminderRules rules,
-            String msgType,
-            int level,
-            UidIds.Factory ids,
             HBaseReminderSink mirror,
             long meterDelayMs) {
-        this.meterDelayMs = meterDelayMs;
         this.rules = rules;
         this.msgType = msgType;
         this.level = level;
         this.ids = ids;
         this.mirror = mirror;
+        this.meterDelayMs = meterDelayMs;
     }
 
     /**

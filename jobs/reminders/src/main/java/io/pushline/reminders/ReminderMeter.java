@@ -151,11 +151,10 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
             used = 0;
             counted.clear();
         }
-        long slice = Math.min(ReminderPacer.SLICES, (now - s * 1000) / ReminderPacer.SLICE_MS + 1);
-        long allowed = (rate * slice + ReminderPacer.SLICES - 1) / ReminderPacer.SLICES;
+        long allowed = ReminderPacer.allowedBy(rate, s * 1000, now);
         while (!queue.isEmpty() && used < allowed) {
             SendRecord send = SendBytes.decode(queue.poll());
-            if (counted.add(send.msgId + '\u0000' + send.uid)) {
+            if (counted.add(subscriber(send))) {
                 used++;
             }
             emit(send, now);
@@ -163,16 +162,21 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         // the other devices of the subscribers already counted in this second
         while (!queue.isEmpty()) {
             SendRecord next = SendBytes.decode(queue.peek());
-            if (!counted.contains(next.msgId + '\u0000' + next.uid)) {
+            if (!counted.contains(subscriber(next))) {
                 break;
             }
             queue.poll();
             emit(next, now);
         }
         if (!queue.isEmpty()) {
-            scheduleRelease(
-                    slice < ReminderPacer.SLICES ? now + ReminderPacer.SLICE_MS : (s + 1) * 1000);
+            boolean lastSlice = ReminderPacer.slicesBy(s * 1000, now) == ReminderPacer.SLICES;
+            scheduleRelease(lastSlice ? (s + 1) * 1000 : now + ReminderPacer.SLICE_MS);
         }
+    }
+
+    /** What the rate counts: one task's push to one uid, whatever its devices. */
+    private static String subscriber(SendRecord send) {
+        return send.msgId + '\u0000' + send.uid;
     }
 
     private void emit(SendRecord send, long now) {

@@ -220,10 +220,21 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
      * of the rate per {@link #SLICE_MS} gone by, so a second's pushes spread over it.
      */
     private long allowedNow(long at, long now) {
-        long secondStart = Math.floorDiv(at, 1000L) * 1000L;
-        long slice = Math.min(SLICES, Math.max(0, (now - secondStart) / SLICE_MS) + 1);
-        long allowed = (rate * slice + SLICES - 1) / SLICES;
-        return allowed - schedule.used();
+        return allowedBy(rate, Math.floorDiv(at, 1000L) * 1000L, now) - schedule.used();
+    }
+
+    /** The slices of the second at {@code secondStart} that have begun by {@code now}, 1 to 20. */
+    static long slicesBy(long secondStart, long now) {
+        return Math.min(SLICES, Math.max(0, (now - secondStart) / SLICE_MS) + 1);
+    }
+
+    /**
+     * How many of a second's {@code rate} pushes may have left by {@code now}: one slice of the
+     * rate per {@link #SLICE_MS} gone by since {@code secondStart}. Shared with {@link
+     * ReminderMeter}, which holds the same schedule where the sends are written.
+     */
+    static long allowedBy(int rate, long secondStart, long now) {
+        return (rate * slicesBy(secondStart, now) + SLICES - 1) / SLICES;
     }
 
     private void scheduleRelease(long at) {
