@@ -14,17 +14,22 @@ import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.longconn.LongconnReceipt;
+import io.pushline.testkit.Checkpoints;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.client.Connection;
@@ -43,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Long-connection sends through the real stack (Kafka, HBase, Flink at parallelism 2): devices
  * bound with and without a fallback channel get a push from the dispatch job; the long-connection
  * job then sees acks, presence and silence, and the vendor topics, decisions and receipts (read
- * committed) hold each retry, fallback and give-up exactly once, also after the job runs again.
+ * committed) hold each retry, fallback and give-up exactly once, also after the job is run again
+ * from its last checkpoint.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class LongconnKafkaITCase {
@@ -54,6 +60,8 @@ class LongconnKafkaITCase {
     static final long T = 1_767_225_600_000L;
     static String kafka;
     static Map<String, Long> sentAt = new HashMap<>();
+    static JobID firstRun;
+    static final Duration WAIT = Duration.ofMinutes(2);
     @TempDir static Path files;
 
     @BeforeAll
@@ -115,17 +123,47 @@ class LongconnKafkaITCase {
                                 "{\"ts\":"
                                         + (s + 1_500)
                                         + ",\"msgId\":\"p1\",\"deviceId\":\"d-ack\"}")));
-        runLongconnJob();
+        // 9 receipts: d-ack a retry and its ack, d-off and d-none a fallback each, d-quiet 4
+        // retries and its give-up (the last of all)
+        firstRun =
+                runLongconnJob(
+                        null,
+                        () ->
+                                KafkaTopics.readAll(kafka, Topics.RECEIPTS).size() >= 9
+                                        && KafkaTopics.readAll(kafka, Topics.RECEIPTS).stream()
+                                                .anyMatch(l -> l.contains("longconn_give_up")),
+                        1);
     }
 
-    static void runLongconnJob() throws Exception {
+    /**
+     * Runs the long-connection job with its checkpoints kept (restored from {@code from} if given)
+     * until {@code done} holds and {@code checkpointsAfter} more checkpoints have completed, then
+     * cancels it, as one stops a streaming job; returns its id.
+     */
+    static JobID runLongconnJob(Path from, BooleanSupplier done, int checkpointsAfter)
+            throws Exception {
         Path rules = files.resolve("rules.yaml");
         Files.writeString(rules, "probeDelay: 1s\nprobeTries: 2\nstep: 1s\nmaxDelay: 3s\n");
         Map<String, String> opts = new HashMap<>(STACK.get().jobOptions());
-        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(LongconnOptions.RULES.key(), rules.toString());
         opts.put(LongconnOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-longconn");
-        runToTheEnd(env -> LongconnJob.start(env, Configuration.fromMap(opts)));
+        Configuration flink = Checkpoints.retained(STACK.get().flinkConfiguration(), checkpoints());
+        if (from != null) {
+            flink.setString("execution.state-recovery.path", from.toUri().toString());
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        JobClient job = LongconnJob.start(env, Configuration.fromMap(opts));
+        Checkpoints.waitUntil(done, "the job's output", WAIT);
+        Checkpoints.awaitMore(
+                checkpoints(), job.getJobID(), checkpointsAfter, "checkpoints after that", WAIT);
+        job.cancel().get(1, TimeUnit.MINUTES);
+        return job.getJobID();
+    }
+
+    static Path checkpoints() {
+        return files.resolve("checkpoints");
     }
 
     interface Start {
@@ -258,14 +296,52 @@ class LongconnKafkaITCase {
     }
 
     @Test
-    void runningTheJobAgainSendsNothingTwice() throws Exception {
+    void theJobRestoredFromItsLastCheckpointSendsNothingTwice() throws Exception {
         int sends = KafkaTopics.readAll(kafka, Topics.vendorTopic("longconn")).size();
         int receipts = receipts().size();
-        runLongconnJob();
+        // a fresh run would start from the group's committed offsets, which Kafka's source commits
+        // only best-effort: what carries a job over exactly once is its checkpoint. A new send
+        // acked after the restore shows the job has read past everything before it (and event
+        // time with it, so a timer restored twice would have fired).
+        SendRecord late = new SendRecord();
+        late.msgId = "p2";
+        late.msgType = "news";
+        late.level = 2;
+        late.uid = "u-d-late";
+        late.deviceId = "d-late";
+        late.vendor = "longconn";
+        late.token = "conn-d-late";
+        late.title = "Later";
+        late.body = "B";
+        late.ts = System.currentTimeMillis();
+        KafkaTopics.produce(
+                kafka,
+                Topics.vendorTopic("longconn"),
+                List.<String[]>of(KafkaTopics.kv("d-late", Json.write(late))));
+        long at = LongconnTopics.sentAt(kafka).get("d-late");
+        KafkaTopics.produce(
+                kafka,
+                Topics.LONGCONN_ACKS,
+                List.<String[]>of(
+                        KafkaTopics.kv(
+                                "d-late",
+                                "{\"ts\":"
+                                        + (at + 200)
+                                        + ",\"msgId\":\"p2\",\"deviceId\":\"d-late\"}")));
+        runLongconnJob(
+                Checkpoints.latest(checkpoints(), firstRun).orElseThrow(),
+                () ->
+                        KafkaTopics.readAll(kafka, Topics.RECEIPTS).stream()
+                                .anyMatch(l -> l.contains("\"d-late\"")),
+                2);
         assertThat(KafkaTopics.readAllAfterJobs(kafka, Topics.vendorTopic("longconn")))
-                .hasSize(sends);
+                .hasSize(sends + 1);
         assertThat(sends("huawei")).hasSize(1);
-        assertThat(receipts()).hasSize(receipts);
+        assertThat(receipts())
+                .hasSize(receipts + 1)
+                .filteredOn(r -> r.deviceId.equals("d-late"))
+                .extracting(r -> r.type)
+                .containsExactly(LongconnReceipt.ACKED);
     }
 
     static List<SendRecord> sends(String vendor) {
