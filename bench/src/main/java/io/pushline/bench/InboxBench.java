@@ -4,9 +4,12 @@ import io.pushline.audience.IdDictionary;
 import io.pushline.audience.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.UsageException;
+import io.pushline.inbox.InboxCache;
 import io.pushline.inbox.InboxStore;
 import io.pushline.local.LocalStack;
 import io.pushline.serve.HBaseReminderStore;
+import io.pushline.serve.InboxChangeFeed;
+import io.pushline.serve.ServeOptions;
 import io.pushline.serve.Server;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +26,7 @@ import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -57,6 +61,7 @@ final class InboxBench {
         int broadcasts = 20;
         int clients = 32;
         int seconds = 30;
+        long cacheBytes = ServeOptions.INBOX_CACHE.defaultValue().getBytes();
         for (int i = 0; i < args.length; i++) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -65,10 +70,11 @@ final class InboxBench {
                 case "--broadcasts" -> broadcasts = positive(args[i], v);
                 case "--clients" -> clients = positive(args[i], v);
                 case "--seconds" -> seconds = positive(args[i], v);
+                case "--cache" -> cacheBytes = memory(args[i], v);
                 default ->
                         throw new UsageException(
                                 "usage: ./pushline bench inbox [--users N] [--messages-per-user M]"
-                                        + " [--broadcasts B] [--clients C] [--seconds S]");
+                                        + " [--broadcasts B] [--clients C] [--seconds S] [--cache SIZE]");
             }
             i++;
         }
@@ -162,18 +168,41 @@ final class InboxBench {
 
             Properties kafka = new Properties();
             kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
+            InboxStore served =
+                    new InboxStore(
+                            hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
+            InboxCache cache = null;
+            if (cacheBytes > 0) {
+                cache = new InboxCache(cacheBytes);
+                served.cacheIn(cache);
+            }
             try (Server server =
-                    new Server(
-                            new HBaseReminderStore(hbase, NAMESPACE, kafka),
-                            new InboxStore(
-                                    hbase,
-                                    NAMESPACE,
-                                    Duration.ofDays(90),
-                                    System::currentTimeMillis),
-                            System::currentTimeMillis,
-                            Duration.ofSeconds(2),
-                            Duration.ofHours(24))) {
+                            new Server(
+                                    new HBaseReminderStore(hbase, NAMESPACE, kafka),
+                                    served,
+                                    System::currentTimeMillis,
+                                    Duration.ofSeconds(2),
+                                    Duration.ofHours(24));
+                    InboxChangeFeed feed =
+                            cache == null ? null : new InboxChangeFeed(kafka, served, cache)) {
                 int port = server.start("127.0.0.1", 0);
+                if (feed != null) {
+                    t = System.nanoTime();
+                    feed.start();
+                    while (!feed.ready()) {
+                        Thread.sleep(100);
+                    }
+                    System.out.printf(
+                            "  inbox cache (serve.inbox.cache %s) filled: %,d inboxes, %,d bytes"
+                                    + " (%.1f per inbox) in %.1f s%n",
+                            new MemorySize(cacheBytes).toHumanReadableString(),
+                            cache.size(),
+                            cache.bytes(),
+                            (double) cache.bytes() / Math.max(1, cache.size()),
+                            secs(t));
+                } else {
+                    System.out.println("  inbox cache off: every read is an HBase get");
+                }
                 System.out.printf("  warm-up 10 s, then %d s of first-page reads%n", seconds);
                 load(port, users, clients, 10, null);
                 long[] latencies = new long[1 << 24];
@@ -188,6 +217,10 @@ final class InboxBench {
                 System.out.printf(
                         "  %,d reads in %.1f s by %d clients: p50 %.2f ms, p99 %.2f ms%n",
                         count.get(), elapsed / 1e9, clients, p50, p99);
+                if (cache != null) {
+                    System.out.printf(
+                            "  inbox cache: %,d hits, %,d misses%n", cache.hits(), cache.misses());
+                }
                 results.round(
                         BenchResults.figures(
                                 "readsPerSecond", readsPerSecond,
@@ -346,5 +379,13 @@ final class InboxBench {
             // below
         }
         throw new UsageException(name + " takes a positive number");
+    }
+
+    private static long memory(String name, String value) {
+        try {
+            return MemorySize.parse(value).getBytes();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new UsageException(name + " takes a size such as 1g or 512m (0: off)");
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
+import io.pushline.inbox.InboxCache;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxStore;
 import java.nio.file.Paths;
@@ -69,7 +70,19 @@ public final class ServeMain {
                         System::currentTimeMillis,
                         conf.get(ServeOptions.PULL_MARGIN),
                         conf.get(ServeOptions.PULL_WINDOW));
+        InboxChangeFeed feed = null;
+        long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
+        if (cacheBytes > 0) {
+            InboxCache cache = new InboxCache(cacheBytes);
+            inbox.cacheIn(cache);
+            feed = new InboxChangeFeed(kafka, inbox, cache);
+            server.addMetrics(feed::prometheus);
+        }
         int bound = server.start(conf.get(ServeOptions.HOST), port);
+        if (feed != null) {
+            feed.start();
+        }
+        InboxChangeFeed started = feed;
         System.out.println("pushline serve: listening on port " + bound + " (Ctrl-C stops)");
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -77,6 +90,9 @@ public final class ServeMain {
                         new Thread(
                                 () -> {
                                     try {
+                                        if (started != null) {
+                                            started.close();
+                                        }
                                         server.close();
                                     } catch (Exception e) {
                                         // stopping anyway

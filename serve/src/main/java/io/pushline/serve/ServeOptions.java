@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 /** Options of {@code ./pushline serve}, besides Kafka's and HBase's. */
 public final class ServeOptions {
@@ -39,8 +40,21 @@ public final class ServeOptions {
                                     + " reach the dispatch job after it fired, and the user would"
                                     + " get both the app's reminder and the push.");
 
+    public static final ConfigOption<MemorySize> INBOX_CACHE =
+            ConfigOptions.key("serve.inbox.cache")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("1 gb"))
+                    .withDescription(
+                            "Inbox rows held in memory, kept fresh from inbox.changes (a change"
+                                    + " the dispatch job writes is served a moment later): a read"
+                                    + " of a held inbox needs no HBase round trip. At start the"
+                                    + " server scans the inbox table into it and reads from HBase"
+                                    + " meanwhile; a row costs about 120 bytes besides its"
+                                    + " bitmaps. Inboxes beyond it are read from HBase. 0 turns"
+                                    + " the cache off.");
+
     public static List<ConfigOption<?>> own() {
-        return List.of(PORT, HOST, PULL_WINDOW, PULL_MARGIN);
+        return List.of(PORT, HOST, PULL_WINDOW, PULL_MARGIN, INBOX_CACHE);
     }
 
     public static List<ConfigOption<?>> accepted() {

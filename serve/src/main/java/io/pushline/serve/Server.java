@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ public final class Server implements AutoCloseable {
 
     private final Javalin app;
     private final RequestMetrics metrics = new RequestMetrics();
+    private final List<Supplier<String>> more = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ReminderStore reminders;
     private final InboxStore inbox;
     private final ReadLog readLog;
@@ -92,7 +94,7 @@ public final class Server implements AutoCloseable {
                                     "/metrics",
                                     ctx ->
                                             ctx.contentType("text/plain; version=0.0.4")
-                                                    .result(metrics.prometheus()));
+                                                    .result(prometheus()));
                             cfg.routes.exception(
                                     BadRequest.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
                             cfg.routes.exception(
@@ -117,6 +119,19 @@ public final class Server implements AutoCloseable {
                                     (ctx, ms) ->
                                             metrics.record(route(ctx), ctx.status().getCode(), ms));
                         });
+    }
+
+    /** Adds figures (Prometheus' text format) to what {@code /metrics} prints. */
+    public void addMetrics(Supplier<String> more) {
+        this.more.add(more);
+    }
+
+    private String prometheus() {
+        StringBuilder out = new StringBuilder(metrics.prometheus());
+        for (Supplier<String> m : more) {
+            out.append(m.get());
+        }
+        return out.toString();
     }
 
     /** Starts listening; returns the port (useful with 0). */

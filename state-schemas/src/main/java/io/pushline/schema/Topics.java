@@ -41,6 +41,12 @@ public final class Topics {
     /** Reads of inbox messages: {@code read} by msgIds or all (keyed by uid). */
     public static final String INBOX_EVENTS = "inbox.events";
 
+    /**
+     * Inbox rows written by the dispatch job: {@code {"ts","uid"}} (keyed by uid), for servers that
+     * cache inbox rows.
+     */
+    public static final String INBOX_CHANGES = "inbox.changes";
+
     /** Long-connection clients' acks: {@code {"ts","msgId","deviceId"}} (keyed by deviceId). */
     public static final String LONGCONN_ACKS = "longconn.acks";
 
@@ -71,7 +77,8 @@ public final class Topics {
                                 REMINDER_TASKS,
                                 REMINDER_SUBSCRIPTIONS,
                                 REMINDER_REJECTED,
-                                INBOX_EVENTS));
+                                INBOX_EVENTS,
+                                INBOX_CHANGES));
         for (Vendor v : Vendor.values()) {
             all.add(v.topic());
         }

@@ -130,7 +130,7 @@ public final class SegmentsJob {
         Streams s =
                 build(rows, quorum, namespace, options.get(CommonOptions.HBASE_DICTIONARY_CACHE));
         s.deadLetters
-                .sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
+                .sinkTo(KafkaIO.jsonAtLeastOnceSink(options, d -> Topics.DLQ, d -> null))
                 .uid("sink-dead-letters")
                 .name("Dead letters");
         List<BuiltSegment> built = new ArrayList<>();

@@ -87,7 +87,7 @@ public class FileLines<T> extends ProcessFunction<String, T> {
     public static void deadLetters(
             DataStream<DeadLetter> dead, Configuration options, String label) {
         if (options.get(CommonOptions.KAFKA_BOOTSTRAP) != null) {
-            dead.sinkTo(KafkaIO.jsonBatchSink(options, d -> Topics.DLQ, d -> null))
+            dead.sinkTo(KafkaIO.jsonAtLeastOnceSink(options, d -> Topics.DLQ, d -> null))
                     .uid("sink-dead-letters-" + label.replace(' ', '-'))
                     .name("Dead letters");
         } else {

@@ -204,8 +204,11 @@ public final class KafkaIO {
                 .build();
     }
 
-    /** An at-least-once JSON sink, for batch jobs (no checkpoints to commit transactions on). */
-    public static <T> KafkaSink<T> jsonBatchSink(
+    /**
+     * An at-least-once JSON sink: for batch jobs (no checkpoints to commit transactions on), and
+     * for notices that must be seen at once and whose repeat is harmless.
+     */
+    public static <T> KafkaSink<T> jsonAtLeastOnceSink(
             Configuration conf,
             SerializableFunction<T, String> topicOf,
             SerializableFunction<T, String> keyOf) {

@@ -517,6 +517,14 @@ public final class DispatchJob {
                                     r -> r.uid))
                     .uid("sink-inbox-reads")
                     .name("Inbox reads");
+            // not transactional: a read_committed server would see a change only at the next
+            // checkpoint, and a notice told twice costs one more read of the row
+            written.getSideOutput(DispatchTags.INBOX_CHANGES)
+                    .sinkTo(
+                            KafkaIO.jsonAtLeastOnceSink(
+                                    options, c -> Topics.INBOX_CHANGES, c -> c.uid))
+                    .uid("sink-inbox-changes")
+                    .name("Inbox changes");
             streams = streams.withDeadLetters(written.getSideOutput(DispatchTags.DEAD_LETTERS));
         }
         sinkTo(streams, sinks);
@@ -573,7 +581,7 @@ public final class DispatchJob {
                 KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
         // reports are current state, not data: at least once, seen at once (no transaction)
         Sink<PacingStatus> reports =
-                KafkaIO.jsonBatchSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
+                KafkaIO.jsonAtLeastOnceSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
         Sink<ReminderLine> refused =
                 KafkaIO.jsonSink(
                         options,

@@ -12,6 +12,7 @@ import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
+import io.pushline.schema.inbox.InboxChange;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.KafkaTopics;
 import java.nio.file.Path;
@@ -117,6 +118,14 @@ class InboxKafkaITCase {
         assertThat(store.rows("u:")).isEqualTo(4); // u1, u2, lonely, the uid of d3
         assertThat(store.rows("b:")).isEqualTo(1);
         assertThat(store.rows("m:")).isEqualTo(3);
+        // each row written is told on inbox.changes, for servers that cache rows; a broadcast
+        // is in no row
+        assertThat(
+                        KafkaTopics.readAll(kafka, Topics.INBOX_CHANGES).stream()
+                                .map(l -> Json.read(l, InboxChange.class).uid)
+                                .distinct())
+                .containsExactlyInAnyOrder(
+                        Campaigns.uid(1), Campaigns.uid(2), "lonely", Campaigns.uid(3));
     }
 
     @Test

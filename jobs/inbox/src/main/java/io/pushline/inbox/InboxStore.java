@@ -75,6 +75,7 @@ public final class InboxStore implements AutoCloseable {
     private final LongSupplier clock;
     private final BoundedCache<Integer, Message> messages = new BoundedCache<>(100_000);
     private final BoundedCache<Integer, RoaringBitmap> audiences = new BoundedCache<>(256L << 20);
+    private volatile InboxCache cache;
     private volatile List<Broadcast> broadcasts;
     private volatile long broadcastsAt = Long.MIN_VALUE;
 
@@ -148,16 +149,109 @@ public final class InboxStore implements AutoCloseable {
         broadcastsAt = Long.MIN_VALUE;
     }
 
+    /** Reads inboxes from {@code cache} while it is on, and tells it the rows this store writes. */
+    public void cacheIn(InboxCache cache) {
+        this.cache = cache;
+    }
+
     /** The uid's inbox now. */
     public InboxView view(String uid) throws IOException {
-        Result r = table.get(new Get(userRow(uid)));
-        RoaringBitmap sent = bitmap(r, SENT);
-        RoaringBitmap read = bitmap(r, READ);
-        byte[] member = r.getValue(F, MEMBER);
-        RoaringBitmap all =
-                RoaringBitmap.or(
-                        sent, broadcastsOf(uid, member == null ? null : Bytes.toInt(member)));
+        InboxCache c = cache;
+        InboxCache.Row row = c == null ? null : c.get(uid);
+        RoaringBitmap sent;
+        RoaringBitmap read;
+        Integer member;
+        if (row != null) {
+            // validated when it was read from HBase
+            sent = trusted(row.sent());
+            read = trusted(row.read());
+            member = row.member() < 0 ? null : row.member();
+        } else {
+            Result r = table.get(new Get(userRow(uid)));
+            sent = bitmap(r, SENT);
+            read = bitmap(r, READ);
+            byte[] m = r.getValue(F, MEMBER);
+            member = m == null ? null : Bytes.toInt(m);
+        }
+        RoaringBitmap all = RoaringBitmap.or(sent, broadcastsOf(uid, member));
         return new InboxView(all, read, messages(all), oldest());
+    }
+
+    /** The rows of {@code uids} as stored now, validated; null for a uid without one. */
+    public List<InboxCache.Row> rows(List<String> uids) throws IOException {
+        List<Get> gets = new ArrayList<>(uids.size());
+        for (String uid : uids) {
+            gets.add(new Get(userRow(uid)));
+        }
+        Result[] found = table.get(gets);
+        List<InboxCache.Row> out = new ArrayList<>(found.length);
+        for (Result r : found) {
+            out.add(row(r));
+        }
+        return out;
+    }
+
+    /**
+     * Hands every inbox row to {@code into} (uid, row), in row order, until it answers false;
+     * returns the rows handed.
+     */
+    public long scanRows(java.util.function.BiPredicate<String, InboxCache.Row> into)
+            throws IOException {
+        long n = 0;
+        Scan scan =
+                new Scan()
+                        .setRowPrefixFilter(Bytes.toBytes("u:"))
+                        .addColumn(F, SENT)
+                        .addColumn(F, READ)
+                        .addColumn(F, MEMBER)
+                        .addColumn(F, VERSION)
+                        .setCaching(1_000);
+        try (ResultScanner rows = table.getScanner(scan)) {
+            for (Result r : rows) {
+                InboxCache.Row row = row(r);
+                if (row == null) {
+                    continue;
+                }
+                n++;
+                if (!into.test(Bytes.toString(r.getRow(), 2, r.getRow().length - 2), row)) {
+                    break;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** A row as the cache keeps it; null when {@code r} has none. */
+    private static InboxCache.Row row(Result r) {
+        if (r.isEmpty() || r.getValue(F, VERSION) == null) {
+            return null;
+        }
+        byte[] member = r.getValue(F, MEMBER);
+        return new InboxCache.Row(
+                checked(r.getValue(F, SENT)),
+                checked(r.getValue(F, READ)),
+                member == null ? -1 : Bytes.toInt(member),
+                Bytes.toLong(r.getValue(F, VERSION)));
+    }
+
+    /** A bitmap from bytes validated before. */
+    private static RoaringBitmap trusted(byte[] bytes) {
+        RoaringBitmap b = new RoaringBitmap();
+        try {
+            b.deserialize(java.nio.ByteBuffer.wrap(bytes));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return b;
+    }
+
+    /** Bitmap bytes from HBase, validated (an empty bitmap for none). */
+    private static byte[] checked(byte[] bytes) {
+        if (bytes == null) {
+            return IdSet.wrap(new RoaringBitmap()).toBytes();
+        }
+        IdSet.fromBytes(bytes);
+        return bytes;
     }
 
     /** Marks {@code ids} read; those not in the inbox are ignored and listed. */
@@ -289,10 +383,12 @@ public final class InboxStore implements AutoCloseable {
             b.sent.andNot(left);
             b.read.andNot(left);
             long next = version == null ? 1 : Bytes.toLong(version) + 1;
+            byte[] sentBytes = IdSet.wrap(b.sent).toBytes();
+            byte[] readBytes = IdSet.wrap(b.read).toBytes();
             Put put =
                     new Put(row)
-                            .addColumn(F, SENT, IdSet.wrap(b.sent).toBytes())
-                            .addColumn(F, READ, IdSet.wrap(b.read).toBytes())
+                            .addColumn(F, SENT, sentBytes)
+                            .addColumn(F, READ, readBytes)
                             .addColumn(F, VERSION, Bytes.toBytes(next))
                             .setTTL(retentionMs);
             byte[] member = r.getValue(F, MEMBER);
@@ -306,6 +402,12 @@ public final class InboxStore implements AutoCloseable {
                             ? when.ifNotExists(F, VERSION).build(put)
                             : when.ifEquals(F, VERSION, version).build(put);
             if (table.checkAndMutate(cas).isSuccess()) {
+                InboxCache c = cache;
+                if (c != null) {
+                    c.written(
+                            uid,
+                            new InboxCache.Row(sentBytes, readBytes, id == null ? -1 : id, next));
+                }
                 return;
             }
         }

@@ -7,6 +7,7 @@ import io.pushline.common.HBaseTables;
 import io.pushline.schema.Json;
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.inbox.InboxChange;
 import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.inbox.InboxRead;
 import io.pushline.schema.inbox.InboxState;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * InboxRead} the first time a uid reads a message, for the receipts job's "read in inbox". Every
  * HBase change is a set union, so the replay after a restore changes nothing twice; which reads
  * were reported is keyed state checkpointed with the output, so each is counted once. A broadcast's
- * audience expression is evaluated here, over the segments of that moment, and stored once.
+ * audience expression is evaluated here, over the segments of that moment, and stored once. Each
+ * uid whose row it wrote goes to {@link DispatchTags#INBOX_CHANGES}, for servers that cache rows.
  *
  * <p>An HBase failure fails the job (it restarts from its checkpoint and replays); a record that
  * makes the code throw anything else is a dead letter ({@link DispatchTags#DEAD_LETTERS}).
@@ -86,7 +88,13 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
     public void processElement(InboxOp op, Context ctx, Collector<InboxRead> out)
             throws IOException {
         try {
-            apply(op, out);
+            if (apply(op, out)) {
+                // also when the change was there already (a replay): the notice may be what the
+                // failure lost
+                ctx.output(
+                        DispatchTags.INBOX_CHANGES,
+                        InboxChange.of(System.currentTimeMillis(), op.uid));
+            }
         } catch (IOException e) {
             throw e; // the store did not answer: restart and replay
         } catch (Throwable t) {
@@ -98,13 +106,17 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
         }
     }
 
-    private void apply(InboxOp op, Collector<InboxRead> out) throws IOException {
+    /** Applies {@code op}; whether it concerns one uid's row (to be told on inbox.changes). */
+    private boolean apply(InboxOp op, Collector<InboxRead> out) throws IOException {
+        boolean row = true;
         switch (op.kind) {
             case InboxOp.ADD:
                 store.add(op.uid, op.msgId, op.title, op.body, op.msgTs);
                 break;
             case InboxOp.BROADCAST:
+                // stored once, not in any row: servers see it in the list of broadcasts
                 broadcast(op);
+                row = false;
                 break;
             case InboxOp.READ:
                 report(op, store.read(op.uid, op.msgIds).marked(), out);
@@ -113,9 +125,10 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
                 report(op, store.readAll(op.uid).marked(), out);
                 break;
             default:
-                return;
+                return false;
         }
         ops.computeIfAbsent(op.kind, k -> metrics.addGroup("kind", k).counter("ops")).inc();
+        return row;
     }
 
     /** One {@link InboxRead} per message the uid reads for the first time. */

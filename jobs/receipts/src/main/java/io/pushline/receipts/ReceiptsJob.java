@@ -253,10 +253,10 @@ public final class ReceiptsJob {
                 new HBasePutSink<>(quorum, namespace, ReceiptTables.METRICS, ReceiptTables::put),
                 new HBasePutSink<>(
                         quorum, namespace, ReceiptTables.METRICS_DAILY, ReceiptTables::put),
-                KafkaIO.jsonBatchSink(o, r -> Topics.METRICS, MetricRow::key),
+                KafkaIO.jsonAtLeastOnceSink(o, r -> Topics.METRICS, MetricRow::key),
                 new HBasePutSink<>(quorum, namespace, ReceiptTables.LIFECYCLE, ReceiptTables::put),
-                KafkaIO.jsonBatchSink(o, e -> Topics.DEVICE_EVENTS, e -> e.deviceId),
-                KafkaIO.jsonBatchSink(o, d -> Topics.DLQ, d -> null));
+                KafkaIO.jsonAtLeastOnceSink(o, e -> Topics.DEVICE_EVENTS, e -> e.deviceId),
+                KafkaIO.jsonAtLeastOnceSink(o, d -> Topics.DLQ, d -> null));
     }
 
     public static void wire(StreamExecutionEnvironment env, Configuration o) throws Exception {

@@ -4,6 +4,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.inbox.InboxChange;
 import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
@@ -46,4 +47,8 @@ public final class DispatchTags {
     /** Changes to inboxes: messages of requests with {@code inbox: true}, and reads. */
     public static final OutputTag<InboxOp> INBOX =
             new OutputTag<>("inbox", TypeInformation.of(InboxOp.class));
+
+    /** Uids whose inbox row the inbox writer wrote, on their way to {@code inbox.changes}. */
+    public static final OutputTag<InboxChange> INBOX_CHANGES =
+            new OutputTag<>("inbox-changes", TypeInformation.of(InboxChange.class));
 }
