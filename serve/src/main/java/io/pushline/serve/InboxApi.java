@@ -1,6 +1,6 @@
 package io.pushline.serve;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
 import io.pushline.inbox.InboxCursor;
@@ -11,10 +11,12 @@ import io.pushline.schema.Json;
 import io.pushline.schema.inbox.InboxParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,6 +32,24 @@ final class InboxApi {
     /** Largest request body read, in bytes. */
     static final int MAX_BODY = 256 * 1024;
 
+    private static final byte[] UID = ascii("{\"uid\":");
+    private static final byte[] UNREAD = ascii(",\"unread\":");
+    private static final byte[] MESSAGES = ascii(",\"messages\":[");
+    private static final byte[] NEXT = ascii("],\"next\":");
+    private static final byte[] NULL = ascii("null");
+    private static final byte[] NULL_END = ascii("null}");
+    private static final byte[] MSG_ID = ascii("{\"msgId\":");
+    private static final byte[] TITLE = ascii(",\"title\":");
+    private static final byte[] BODY = ascii(",\"body\":");
+    private static final byte[] TS = ascii(",\"ts\":");
+    private static final byte[] READ = ascii(",\"read\":");
+    private static final byte[] TRUE_END = ascii("true}");
+    private static final byte[] FALSE_END = ascii("false}");
+
+    /** Messages whose JSON is kept; the store caches as many messages. */
+    static final int MAX_ENCODED = 100_000;
+
+    private final Map<Integer, byte[]> encoded = new ConcurrentHashMap<>();
     private final InboxStore store;
     private final ReadLog readLog;
     private final LongSupplier clock;
@@ -55,31 +75,68 @@ final class InboxApi {
         }
         InboxView view = store.view(uid);
         InboxView.Page page = view.page(limit, cursor);
-        // streamed, not through a Map: the most frequent answer of the server
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
-        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(bytes)) {
-            g.writeStartObject();
-            g.writeStringField("uid", uid);
-            g.writeNumberField("unread", view.unread());
-            g.writeArrayFieldStart("messages");
-            for (Message m : page.messages()) {
-                g.writeStartObject();
-                g.writeStringField("msgId", m.msgId());
-                g.writeStringField("title", m.title());
-                g.writeStringField("body", m.body());
-                g.writeNumberField("ts", m.ts());
-                g.writeBooleanField("read", view.isRead(m.id()));
-                g.writeEndObject();
+        // the most frequent answer of the server: messages' JSON is encoded once per message
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + 160 * page.messages().size());
+        out.writeBytes(UID);
+        writeString(out, uid);
+        out.writeBytes(UNREAD);
+        writeAscii(out, Long.toString(view.unread()));
+        out.writeBytes(MESSAGES);
+        boolean first = true;
+        for (Message m : page.messages()) {
+            if (!first) {
+                out.write(',');
             }
-            g.writeEndArray();
-            if (page.next() == null) {
-                g.writeNullField("next");
-            } else {
-                g.writeStringField("next", page.next().encode());
-            }
-            g.writeEndObject();
+            first = false;
+            out.writeBytes(encoded(m));
+            out.writeBytes(view.isRead(m.id()) ? TRUE_END : FALSE_END);
         }
-        ctx.status(200).contentType("application/json").result(bytes.toByteArray());
+        out.writeBytes(NEXT);
+        if (page.next() == null) {
+            out.writeBytes(NULL_END);
+        } else {
+            writeString(out, page.next().encode());
+            out.write('}');
+        }
+        ctx.status(200).contentType("application/json").result(out.toByteArray());
+    }
+
+    /** A message's JSON up to its {@code read} value, made once: messages never change. */
+    private byte[] encoded(Message m) {
+        byte[] json = encoded.get(m.id());
+        if (json != null) {
+            return json;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        out.writeBytes(MSG_ID);
+        writeString(out, m.msgId());
+        out.writeBytes(TITLE);
+        writeString(out, m.title());
+        out.writeBytes(BODY);
+        writeString(out, m.body());
+        out.writeBytes(TS);
+        writeAscii(out, Long.toString(m.ts()));
+        out.writeBytes(READ);
+        json = out.toByteArray();
+        if (encoded.size() >= MAX_ENCODED) {
+            encoded.clear(); // a rare refill beats an eviction policy here
+        }
+        encoded.put(m.id(), json);
+        return json;
+    }
+
+    private static void writeString(ByteArrayOutputStream out, String s) {
+        if (s == null) {
+            out.writeBytes(NULL);
+            return;
+        }
+        out.write('"');
+        out.writeBytes(JsonStringEncoder.getInstance().quoteAsUTF8(s));
+        out.write('"');
+    }
+
+    private static void writeAscii(ByteArrayOutputStream out, String s) {
+        out.writeBytes(s.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** {@code GET /v1/inbox/{uid}/messages/{msgId}}. */
@@ -132,6 +189,10 @@ final class InboxApi {
         body.put("unread", r.unread());
         body.put("ignored", r.ignored());
         Server.json(ctx, 200, body);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 
     static int limit(String text) {

@@ -3,6 +3,7 @@ package io.pushline.serve;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -14,10 +15,12 @@ final class RequestMetrics {
 
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
     private final Map<String, LongAdder[]> buckets = new ConcurrentHashMap<>();
-    private final Map<String, double[]> sums = new ConcurrentHashMap<>();
+    private final Map<String, DoubleAdder> sums = new ConcurrentHashMap<>();
 
     void record(String route, int status, double ms) {
         counts.computeIfAbsent(labels(route, status), k -> new LongAdder()).increment();
+        // before the buckets: a route printed always has its sum
+        sums.computeIfAbsent(route, r -> new DoubleAdder()).add(ms);
         LongAdder[] b =
                 buckets.computeIfAbsent(
                         route,
@@ -33,10 +36,6 @@ final class RequestMetrics {
             i++;
         }
         b[i].increment();
-        double[] sum = sums.computeIfAbsent(route, r -> new double[1]);
-        synchronized (sum) {
-            sum[0] += ms;
-        }
     }
 
     private static String labels(String route, int status) {
@@ -68,14 +67,11 @@ final class RequestMetrics {
                         .append(cumulative)
                         .append('\n');
             }
-            double[] sum = sums.get(e.getKey());
-            synchronized (sum) {
-                out.append("pushline_http_request_ms_sum{route=\"")
-                        .append(e.getKey())
-                        .append("\"} ")
-                        .append(sum[0])
-                        .append('\n');
-            }
+            out.append("pushline_http_request_ms_sum{route=\"")
+                    .append(e.getKey())
+                    .append("\"} ")
+                    .append(sums.get(e.getKey()).sum())
+                    .append('\n');
             out.append("pushline_http_request_ms_count{route=\"")
                     .append(e.getKey())
                     .append("\"} ")

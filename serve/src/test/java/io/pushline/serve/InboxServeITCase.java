@@ -154,6 +154,21 @@ class InboxServeITCase {
     }
 
     @Test
+    void textsThatJsonMustEscapeComeBackAsWritten() throws Exception {
+        String title = "say \"hi\"\\ \u00e9\u4e2d\ud83d\ude00";
+        String body = "line\nnext\ttab \u0001 </script>";
+        writer.add("quoted\"uid", "q\"1", title, body, NOW - 1_000);
+        JsonNode list = json(get("/v1/inbox/quoted%22uid"), 200);
+        assertThat(list.get("uid").asText()).isEqualTo("quoted\"uid");
+        JsonNode m = list.get("messages").get(0);
+        assertThat(m.get("msgId").asText()).isEqualTo("q\"1");
+        assertThat(m.get("title").asText()).isEqualTo(title);
+        assertThat(m.get("body").asText()).isEqualTo(body);
+        assertThat(m.get("read").asBoolean()).isFalse();
+        assertThat(list.get("next").isNull()).isTrue();
+    }
+
+    @Test
     void badInputIsA400NamingTheParameterNeverA500() throws Exception {
         assertError(get("/v1/inbox/x?limit=0"), "limit:");
         assertError(get("/v1/inbox/x?limit=101"), "limit:");

@@ -14,7 +14,10 @@ import org.roaringbitmap.RoaringBitmap;
 public final class InboxView {
     /** Newest first; equal times by id, newest id first, so pages keep one order. */
     static final Comparator<Message> NEWEST_FIRST =
-            Comparator.comparingLong(Message::ts).thenComparingInt(Message::id).reversed();
+            (a, b) ->
+                    a.ts() != b.ts()
+                            ? Long.compare(b.ts(), a.ts())
+                            : Integer.compare(b.id(), a.id());
 
     private final List<Message> messages;
     private final RoaringBitmap ids;
