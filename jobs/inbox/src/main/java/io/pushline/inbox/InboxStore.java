@@ -174,7 +174,7 @@ public final class InboxStore implements AutoCloseable {
             member = m == null ? null : Bytes.toInt(m);
         }
         RoaringBitmap all = RoaringBitmap.or(sent, broadcastsOf(uid, member));
-        return new InboxView(all, read, messages(all), oldest());
+        return new InboxView(found(all), read, oldest());
     }
 
     /** The rows of {@code uids} as stored now, validated; null for a uid without one. */
@@ -424,6 +424,32 @@ public final class InboxStore implements AutoCloseable {
             Message m = stored.get(id);
             if (m == null || m.ts() < oldest) {
                 out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** The stored messages of {@code ids} in id order; an id without one has expired. */
+    private List<Message> found(RoaringBitmap ids) throws IOException {
+        List<Message> out = new ArrayList<>(ids.getCardinality());
+        boolean missing = false;
+        for (org.roaringbitmap.IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
+            Message m = messages.get(i.next());
+            if (m == null) {
+                missing = true;
+                break;
+            }
+            out.add(m);
+        }
+        if (!missing) {
+            return out;
+        }
+        Map<Integer, Message> stored = messages(ids);
+        out.clear();
+        for (org.roaringbitmap.IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
+            Message m = stored.get(i.next());
+            if (m != null) {
+                out.add(m);
             }
         }
         return out;

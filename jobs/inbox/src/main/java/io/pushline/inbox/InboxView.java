@@ -31,19 +31,39 @@ public final class InboxView {
      */
     public InboxView(
             RoaringBitmap sent, RoaringBitmap read, Map<Integer, Message> stored, long oldest) {
-        List<Message> live = new ArrayList<>();
+        this(found(sent, stored), read, oldest);
+    }
+
+    /**
+     * @param found the stored messages of the uid's ids, in ascending id order (an id without one
+     *     has expired)
+     * @param read ids it read
+     * @param oldest messages older than this (epoch ms) have left the inbox
+     */
+    public InboxView(List<Message> found, RoaringBitmap read, long oldest) {
+        List<Message> live = new ArrayList<>(found.size());
         RoaringBitmap liveIds = new RoaringBitmap();
-        for (int id : sent) {
-            Message m = stored.get(id);
-            if (m != null && m.ts() >= oldest) {
+        for (Message m : found) {
+            if (m.ts() >= oldest) {
                 live.add(m);
-                liveIds.add(id);
+                liveIds.add(m.id()); // ascending: appended
             }
         }
         live.sort(NEWEST_FIRST);
         this.messages = live;
         this.ids = liveIds;
         this.read = RoaringBitmap.and(read, liveIds);
+    }
+
+    private static List<Message> found(RoaringBitmap sent, Map<Integer, Message> stored) {
+        List<Message> out = new ArrayList<>();
+        for (int id : sent) {
+            Message m = stored.get(id);
+            if (m != null) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     /** The messages in the inbox, newest first. */
