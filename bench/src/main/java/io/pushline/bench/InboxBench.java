@@ -173,11 +173,6 @@ final class InboxBench {
             InboxStore served =
                     new InboxStore(
                             hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
-            InboxCache cache = null;
-            if (cacheBytes > 0) {
-                cache = new InboxCache(cacheBytes);
-                served.cacheIn(cache);
-            }
             try (Server server =
                             new Server(
                                     new HBaseReminderStore(hbase, NAMESPACE, kafka),
@@ -186,14 +181,15 @@ final class InboxBench {
                                     Duration.ofSeconds(2),
                                     Duration.ofHours(24));
                     InboxChangeFeed feed =
-                            cache == null ? null : new InboxChangeFeed(kafka, served, cache)) {
+                            cacheBytes == 0
+                                    ? null
+                                    : InboxChangeFeed.attach(kafka, served, cacheBytes)) {
+                InboxCache cache = feed == null ? null : feed.cache();
                 int port = server.start("127.0.0.1", 0);
                 if (feed != null) {
                     t = System.nanoTime();
                     feed.start();
-                    while (!feed.ready()) {
-                        Thread.sleep(100);
-                    }
+                    feed.awaitReady(Duration.ofDays(1));
                     System.out.printf(
                             "  inbox cache (serve.inbox.cache %s) filled: %,d inboxes, %,d bytes"
                                     + " (%.1f per inbox) in %.1f s%n",

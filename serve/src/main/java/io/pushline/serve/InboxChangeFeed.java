@@ -48,7 +48,16 @@ public final class InboxChangeFeed implements AutoCloseable {
     private volatile long lagMs;
     private volatile boolean closed;
 
-    public InboxChangeFeed(Properties kafka, InboxStore store, InboxCache cache) {
+    /**
+     * A cache of {@code maxBytes} read by {@code store}, and the feed that fills it (not started).
+     */
+    public static InboxChangeFeed attach(Properties kafka, InboxStore store, long maxBytes) {
+        InboxCache cache = new InboxCache(maxBytes);
+        store.cacheIn(cache);
+        return new InboxChangeFeed(kafka, store, cache);
+    }
+
+    private InboxChangeFeed(Properties kafka, InboxStore store, InboxCache cache) {
         this.kafka = kafka;
         this.store = store;
         this.cache = cache;
@@ -60,9 +69,29 @@ public final class InboxChangeFeed implements AutoCloseable {
         thread.start();
     }
 
-    /** Whether the cache answers (the scan and the catch-up are done). */
-    public boolean ready() {
-        return cache.on();
+    public InboxCache cache() {
+        return cache;
+    }
+
+    /**
+     * Waits until the cache answers (the scan and the catch-up are done); false when {@code wait}
+     * passed first.
+     */
+    public synchronized boolean awaitReady(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!cache.on()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    private synchronized void turnOn() {
+        cache.turnOn();
+        notifyAll();
     }
 
     private void run() {
@@ -120,7 +149,7 @@ public final class InboxChangeFeed implements AutoCloseable {
             while (!closed && parts.stream().anyMatch(p -> c.position(p) < end.get(p))) {
                 apply(c.poll(Duration.ofMillis(200)));
             }
-            cache.turnOn();
+            turnOn();
             LOG.info("inbox cache on: {} inboxes", cache.size());
             while (!closed) {
                 apply(c.poll(Duration.ofMillis(100)));

@@ -7,7 +7,6 @@ import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
-import io.pushline.inbox.InboxCache;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxStore;
 import java.nio.file.Paths;
@@ -73,9 +72,7 @@ public final class ServeMain {
         InboxChangeFeed feed = null;
         long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
         if (cacheBytes > 0) {
-            InboxCache cache = new InboxCache(cacheBytes);
-            inbox.cacheIn(cache);
-            feed = new InboxChangeFeed(kafka, inbox, cache);
+            feed = InboxChangeFeed.attach(kafka, inbox, cacheBytes);
             server.addMetrics(feed::prometheus);
         }
         int bound = server.start(conf.get(ServeOptions.HOST), port);

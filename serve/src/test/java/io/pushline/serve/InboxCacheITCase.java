@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.HBaseTables;
-import io.pushline.inbox.InboxCache;
 import io.pushline.inbox.InboxStore;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
@@ -60,8 +59,6 @@ class InboxCacheITCase {
         kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
         InboxStore served =
                 new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
-        InboxCache cache = new InboxCache(64 << 20);
-        served.cacheIn(cache);
         server =
                 new Server(
                         new HBaseReminderStore(hbase, NS, kafka),
@@ -70,10 +67,10 @@ class InboxCacheITCase {
                         Duration.ofSeconds(2),
                         Duration.ofHours(24));
         port = server.start("127.0.0.1", 0);
-        feed = new InboxChangeFeed(kafka, served, cache);
+        feed = InboxChangeFeed.attach(kafka, served, 64 << 20);
         server.addMetrics(feed::prometheus);
         feed.start();
-        Checkpoints.waitUntil(feed::ready, "the cache filled", WAIT);
+        assertThat(feed.awaitReady(WAIT)).as("the cache filled").isTrue();
     }
 
     @AfterAll

@@ -5,6 +5,8 @@ import io.pushline.audience.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.SharedTable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.hbase.TableName;
@@ -24,6 +27,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -56,6 +60,7 @@ public final class InboxStore implements AutoCloseable {
     /** The uid's id in the uid dictionary, kept in its row: a read needs one get, not two. */
     private static final byte[] MEMBER = Bytes.toBytes("i");
 
+    private static final byte[] NO_IDS = IdSet.wrap(new RoaringBitmap()).toBytes();
     private static final byte[] CHUNKS = Bytes.toBytes("chunks");
     private static final byte[] BYTES = Bytes.toBytes("b");
     private static final byte[] BROADCAST_PREFIX = Bytes.toBytes("b:");
@@ -195,8 +200,7 @@ public final class InboxStore implements AutoCloseable {
      * Hands every inbox row to {@code into} (uid, row), in row order, until it answers false;
      * returns the rows handed.
      */
-    public long scanRows(java.util.function.BiPredicate<String, InboxCache.Row> into)
-            throws IOException {
+    public long scanRows(BiPredicate<String, InboxCache.Row> into) throws IOException {
         long n = 0;
         Scan scan =
                 new Scan()
@@ -238,9 +242,9 @@ public final class InboxStore implements AutoCloseable {
     private static RoaringBitmap trusted(byte[] bytes) {
         RoaringBitmap b = new RoaringBitmap();
         try {
-            b.deserialize(java.nio.ByteBuffer.wrap(bytes));
+            b.deserialize(ByteBuffer.wrap(bytes));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return b;
     }
@@ -248,7 +252,7 @@ public final class InboxStore implements AutoCloseable {
     /** Bitmap bytes from HBase, validated (an empty bitmap for none). */
     private static byte[] checked(byte[] bytes) {
         if (bytes == null) {
-            return IdSet.wrap(new RoaringBitmap()).toBytes();
+            return NO_IDS;
         }
         IdSet.fromBytes(bytes);
         return bytes;
@@ -433,7 +437,7 @@ public final class InboxStore implements AutoCloseable {
     private List<Message> found(RoaringBitmap ids) throws IOException {
         List<Message> out = new ArrayList<>(ids.getCardinality());
         boolean missing = false;
-        for (org.roaringbitmap.IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
+        for (IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
             Message m = messages.get(i.next());
             if (m == null) {
                 missing = true;
@@ -441,18 +445,7 @@ public final class InboxStore implements AutoCloseable {
             }
             out.add(m);
         }
-        if (!missing) {
-            return out;
-        }
-        Map<Integer, Message> stored = messages(ids);
-        out.clear();
-        for (org.roaringbitmap.IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
-            Message m = stored.get(i.next());
-            if (m != null) {
-                out.add(m);
-            }
-        }
-        return out;
+        return missing ? InboxView.found(ids, messages(ids)) : out;
     }
 
     /** The stored messages of {@code ids}; an id without one has expired. */

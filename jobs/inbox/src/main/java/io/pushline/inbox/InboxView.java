@@ -55,7 +55,8 @@ public final class InboxView {
         this.read = RoaringBitmap.and(read, liveIds);
     }
 
-    private static List<Message> found(RoaringBitmap sent, Map<Integer, Message> stored) {
+    /** The stored messages of {@code sent}, in id order; an id without one has expired. */
+    static List<Message> found(RoaringBitmap sent, Map<Integer, Message> stored) {
         List<Message> out = new ArrayList<>();
         for (int id : sent) {
             Message m = stored.get(id);

@@ -303,17 +303,7 @@ class LongconnKafkaITCase {
         // only best-effort: what carries a job over exactly once is its checkpoint. A new send
         // acked after the restore shows the job has read past everything before it (and event
         // time with it, so a timer restored twice would have fired).
-        SendRecord late = new SendRecord();
-        late.msgId = "p2";
-        late.msgType = "news";
-        late.level = 2;
-        late.uid = "u-d-late";
-        late.deviceId = "d-late";
-        late.vendor = "longconn";
-        late.token = "conn-d-late";
-        late.title = "Later";
-        late.body = "B";
-        late.ts = System.currentTimeMillis();
+        SendRecord late = LongconnTopics.send("p2", "u-d-late", "d-late", "conn-d-late", null);
         KafkaTopics.produce(
                 kafka,
                 Topics.vendorTopic("longconn"),

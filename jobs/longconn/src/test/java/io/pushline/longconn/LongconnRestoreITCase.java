@@ -166,19 +166,8 @@ class LongconnRestoreITCase {
     }
 
     private static SendRecord send(int i) {
-        SendRecord s = new SendRecord();
-        s.msgId = "m" + i;
-        s.msgType = "news";
-        s.level = 2;
-        s.uid = "u-" + i;
-        s.deviceId = device(i);
-        s.vendor = "longconn";
-        s.token = "conn-" + i;
-        s.title = "Hello";
-        s.body = "B";
-        s.ts = System.currentTimeMillis();
-        s.fallback = Fallback.of("huawei", "hw-" + i);
-        return s;
+        return LongconnTopics.send(
+                "m" + i, "u-" + i, device(i), "conn-" + i, Fallback.of("huawei", "hw-" + i));
     }
 
     /** The retries among the records of the long connection's topic. */

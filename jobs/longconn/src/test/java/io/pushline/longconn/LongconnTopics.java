@@ -2,6 +2,7 @@ package io.pushline.longconn;
 
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.KafkaIO;
+import io.pushline.schema.Fallback;
 import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
@@ -42,5 +43,23 @@ final class LongconnTopics {
             }
         }
         return out;
+    }
+
+    /** A send on the long connection as the dispatch job writes it, at the wall clock's time. */
+    static SendRecord send(
+            String msgId, String uid, String deviceId, String token, Fallback fallback) {
+        SendRecord s = new SendRecord();
+        s.msgId = msgId;
+        s.msgType = "news";
+        s.level = 2;
+        s.uid = uid;
+        s.deviceId = deviceId;
+        s.vendor = "longconn";
+        s.token = token;
+        s.title = "Hello";
+        s.body = "B";
+        s.ts = System.currentTimeMillis();
+        s.fallback = fallback;
+        return s;
     }
 }
