@@ -25,14 +25,18 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * ({@code fireAt}, then taskId) once the watermark has passed their time, so that tasks firing in
  * the same second from different subtasks are ordered alike, and gives each push its send time in
  * the contract's greedy schedule ({@link GreedySchedule}). Out come {@link ReminderChunk}s: a
- * task's pushes, ascending ids that share a send time, and alongside them, in proportion, its
- * pulled subscribers (at its fireAt).
+ * task's pushes, ascending ids that share a send time, and its pulled subscribers (at its fireAt).
  *
  * <p>In a replay the chunks go out at once, carrying their send times. In real time a push leaves
  * only when the wall clock reaches its send time, spread in slices over the first 800 ms of its
  * second, so the pushes of a second do not leave as one burst. Fired tasks and how far each got are
  * operator state, and so is the schedule's cursor: a restore neither loses nor repeats a push (with
  * exactly-once sinks).
+ *
+ * <p>A pulled subscriber costs a dictionary lookup and a decision downstream but is not a push: in
+ * real time the pulled go out only once no push is queued, at most {@code rate} a second, so their
+ * lookups do not take the CPU the pushes of a firing need. In a replay they go out alongside the
+ * pushes, in proportion.
  */
 public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         implements OneInputStreamOperator<FiredTask, ReminderChunk>, BoundedOneInput {
@@ -59,6 +63,10 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
 
     private transient List<ScheduledTask> pending;
     private transient ArrayDeque<ScheduledTask> queue;
+    private transient ArrayDeque<ScheduledTask> draining;
+    private transient IdSet drainingPulled;
+    private transient long drainSecond;
+    private transient long drainUsed;
     private transient GreedySchedule schedule;
     private transient ListState<ScheduledTask> tasksState;
     private transient ListState<Long> cursorState;
@@ -101,10 +109,17 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         super.initializeState(ctx);
         pending = new ArrayList<>();
         queue = new ArrayDeque<>();
+        draining = new ArrayDeque<>();
         tasksState = ctx.getOperatorStateStore().getListState(ReminderState.pacerTasks());
         cursorState = ctx.getOperatorStateStore().getListState(ReminderState.pacerCursor());
         for (ScheduledTask s : tasksState.get()) {
-            (s.scheduled ? queue : pending).add(s);
+            if (!s.scheduled) {
+                pending.add(s);
+            } else if (s.sent >= s.task.pushCount) {
+                draining.add(s);
+            } else {
+                queue.add(s);
+            }
         }
         List<Long> cursor = new ArrayList<>();
         cursorState.get().forEach(cursor::add);
@@ -121,7 +136,8 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         pulled = getMetricGroup().counter("remindersPulledOut");
         getMetricGroup().gauge("reminderTasksQueued", () -> queue.size() + pending.size());
         getMetricGroup().gauge("reminderPushesWaiting", this::pushesWaiting);
-        if (realTime && !queue.isEmpty()) {
+        getMetricGroup().gauge("reminderPulledWaiting", this::pulledWaiting);
+        if (realTime && !(queue.isEmpty() && draining.isEmpty())) {
             scheduleRelease(0);
         }
     }
@@ -175,7 +191,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
             FiredTask t = head.task;
             if (headPushes == null) {
                 headPushes = t.push == null ? IdSet.of() : IdSet.fromBytes(t.push);
-                headPulled = t.pulled == null ? IdSet.of() : IdSet.fromBytes(t.pulled);
+                headPulled = realTime || t.pulled == null ? IdSet.of() : IdSet.fromBytes(t.pulled);
             }
             while (true) {
                 long at =
@@ -202,16 +218,55 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 head.sent += ids.length;
                 pushed.inc(ids.length);
                 emit(t, ReminderLine.PUSH, ids, at);
-                // the pulled go out alongside, in proportion, so that their decisions (a
-                // dictionary lookup each, downstream) spread over the task, not all at its start
-                pulledUpTo(
-                        head, (long) Math.ceil((double) t.pulledCount * head.sent / t.pushCount));
+                if (!realTime) {
+                    pulledUpTo(
+                            head,
+                            headPulled,
+                            (long) Math.ceil((double) t.pulledCount * head.sent / t.pushCount));
+                }
             }
-            pulledUpTo(head, t.pulledCount);
-            head.pulledOut = true;
+            if (realTime) {
+                draining.add(head);
+            } else {
+                pulledUpTo(head, headPulled, t.pulledCount);
+                head.pulledOut = true;
+            }
             queue.poll();
             headPushes = null;
             headPulled = null;
+        }
+        drain(now);
+    }
+
+    /**
+     * In real time, with no push queued: emits the pulled subscribers of tasks whose pushes are all
+     * out, in firing order, at most {@code rate} a second in the pacer's slices.
+     */
+    private void drain(long now) {
+        while (!draining.isEmpty()) {
+            ScheduledTask head = draining.peek();
+            if (drainingPulled == null) {
+                drainingPulled =
+                        head.task.pulled == null ? IdSet.of() : IdSet.fromBytes(head.task.pulled);
+            }
+            long second = Math.floorDiv(now, 1000L) * 1000L;
+            if (second != drainSecond) {
+                drainSecond = second;
+                drainUsed = 0;
+            }
+            long room = allowedBy(rate, second, now) - drainUsed;
+            if (room <= 0) {
+                scheduleRelease(now + SLICE_MS);
+                return;
+            }
+            long before = head.pulledSent;
+            pulledUpTo(head, drainingPulled, Math.min(head.task.pulledCount, before + room));
+            drainUsed += head.pulledSent - before;
+            if (head.pulledSent >= head.task.pulledCount || head.pulledSent == before) {
+                head.pulledOut = true;
+                draining.poll();
+                drainingPulled = null;
+            }
         }
     }
 
@@ -264,11 +319,13 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         return getProcessingTimeService().getCurrentProcessingTime();
     }
 
-    /** Emits {@code head}'s pulled subscribers until {@code target} of them are out. */
-    private void pulledUpTo(ScheduledTask head, long target) {
+    /**
+     * Emits {@code head}'s pulled subscribers ({@code ids}) until {@code target} of them are out.
+     */
+    private void pulledUpTo(ScheduledTask head, IdSet pulledIds, long target) {
         while (head.pulledSent < target) {
             int[] ids =
-                    headPulled.chunk(
+                    pulledIds.chunk(
                             head.pulledNext, (int) Math.min(chunkSize, target - head.pulledSent));
             if (ids.length == 0) {
                 return;
@@ -292,6 +349,20 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         output.collect(new StreamRecord<>(c, at));
     }
 
+    private long pulledWaiting() {
+        long n = 0;
+        for (ScheduledTask s : draining) {
+            n += s.task.pulledCount - s.pulledSent;
+        }
+        for (ScheduledTask s : queue) {
+            n += s.task.pulledCount - s.pulledSent;
+        }
+        for (ScheduledTask s : pending) {
+            n += s.task.pulledCount;
+        }
+        return n;
+    }
+
     private long pushesWaiting() {
         long n = 0;
         for (ScheduledTask s : queue) {
@@ -307,6 +378,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
         List<ScheduledTask> all = new ArrayList<>(queue);
+        all.addAll(draining);
         all.addAll(pending);
         tasksState.update(all);
         cursorState.update(List.of(schedule.second(), schedule.used()));

@@ -64,6 +64,80 @@ class ReminderPacerTest {
     }
 
     /**
+     * In real time the pulled (a lookup and a decision each, downstream) wait until no push is
+     * queued, then leave at most at the rate, so they take no CPU from a firing.
+     */
+    @Test
+    void inRealTimeThePulledLeaveAfterEveryQueuedPushAtTheRate() throws Exception {
+        try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
+            h.setProcessingTime(10_000);
+            FiredTask a = fired("a", 10_000, 0, 150);
+            a.pulled = IdSet.of(IntStream.range(1000, 1250).toArray()).toBytes();
+            a.pulledCount = 250;
+            h.processElement(new StreamRecord<>(a, 10_000));
+            h.processElement(new StreamRecord<>(fired("b", 10_000, 500, 100), 10_000));
+            h.processWatermark(new Watermark(10_000));
+            Map<Long, Integer> pulledPerSecond = new HashMap<>();
+            long lastPush = 0;
+            int pulledSoFar = 0;
+            for (long t = 10_000; t <= 16_000; t++) {
+                h.setProcessingTime(t);
+                int pushed = pushes(h).size();
+                if (pushed < 250) {
+                    lastPush = t + 1;
+                }
+                int n = pulled(h).size();
+                if (n > pulledSoFar) {
+                    assertThat(pushed)
+                            .as("pulled out at %d before the last push", t)
+                            .isEqualTo(250);
+                    pulledPerSecond.merge(t / 1000 * 1000, n - pulledSoFar, Integer::sum);
+                    pulledSoFar = n;
+                }
+            }
+            assertThat(lastPush)
+                    .as("b's pushes, behind a's, the last at 12.36 s")
+                    .isEqualTo(12_360);
+            assertThat(pulled(h)).hasSize(250).doesNotHaveDuplicates();
+            assertThat(pulledPerSecond)
+                    .as("at most the rate a second, from the second of the last push on")
+                    .containsEntry(12_000L, 100)
+                    .containsEntry(13_000L, 100)
+                    .containsEntry(14_000L, 50)
+                    .allSatisfy((second, n) -> assertThat(n).isLessThanOrEqualTo(100));
+        }
+    }
+
+    @Test
+    void aRestoreInTheMiddleOfThePulledGoesOnWithTheRest() throws Exception {
+        OperatorSubtaskState snapshot;
+        List<String> before;
+        try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
+            h.setProcessingTime(10_000);
+            FiredTask a = fired("a", 10_000, 0, 10);
+            a.pulled = IdSet.of(IntStream.range(1000, 1250).toArray()).toBytes();
+            a.pulledCount = 250;
+            h.processElement(new StreamRecord<>(a, 10_000));
+            h.processWatermark(new Watermark(10_000));
+            for (long t = 10_000; t <= 11_500; t += 10) {
+                h.setProcessingTime(t);
+            }
+            before = pulled(h);
+            snapshot = h.snapshot(1, 1);
+        }
+        assertThat(before).isNotEmpty().hasSizeLessThan(250);
+        try (var h = harness(new ReminderPacer(100, 1000, true), snapshot)) {
+            for (long t = 11_500; t <= 15_000; t += 10) {
+                h.setProcessingTime(t);
+            }
+            List<String> all = new ArrayList<>(before);
+            all.addAll(pulled(h));
+            assertThat(all).hasSize(250).doesNotHaveDuplicates();
+            assertThat(pushes(h)).as("the pushes were out before the checkpoint").isEmpty();
+        }
+    }
+
+    /**
      * In real time a push leaves when the clock reaches its send time, a slice every 40 ms, all of
      * a second's pushes within its first 800 ms.
      */
@@ -177,6 +251,18 @@ class ReminderPacerTest {
         t.pushCount = n;
         t.pulled = IdSet.of().toBytes();
         return t;
+    }
+
+    /** Pulled subscribers out so far, as task and id. */
+    private static List<String> pulled(
+            OneInputStreamOperatorTestHarness<FiredTask, ReminderChunk> h) {
+        List<String> out = new ArrayList<>();
+        for (ReminderChunk c : h.extractOutputValues()) {
+            if (c.action.equals(ReminderLine.PULLED)) {
+                IntStream.of(c.ids).forEach(id -> out.add(c.taskId + id));
+            }
+        }
+        return out;
     }
 
     /** Pushes so far: task and id (e.g. {@code a20}) to send time; each at most once. */
