@@ -40,9 +40,6 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         implements OneInputStreamOperator<SendRecord, SendRecord> {
     private static final long serialVersionUID = 1L;
 
-    /** A run that would begin later than this into a second begins at the next one. */
-    static final long LATEST_START_IN_SECOND = 600;
-
     private final int rate;
     private final long delayMs;
 
@@ -114,9 +111,10 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
     }
 
     /**
-     * Begins a run when the buffer is full or has waited long enough: at once when most of the
-     * current second's slices are still ahead, else at the next whole second, so that no second of
-     * the run gets less than the rate because the run began late in it.
+     * Begins a run when the buffer is full or has waited long enough, at the next whole second (at
+     * once within a second's first slice). A run begun in the middle of a second would owe the
+     * slices gone by and send them in one burst, whose writes then spill into the next second;
+     * begun late, its first second would get less than the rate.
      */
     private boolean startIfReady(long now) {
         if (queue.size() < (long) rate * delayMs / 1000 && now - waitingSince < maxWait()) {
@@ -124,7 +122,7 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
         }
         running = true;
         long intoSecond = Math.floorMod(now, 1000L);
-        runStart = intoSecond < LATEST_START_IN_SECOND ? now : now - intoSecond + 1000;
+        runStart = intoSecond < ReminderPacer.SLICE_MS ? now : now - intoSecond + 1000;
         return true;
     }
 

@@ -34,19 +34,22 @@ class ReminderMeterTest {
             }
             h.setProcessingTime(10_300);
             collect(h);
-            assertThat(perSecond.get(10L))
-                    .as("the run begins at 10.3 s with the slices of 10 s gone by")
-                    .hasSize(40);
-            tick(h, 10_300, 14_000);
+            assertThat(perSecond)
+                    .as("full at 10.3 s: the run begins at 11 s, not in a burst")
+                    .isEmpty();
+            h.setProcessingTime(11_000);
+            collect(h);
+            assertThat(perSecond.get(11L)).as("11 s's first slice").hasSize(5);
+            tick(h, 11_000, 15_000);
             assertThat(counts())
                     .containsExactly(
-                            Map.entry(10L, 100),
                             Map.entry(11L, 100),
                             Map.entry(12L, 100),
-                            Map.entry(13L, 50));
+                            Map.entry(13L, 100),
+                            Map.entry(14L, 50));
             assertThat(sent()).as("each once, in arrival order").hasSize(350);
-            assertThat(perSecond.get(10L).get(0).uid).isEqualTo("u0");
-            assertThat(perSecond.get(13L).get(49).uid).isEqualTo("u349");
+            assertThat(perSecond.get(11L).get(0).uid).isEqualTo("u0");
+            assertThat(perSecond.get(14L).get(49).uid).isEqualTo("u349");
         }
     }
 
@@ -71,8 +74,10 @@ class ReminderMeterTest {
             }
             tick(h, 10_100, 12_090);
             assertThat(perSecond).isEmpty();
-            tick(h, 12_100, 13_000);
-            assertThat(counts()).containsExactly(Map.entry(12L, 5));
+            tick(h, 12_100, 14_000);
+            assertThat(counts())
+                    .as("from the next whole second")
+                    .containsExactly(Map.entry(13L, 5));
         }
     }
 
