@@ -2,6 +2,8 @@ package io.pushline.common;
 
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.SendRecordJson;
 import io.pushline.schema.Topics;
 import io.pushline.schema.segments.MemberRow;
 import io.pushline.schema.segments.SegmentChange;
@@ -296,7 +298,9 @@ public final class KafkaIO {
                     null,
                     null,
                     key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                    Json.write(element).getBytes(StandardCharsets.UTF_8));
+                    element instanceof SendRecord
+                            ? SendRecordJson.bytes((SendRecord) element)
+                            : Json.write(element).getBytes(StandardCharsets.UTF_8));
         }
     }
 }

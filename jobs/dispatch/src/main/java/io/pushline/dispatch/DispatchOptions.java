@@ -263,17 +263,18 @@ public final class DispatchOptions {
     public static final ConfigOption<Duration> REMINDERS_METER_DELAY =
             ConfigOptions.key("dispatch.reminders.meter-delay")
                     .durationType()
-                    .defaultValue(Duration.ZERO)
+                    .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
                             "The buffer of the reminder meter, which holds dispatch.reminders.rate"
                                     + " where the sends are written, in time at that rate: a"
                                     + " stall of the stages between the pacer and the meter up to"
                                     + " this long does not show in the written rate, provided"
                                     + " they keep up with the rate on average. A firing reaches"
-                                    + " the vendor topics about this much later, and the meter's"
-                                    + " state holds about rate x delay sends. 0 (the default):"
-                                    + " no meter, the pacer's rate alone; the stages after it may"
-                                    + " bunch a second's sends into the next. At most 60 s.");
+                                    + " the vendor topics about this much later (up to a second"
+                                    + " more: a run begins at a whole second), and the meter's"
+                                    + " state holds about rate x delay sends. 0: no meter, the"
+                                    + " pacer's rate alone; the stages after it may bunch a"
+                                    + " second's sends into the next. At most 60 s.");
 
     public static final ConfigOption<String> REMINDERS_MSG_TYPE =
             ConfigOptions.key("dispatch.reminders.msg-type")

@@ -13,6 +13,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -34,10 +35,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * second count once, so a user with two devices gets both and the meter's queue does not grow
  * behind a pacer that counts users. The queue is operator state (each send in its compact wire
  * form), so a restore neither loses nor repeats a send with an exactly-once writer; a restored
- * meter builds its buffer again before it sends.
+ * meter builds its buffer again before it sends. When its input ends (a bounded run) it sends what
+ * it holds at once: Flink fires no more processing-time timers after the end of input.
  */
 public class ReminderMeter extends AbstractStreamOperator<SendRecord>
-        implements OneInputStreamOperator<SendRecord, SendRecord> {
+        implements OneInputStreamOperator<SendRecord, SendRecord>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
     private final int rate;
@@ -107,6 +109,13 @@ public class ReminderMeter extends AbstractStreamOperator<SendRecord>
             scheduleRelease(Math.max(now, runStart));
         } else {
             scheduleRelease(waitingSince + maxWait());
+        }
+    }
+
+    @Override
+    public void endInput() {
+        while (!queue.isEmpty()) {
+            emit(SendBytes.decode(queue.poll()), now());
         }
     }
 

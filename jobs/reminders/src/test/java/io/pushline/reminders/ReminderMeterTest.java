@@ -66,6 +66,21 @@ class ReminderMeterTest {
     }
 
     @Test
+    void theEndOfInputSendsWhatItHolds() throws Exception {
+        try (var h = harness(new ReminderMeter(100, 2_000), null)) {
+            h.setProcessingTime(10_000);
+            for (int i = 0; i < 150; i++) {
+                h.processElement(new StreamRecord<>(send("t", i, 0)));
+            }
+            collect(h);
+            assertThat(perSecond).as("still filling its buffer").isEmpty();
+            h.endInput();
+            collect(h);
+            assertThat(sent()).hasSize(150);
+        }
+    }
+
+    @Test
     void aSmallTaskWaitsTwiceTheDelayAtMost() throws Exception {
         try (var h = harness(new ReminderMeter(100, 1_000), null)) {
             h.setProcessingTime(10_100);
