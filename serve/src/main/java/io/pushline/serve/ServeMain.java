@@ -12,6 +12,7 @@ import io.pushline.inbox.InboxStore;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
@@ -53,11 +54,10 @@ public final class ServeMain {
             throw new UsageException("option 'serve.port' must be 0-65535, got " + port);
         }
         Connection hbase = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
-        java.util.Properties kafka = KafkaIO.clientProperties(conf);
+        Properties kafka = KafkaIO.clientProperties(conf);
         kafka.setProperty("bootstrap.servers", bootstrap);
-        ReminderStore store =
-                new HBaseReminderStore(hbase, conf.get(CommonOptions.HBASE_NAMESPACE), kafka);
         String namespace = conf.get(CommonOptions.HBASE_NAMESPACE);
+        ReminderStore store = new HBaseReminderStore(hbase, namespace, kafka);
         InboxStore inbox =
                 new InboxStore(
                         hbase, namespace, InboxOptions.retention(conf), System::currentTimeMillis);
@@ -69,17 +69,16 @@ public final class ServeMain {
                         System::currentTimeMillis,
                         conf.get(ServeOptions.PULL_MARGIN),
                         conf.get(ServeOptions.PULL_WINDOW));
-        InboxChangeFeed feed = null;
         long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
-        if (cacheBytes > 0) {
-            feed = InboxChangeFeed.attach(kafka, inbox, cacheBytes);
+        InboxChangeFeed feed =
+                cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;
+        if (feed != null) {
             server.addMetrics(feed::prometheus);
         }
         int bound = server.start(conf.get(ServeOptions.HOST), port);
         if (feed != null) {
             feed.start();
         }
-        InboxChangeFeed started = feed;
         System.out.println("pushline serve: listening on port " + bound + " (Ctrl-C stops)");
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -87,8 +86,8 @@ public final class ServeMain {
                         new Thread(
                                 () -> {
                                     try {
-                                        if (started != null) {
-                                            started.close();
+                                        if (feed != null) {
+                                            feed.close();
                                         }
                                         server.close();
                                     } catch (Exception e) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -38,7 +39,7 @@ public final class Server implements AutoCloseable {
 
     private final Javalin app;
     private final RequestMetrics metrics = new RequestMetrics();
-    private final List<Supplier<String>> more = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Supplier<String>> more = new CopyOnWriteArrayList<>();
     private final ReminderStore reminders;
     private final InboxStore inbox;
     private final ReadLog readLog;
