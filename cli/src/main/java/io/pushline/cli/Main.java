@@ -27,6 +27,8 @@ public final class Main {
                 return LocalCommand.run(rest);
             case "run":
                 return RunCommand.run(rest);
+            case "cluster":
+                return ClusterCommand.run(rest);
             case "demo":
                 return DemoCommand.run(rest);
             case "audience":

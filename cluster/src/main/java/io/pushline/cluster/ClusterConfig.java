@@ -1,0 +1,175 @@
+package io.pushline.cluster;
+
+import io.pushline.local.LocalFlink;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.configuration.GlobalConfiguration;
+
+/**
+ * The configuration files of the cluster's processes, written under {@code conf/} at each {@code
+ * up}: Flink's {@code config.yaml} (production's {@code deploy/flink-conf/config.yaml} with
+ * loopback addresses, local folders and sizes for one machine), Kafka's {@code server.properties}
+ * and one log4j2 file for every JVM.
+ */
+final class ClusterConfig {
+    /**
+     * What Flink's start scripts pass every JVM ({@code env.java.opts.all} of a Flink 2
+     * distribution): without it the client fails translating a Sink V2 and the runtime cannot reach
+     * into the JDK where it needs to.
+     */
+    static final List<String> FLINK_JVM_OPENS =
+            List.of(
+                    "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+                    "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+                    "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
+                    "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+                    "--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
+                    "--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
+                    "--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
+                    "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+                    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                    "--add-opens=java.base/java.net=ALL-UNNAMED",
+                    "--add-opens=java.base/java.io=ALL-UNNAMED",
+                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+                    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                    "--add-opens=java.base/java.text=ALL-UNNAMED",
+                    "--add-opens=java.base/java.time=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
+    private ClusterConfig() {}
+
+    static void writeAll(ClusterLayout layout) throws IOException {
+        Files.createDirectories(layout.conf());
+        Files.createDirectories(layout.logs());
+        Files.createDirectories(layout.pids());
+        write(layout.conf().resolve("config.yaml"), flinkYaml(flinkConfig(layout)));
+        write(layout.conf().resolve("kafka.properties"), kafkaProperties(layout));
+        write(layout.conf().resolve("log4j2.properties"), LOG4J);
+    }
+
+    /** Flink's settings: production's file, then what one machine needs instead. */
+    static Map<String, String> flinkConfig(ClusterLayout layout) {
+        Map<String, String> conf = new TreeMap<>();
+        Path production = LocalFlink.findConfDir();
+        if (production == null) {
+            production = layout.root().resolve("deploy/flink-conf");
+        }
+        conf.putAll(GlobalConfiguration.loadConfiguration(production.toString()).toMap());
+        conf.put("jobmanager.rpc.address", "localhost");
+        conf.put("jobmanager.rpc.port", Integer.toString(ClusterLayout.FLINK_RPC_PORT));
+        conf.put("jobmanager.bind-host", "localhost");
+        conf.put("rest.address", "localhost");
+        conf.put("rest.bind-address", "localhost");
+        conf.put("rest.port", Integer.toString(ClusterLayout.FLINK_REST_PORT));
+        conf.put("taskmanager.host", "localhost");
+        conf.put("taskmanager.bind-host", "localhost");
+        conf.put("taskmanager.numberOfTaskSlots", "2");
+        conf.put("taskmanager.memory.process.size", "2560m");
+        conf.put("jobmanager.memory.process.size", "1g");
+        // Both TaskManagers get tasks of every job, so a killed one always takes some with it.
+        conf.put("cluster.evenly-spread-out-slots", "true");
+        conf.put("execution.checkpointing.dir", layout.checkpoints().toUri().toString());
+        conf.put("execution.checkpointing.savepoint-dir", layout.savepoints().toUri().toString());
+        conf.put("io.tmp.dirs", layout.home().resolve("tmp").toString());
+        // A TaskManager killed with -9 is noticed when its heartbeats stop: 15 s, not 50.
+        conf.put("heartbeat.interval", "2 s");
+        conf.put("heartbeat.timeout", "15 s");
+        conf.put("metrics.reporter.prom.port", ClusterLayout.PROMETHEUS_PORTS);
+        conf.put("env.java.opts.all", String.join(" ", FLINK_JVM_OPENS));
+        return conf;
+    }
+
+    static String flinkYaml(Map<String, String> conf) {
+        StringBuilder out =
+                new StringBuilder(
+                        "# Written by ./pushline cluster up from deploy/flink-conf/config.yaml;"
+                                + " edits are lost at the next up.\n");
+        conf.forEach(
+                (k, v) -> out.append(k).append(": '").append(v.replace("'", "''")).append("'\n"));
+        return out.toString();
+    }
+
+    static String kafkaProperties(ClusterLayout layout) {
+        return String.join(
+                "\n",
+                "# Written by ./pushline cluster up: one KRaft node, broker and controller.",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@localhost:" + ClusterLayout.KAFKA_CONTROLLER_PORT,
+                "listeners=PLAINTEXT://localhost:"
+                        + ClusterLayout.KAFKA_PORT
+                        + ",CONTROLLER://localhost:"
+                        + ClusterLayout.KAFKA_CONTROLLER_PORT,
+                "advertised.listeners=PLAINTEXT://localhost:" + ClusterLayout.KAFKA_PORT,
+                "controller.listener.names=CONTROLLER",
+                "inter.broker.listener.name=PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + layout.data().resolve("kafka"),
+                "num.partitions=2",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=4",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "transaction.state.log.num.partitions=4",
+                "group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=false",
+                "");
+    }
+
+    /** HBase in standalone mode: master, region server and ZooKeeper in one process. */
+    static List<String> hbaseSettings(ClusterLayout layout) {
+        Path hbase = layout.data().resolve("hbase");
+        return List.of(
+                "hbase.cluster.distributed=false",
+                "hbase.rootdir=" + hbase.resolve("root").toUri(),
+                "hbase.tmp.dir=" + hbase.resolve("tmp"),
+                "hbase.zookeeper.quorum=localhost",
+                "hbase.zookeeper.property.clientPort=" + ClusterLayout.ZOOKEEPER_PORT,
+                "hbase.zookeeper.property.dataDir=" + hbase.resolve("zookeeper"),
+                "hbase.master.port=" + ClusterLayout.HBASE_MASTER_PORT,
+                "hbase.regionserver.port=" + ClusterLayout.HBASE_REGIONSERVER_PORT,
+                "hbase.master.info.port=-1",
+                "hbase.regionserver.info.port=-1",
+                "hbase.unsafe.stream.capability.enforce=false");
+    }
+
+    private static final String LOG4J =
+            String.join(
+                    "\n",
+                    "# Every process of ./pushline cluster logs to logs/<process>.log (-Dlog.file).",
+                    "status = error",
+                    "monitorInterval = 30",
+                    "rootLogger.level = INFO",
+                    "rootLogger.appenderRef.file.ref = file",
+                    "appender.file.type = RollingFile",
+                    "appender.file.name = file",
+                    "appender.file.fileName = ${sys:log.file}",
+                    "appender.file.filePattern = ${sys:log.file}.%i",
+                    "appender.file.layout.type = PatternLayout",
+                    "appender.file.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [%t] %c %m%n",
+                    "appender.file.policies.type = Policies",
+                    "appender.file.policies.size.type = SizeBasedTriggeringPolicy",
+                    "appender.file.policies.size.size = 100MB",
+                    "appender.file.strategy.type = DefaultRolloverStrategy",
+                    "appender.file.strategy.max = 5",
+                    "logger.zookeeper.name = org.apache.zookeeper",
+                    "logger.zookeeper.level = WARN",
+                    "logger.hadoop.name = org.apache.hadoop",
+                    "logger.hadoop.level = WARN",
+                    "logger.hbase.name = org.apache.hadoop.hbase",
+                    "logger.hbase.level = INFO",
+                    "");
+
+    private static void write(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+}
