@@ -84,6 +84,9 @@ final class BenchCommand {
         if (args.length > 0 && args[0].equals("inbox")) {
             return InboxBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("chaos")) {
+            return ChaosBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && args[0].equals("hostile")) {
             return HostileBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -102,6 +105,8 @@ final class BenchCommand {
                             + "       ./pushline bench nightly [--users N] [--seed S]\n"
                             + "       ./pushline bench receipts [--events N] [--devices D]\n"
                             + "       ./pushline bench hostile [--per-case SECONDS]\n"
+                            + "       ./pushline bench chaos [--devices N] [--realtime-per-second R]"
+                            + " [--rate PER_VENDOR]\n"
                             + "       ./pushline bench longconn [--sends N] [--devices D] [--tracker-sends M]"
                             + " [--seed S] [--repeat R]\n"
                             + "       ./pushline bench inbox [--users N] [--clients C]"

@@ -122,23 +122,28 @@ final class CampaignBench {
      * {@code everyone}, holding them all.
      */
     static void everyone(LocalStack stack, String namespace, int n) throws Exception {
-        long t0 = System.nanoTime();
         try (Connection c = stack.hbase().newConnection()) {
-            HBaseTables.ensure(c, namespace);
-            RoaringBitmap all = new RoaringBitmap();
-            try (IdDictionary dict = new IdDictionary(c, namespace, 0)) {
-                for (int from = 0; from < n; from += 20_000) {
-                    List<String> batch = new ArrayList<>();
-                    for (int i = from; i < Math.min(n, from + 20_000); i++) {
-                        batch.add(uid(i));
-                    }
-                    dict.assignAll(batch).values().forEach(all::add);
+            everyone(c, namespace, n);
+        }
+    }
+
+    /** The same through a connection of the caller's (a cluster's HBase, say). */
+    static void everyone(Connection c, String namespace, int n) throws Exception {
+        long t0 = System.nanoTime();
+        HBaseTables.ensure(c, namespace);
+        RoaringBitmap all = new RoaringBitmap();
+        try (IdDictionary dict = new IdDictionary(c, namespace, 0)) {
+            for (int from = 0; from < n; from += 20_000) {
+                List<String> batch = new ArrayList<>();
+                for (int i = from; i < Math.min(n, from + 20_000); i++) {
+                    batch.add(uid(i));
                 }
+                dict.assignAll(batch).values().forEach(all::add);
             }
-            IdSet segment = IdSet.wrap(all);
-            try (SegmentStore store = new SegmentStore(c, namespace)) {
-                store.write("everyone", segment.toBytes(), segment.cardinality(), "bench");
-            }
+        }
+        IdSet segment = IdSet.wrap(all);
+        try (SegmentStore store = new SegmentStore(c, namespace)) {
+            store.write("everyone", segment.toBytes(), segment.cardinality(), "bench");
         }
         System.out.printf(
                 "Campaign: %,d uids in the dictionary and segment 'everyone' in %.1f s%n",

@@ -97,6 +97,42 @@ class K8sManifestsTest {
                 .containsEntry("pipeline.max-parallelism", "720");
     }
 
+    /**
+     * Every image a manifest names is built by a Dockerfile in the job's module: Flink 2.2 on Java
+     * 17, the Prometheus reporter as a plugin, and the shaded jar copied to where the manifest's
+     * {@code jarURI} looks for it.
+     */
+    @ParameterizedTest
+    @MethodSource("manifests")
+    void everyImageHasADockerfileThatPutsTheJarWhereTheManifestLooks(Path file) throws IOException {
+        for (JsonNode doc : documents(file)) {
+            String image = doc.path("spec").path("image").asText();
+            String jarUri = doc.path("spec").path("job").path("jarURI").asText();
+            if (image.isEmpty() || jarUri.isEmpty()) {
+                continue;
+            }
+            String jar = jarUri.substring(jarUri.lastIndexOf('/') + 1);
+            // pushline-<module>-job.jar comes from jobs/<module>
+            String module = jar.substring("pushline-".length(), jar.length() - "-job.jar".length());
+            Path dockerfile =
+                    k8sDir().getParent().resolve("jobs").resolve(module).resolve("Dockerfile");
+            assertThat(dockerfile).as("%s: image %s", file, image).isRegularFile();
+            String text = Files.readString(dockerfile);
+            String name = image.substring(image.lastIndexOf('/') + 1, image.lastIndexOf(':'));
+            assertThat(text)
+                    .as("%s", dockerfile)
+                    .contains("ghcr.io/pushline/" + name + ":")
+                    .contains("FLINK_IMAGE=flink:2.2.0-scala_2.12-java17")
+                    .contains("/opt/flink/plugins/metrics-prometheus")
+                    .containsPattern(
+                            "COPY --chown=flink:flink target/pushline-"
+                                    + module
+                                    + "-[^ ]+-job\\.jar "
+                                    + java.util.regex.Pattern.quote(
+                                            jarUri.substring("local://".length())));
+        }
+    }
+
     /** What each job's main() accepts, by entry class. */
     private static final Map<String, List<ConfigOption<?>>> ACCEPTED =
             JobOptions.ALL.stream()

@@ -76,7 +76,7 @@ final class ClusterConfig {
         conf.put("taskmanager.memory.process.size", "2560m");
         conf.put("jobmanager.memory.process.size", "1g");
         // Both TaskManagers get tasks of every job, so a killed one always takes some with it.
-        conf.put("cluster.evenly-spread-out-slots", "true");
+        conf.put("taskmanager.load-balance.mode", "SLOTS");
         conf.put("execution.checkpointing.dir", layout.checkpoints().toUri().toString());
         conf.put("execution.checkpointing.savepoint-dir", layout.savepoints().toUri().toString());
         conf.put("io.tmp.dirs", layout.home().resolve("tmp").toString());

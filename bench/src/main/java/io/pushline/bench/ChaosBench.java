@@ -1,0 +1,354 @@
+package io.pushline.bench;
+
+import io.pushline.cluster.ClusterLayout;
+import io.pushline.cluster.FlinkCli;
+import io.pushline.cluster.LocalCluster;
+import io.pushline.cluster.Role;
+import io.pushline.common.UsageException;
+import io.pushline.local.LocalStack;
+import io.pushline.schema.Topics;
+import io.pushline.schema.Vendor;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * {@code ./pushline bench chaos [--devices N] [--realtime-per-second R] [--rate PER_VENDOR]}: the
+ * dispatch job's shaded jar on a real multi-process cluster ({@code cluster/}, its own files under
+ * {@code .pushline/bench/chaos-cluster}), an N-device campaign drained at the vendors' pace plus
+ * realtime pushes to freshly bound devices, while a TaskManager is killed with {@code -9} twice
+ * (restarted after each), the Kafka broker is stopped for 20 s and HBase is stopped for 20 s. Then
+ * every send and decision on the topics (read_committed) is counted against the model: one send and
+ * one decision per (message, device). Last line {@code chaos kills K, duplicates D, missing M,
+ * decisions missing X, recovery p99 R s}.
+ */
+final class ChaosBench {
+    static final String NAMESPACE = "chaos";
+    static final String CAMPAIGN = "chaos-campaign";
+    private static final Duration OUTAGE = Duration.ofSeconds(20);
+
+    private ChaosBench() {}
+
+    static int run(String[] args) throws Exception {
+        int devices = 1_000_000;
+        int realtimePerSecond = 20;
+        int rate = 500;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--devices") && i + 1 < args.length) {
+                devices = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--realtime-per-second") && i + 1 < args.length) {
+                realtimePerSecond = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--rate") && i + 1 < args.length) {
+                rate = Integer.parseInt(args[++i]);
+            } else {
+                throw new UsageException(
+                        "usage: ./pushline bench chaos [--devices N] [--realtime-per-second R]"
+                                + " [--rate PER_VENDOR]");
+            }
+        }
+        Path home = LocalStack.defaultDir().resolve("bench").resolve("chaos-cluster");
+        LocalCluster cluster = new LocalCluster(new ClusterLayout(home, ClusterLayout.findRoot()));
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        // A previous run's leftovers go first: every run starts from empty topics and tables.
+        cluster.down(true, quiet);
+        System.out.printf(
+                "bench chaos: %,d-device campaign at %d sends/s per vendor, %d realtime pushes/s,"
+                        + " on a cluster under %s%n",
+                devices, rate, realtimePerSecond, home);
+        cluster.up(System.out);
+        try {
+            return new ChaosBench.Run(cluster, devices, realtimePerSecond, rate).run();
+        } finally {
+            System.out.println("Stopping the cluster (files kept under " + home + ") ...");
+            cluster.down(false, quiet);
+        }
+    }
+
+    private static final class Run {
+        private final LocalCluster cluster;
+        private final int devices;
+        private final int realtimePerSecond;
+        private final int rate;
+        private final List<Incident> incidents = new ArrayList<>();
+        private final String run = Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
+        private String jobId;
+
+        Run(LocalCluster cluster, int devices, int realtimePerSecond, int rate) {
+            this.cluster = cluster;
+            this.devices = devices;
+            this.realtimePerSecond = realtimePerSecond;
+            this.rate = rate;
+        }
+
+        int run() throws Exception {
+            String kafka = cluster.layout().kafkaBootstrap();
+            try (Connection c = cluster.hbaseConnection()) {
+                CampaignBench.everyone(c, NAMESPACE, devices);
+            }
+            long bindTs = System.currentTimeMillis() - 60_000;
+            Vendor[] vendors = Vendor.values();
+            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+                for (int i = 0; i < devices; i++) {
+                    p.send(bind(bindTs, "d" + i, "user-" + i, vendors[i % vendors.length]));
+                }
+                p.send(bind(bindTs, "marker-d", "marker-u", Vendor.values()[0]));
+                p.flush();
+            }
+            System.out.printf("  %,d binds produced%n", devices);
+
+            ChaosTally tally = new ChaosTally(kafka, devices);
+            tally.start();
+            jobId = submit(null);
+            long t0 = System.currentTimeMillis();
+            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+                p.send(push("chaos-marker", System.currentTimeMillis(), uids("marker-u"), 1)).get();
+            }
+            tally.awaitSeen("chaos-marker", Duration.ofMinutes(10));
+            System.out.printf(
+                    "  binds loaded through the job in %.1f s (job %s)%n",
+                    (System.currentTimeMillis() - t0) / 1e3, jobId);
+
+            Realtime realtime = new Realtime(kafka, realtimePerSecond);
+            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+                p.send(push(CAMPAIGN, System.currentTimeMillis(), "{\"audience\":\"everyone\"}", 1))
+                        .get();
+            }
+            long campaignAt = System.currentTimeMillis();
+            realtime.start();
+            System.out.println("  campaign sent; realtime pushes running");
+
+            incident(
+                    tally, 0.10, "kill -9 taskmanager-1", () -> killAndRestart(Role.TASKMANAGER_1));
+            incident(tally, 0.30, "Kafka broker stopped 20 s", () -> outage(Role.KAFKA));
+            incident(tally, 0.50, "HBase stopped 20 s", () -> outage(Role.HBASE));
+            incident(
+                    tally, 0.70, "kill -9 taskmanager-2", () -> killAndRestart(Role.TASKMANAGER_2));
+
+            tally.awaitCampaign(Duration.ofMinutes(15));
+            realtime.stopAndJoin();
+            System.out.printf(
+                    "  campaign drained %.1f s after it was sent; %,d realtime pushes produced%n",
+                    (System.currentTimeMillis() - campaignAt) / 1e3, realtime.expected.size());
+            tally.awaitAll(realtime.expected, Duration.ofMinutes(3));
+            // Late duplicates would come from a replay after the last restore: give them time.
+            Thread.sleep(10_000);
+            tally.close();
+
+            ChaosTally.Counts counts = tally.counts(realtime.expected);
+            System.out.println(counts.details());
+            long[] recoveries = incidents.stream().mapToLong(i -> i.recoveryMs).sorted().toArray();
+            for (Incident i : incidents) {
+                System.out.printf(
+                        "  %-28s at %5.1f s: sends written after it visible %5.1f s later%n",
+                        i.name, (i.at - campaignAt) / 1e3, i.recoveryMs / 1e3);
+            }
+            double p99 =
+                    recoveries.length == 0
+                            ? -1
+                            : recoveries[(int) Math.ceil(0.99 * recoveries.length) - 1] / 1e3;
+            int kills = (int) incidents.stream().filter(i -> i.name.startsWith("kill")).count();
+            BenchResults results = new BenchResults("chaos", new String[0]);
+            results.put("kills", kills);
+            results.put("duplicates", counts.duplicates());
+            results.put("missing", counts.missing());
+            results.put("decisionsMissing", counts.decisionsMissing());
+            results.put("recoveryP99Seconds", p99);
+            results.write();
+            System.out.printf(
+                    "chaos kills %d, duplicates %d, missing %d, decisions missing %d, recovery p99"
+                            + " %.1f s%n",
+                    kills, counts.duplicates(), counts.missing(), counts.decisionsMissing(), p99);
+            return 0;
+        }
+
+        /** Submits the dispatch job, from a savepoint when one is given; returns its id. */
+        private String submit(String savepoint) throws Exception {
+            String rates =
+                    java.util.Arrays.stream(Vendor.values())
+                            .map(v -> v.wireName() + ":" + rate)
+                            .collect(Collectors.joining(","));
+            return new FlinkCli(cluster.layout())
+                    .submit(
+                            "dispatch",
+                            List.of(
+                                    "--hbase.namespace",
+                                    NAMESPACE,
+                                    "--kafka.starting-offsets",
+                                    "earliest",
+                                    "--dispatch.transactional-id-prefix",
+                                    "chaos-" + run,
+                                    "--dispatch.pacing.rates",
+                                    rates,
+                                    // expansion keeps pace with the sends: HBase is read all along
+                                    "--dispatch.pacing.max-backlog",
+                                    "20000",
+                                    // as production runs it: campaigns decided as they expand
+                                    "--dispatch.audience.hold-watermark",
+                                    "false"),
+                            savepoint,
+                            null);
+        }
+
+        /** Waits until the share of the campaign is visible, then runs the fault and times it. */
+        private void incident(ChaosTally tally, double share, String name, Fault fault)
+                throws Exception {
+            tally.awaitCampaignShare(share, Duration.ofMinutes(10));
+            long at = System.currentTimeMillis();
+            System.out.printf("  %s (campaign %.0f%% visible) ...%n", name, share * 100);
+            long faultEnd = fault.run();
+            long recovered = tally.awaitWrittenAfter(faultEnd, Duration.ofMinutes(10));
+            Incident i = new Incident(name, at, recovered - faultEnd);
+            incidents.add(i);
+            System.out.printf(
+                    "    recovered: sends written after it visible after %.1f s%n",
+                    i.recoveryMs / 1e3);
+        }
+
+        /**
+         * An upgrade's steps with the same jar: stop with a savepoint (sends of the final
+         * checkpoint committed), resubmit from it; the time the new job was accepted.
+         */
+        private long savepointAndResubmit() throws Exception {
+            long at = System.currentTimeMillis();
+            String path = new FlinkCli(cluster.layout()).stopWithSavepoint(jobId, null);
+            long stopped = System.currentTimeMillis();
+            jobId = submit(path);
+            System.out.printf(
+                    "    savepoint %s in %.1f s; resubmitted as job %s%n",
+                    path.substring(path.lastIndexOf('/') + 1), (stopped - at) / 1e3, jobId);
+            return System.currentTimeMillis();
+        }
+
+        /** Kills a TaskManager, restarts it once the JobManager has noticed; the kill's time. */
+        private long killAndRestart(Role tm) throws Exception {
+            long at = System.currentTimeMillis();
+            cluster.kill(tm);
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (cluster.rest().taskManagers().contains(tm.resourceId())
+                    && System.currentTimeMillis() < deadline) {
+                Thread.sleep(200);
+            }
+            System.out.printf(
+                    "    the JobManager let %s go after %.1f s; restarting it%n",
+                    tm.id(), (System.currentTimeMillis() - at) / 1e3);
+            cluster.start(tm);
+            return at;
+        }
+
+        /** Stops a process for {@link #OUTAGE}, starts it again; when it answered again. */
+        private long outage(Role role) throws Exception {
+            long at = System.currentTimeMillis();
+            cluster.stop(role);
+            long stopped = System.currentTimeMillis();
+            Thread.sleep(Math.max(0, OUTAGE.toMillis() - (stopped - at)));
+            cluster.start(role);
+            long back = System.currentTimeMillis();
+            System.out.printf(
+                    "    %s stopped in %.1f s, down %.1f s, answering again %.1f s after the"
+                            + " start%n",
+                    role.id(),
+                    (stopped - at) / 1e3,
+                    (back - at) / 1e3,
+                    (back - at - OUTAGE.toMillis()) / 1e3);
+            return back;
+        }
+    }
+
+    private interface Fault {
+        /** Runs the fault; returns the time it ended. */
+        long run() throws Exception;
+    }
+
+    private record Incident(String name, long at, long recoveryMs) {}
+
+    /**
+     * Realtime traffic: each tick binds a fresh device ({@code rt-dK} of {@code rt-uK}) and pushes
+     * a level-3 message to the device bound two seconds before. A push counts as expected once
+     * Kafka acknowledged it.
+     */
+    private static final class Realtime extends Thread {
+        final Set<String> expected = ConcurrentHashMap.newKeySet();
+        private final String kafka;
+        private final int perSecond;
+        private final AtomicBoolean stop = new AtomicBoolean();
+
+        Realtime(String kafka, int perSecond) {
+            super("chaos-realtime");
+            setDaemon(true);
+            this.kafka = kafka;
+            this.perSecond = perSecond;
+        }
+
+        @Override
+        public void run() {
+            AtomicInteger next = new AtomicInteger();
+            Vendor[] vendors = Vendor.values();
+            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+                long tick = System.currentTimeMillis();
+                while (!stop.get()) {
+                    long now = System.currentTimeMillis();
+                    for (int j = 0; j < perSecond; j++) {
+                        int k = next.getAndIncrement();
+                        p.send(bind(now, "rt-d" + k, "rt-u" + k, vendors[k % vendors.length]));
+                        int pushed = k - 2 * perSecond;
+                        if (pushed >= 0) {
+                            String msgId = "rt-" + pushed;
+                            p.send(
+                                    push(msgId, now, uids("rt-u" + pushed), 3),
+                                    (md, e) -> {
+                                        if (e == null) {
+                                            expected.add(msgId + "\u0000rt-d" + pushed);
+                                        }
+                                    });
+                        }
+                    }
+                    tick += 1000;
+                    Thread.sleep(Math.max(0, tick - System.currentTimeMillis()));
+                }
+                p.flush();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void stopAndJoin() throws InterruptedException {
+            stop.set(true);
+            join();
+        }
+    }
+
+    static String uids(String uid) {
+        return "{\"uids\":[\"" + uid + "\"]}";
+    }
+
+    static ProducerRecord<String, String> bind(long ts, String device, String uid, Vendor v) {
+        return new ProducerRecord<>(
+                Topics.DEVICE_EVENTS,
+                device,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"bind\",\"deviceId\":\"%s\",\"uid\":\"%s\","
+                                + "\"vendor\":\"%s\",\"token\":\"t-%s\"}",
+                        ts, device, uid, v.wireName(), device));
+    }
+
+    static ProducerRecord<String, String> push(String msgId, long ts, String target, int level) {
+        return new ProducerRecord<>(
+                Topics.PUSH_REQUESTS,
+                msgId,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"push\",\"msgId\":\"%s\",\"msgType\":\"%s\","
+                                + "\"level\":%d,\"title\":\"t\",\"body\":\"b\",\"target\":%s}",
+                        ts, msgId, level == 3 ? "live_start" : "promo", level, target));
+    }
+}
