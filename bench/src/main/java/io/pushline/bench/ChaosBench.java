@@ -134,6 +134,7 @@ final class ChaosBench {
             incident(tally, 0.50, "HBase stopped 20 s", () -> outage(Role.HBASE));
             incident(
                     tally, 0.70, "kill -9 taskmanager-2", () -> killAndRestart(Role.TASKMANAGER_2));
+            incident(tally, 0.85, "stop with savepoint, resubmit", this::savepointAndResubmit);
 
             tally.awaitCampaign(Duration.ofMinutes(15));
             realtime.stopAndJoin();
@@ -333,22 +334,11 @@ final class ChaosBench {
     }
 
     static ProducerRecord<String, String> bind(long ts, String device, String uid, Vendor v) {
-        return new ProducerRecord<>(
-                Topics.DEVICE_EVENTS,
-                device,
-                String.format(
-                        "{\"ts\":%d,\"type\":\"bind\",\"deviceId\":\"%s\",\"uid\":\"%s\","
-                                + "\"vendor\":\"%s\",\"token\":\"t-%s\"}",
-                        ts, device, uid, v.wireName(), device));
+        return LatencyBench.bind(ts, device, uid, v.wireName());
     }
 
     static ProducerRecord<String, String> push(String msgId, long ts, String target, int level) {
         return new ProducerRecord<>(
-                Topics.PUSH_REQUESTS,
-                msgId,
-                String.format(
-                        "{\"ts\":%d,\"type\":\"push\",\"msgId\":\"%s\",\"msgType\":\"%s\","
-                                + "\"level\":%d,\"title\":\"t\",\"body\":\"b\",\"target\":%s}",
-                        ts, msgId, level == 3 ? "live_start" : "promo", level, target));
+                Topics.PUSH_REQUESTS, msgId, LatencyBench.push(msgId, ts, target, level));
     }
 }

@@ -242,13 +242,7 @@ final class ChaosTally extends Thread implements AutoCloseable {
         }
     }
 
-    static String field(String json, String name) {
-        String key = "\"" + name + "\":\"";
-        int i = json.indexOf(key);
-        if (i < 0) {
-            return "";
-        }
-        int from = i + key.length();
-        return json.substring(from, json.indexOf('"', from));
+    private static String field(String json, String name) {
+        return LatencyBench.field(json, name);
     }
 }

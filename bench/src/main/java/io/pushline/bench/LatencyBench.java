@@ -482,7 +482,7 @@ final class LatencyBench {
         }
     }
 
-    private static String field(String json, String name) {
+    static String field(String json, String name) {
         String key = "\"" + name + "\":\"";
         int i = json.indexOf(key);
         if (i < 0) {
@@ -679,8 +679,7 @@ final class LatencyBench {
         return out.toArray(new String[0]);
     }
 
-    private static ProducerRecord<String, String> bind(
-            long ts, String device, String uid, String vendor) {
+    static ProducerRecord<String, String> bind(long ts, String device, String uid, String vendor) {
         return new ProducerRecord<>(
                 Topics.DEVICE_EVENTS,
                 device,
@@ -694,7 +693,7 @@ final class LatencyBench {
         return "user-" + i;
     }
 
-    private static String push(String msgId, long ts, String target, int level) {
+    static String push(String msgId, long ts, String target, int level) {
         return String.format(
                 "{\"ts\":%d,\"type\":\"push\",\"msgId\":\"%s\",\"msgType\":\"%s\",\"level\":%d,"
                         + "\"title\":\"t\",\"body\":\"b\",\"target\":%s}",

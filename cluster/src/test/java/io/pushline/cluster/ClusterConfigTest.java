@@ -1,0 +1,86 @@
+package io.pushline.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterConfigTest {
+    @TempDir Path home;
+
+    private ClusterLayout layout() {
+        return new ClusterLayout(home.resolve("cluster"), ClusterLayout.findRoot());
+    }
+
+    @Test
+    void flinkReadsBackProductionSettingsWithTheLocalOnesInstead() throws Exception {
+        ClusterLayout layout = layout();
+        ClusterConfig.writeAll(layout);
+        Configuration conf = GlobalConfiguration.loadConfiguration(layout.conf().toString());
+        Map<String, String> m = conf.toMap();
+        // production's, kept
+        assertThat(m)
+                .containsEntry("state.backend.type", "rocksdb")
+                .containsEntry("execution.checkpointing.interval", "300 ms")
+                .containsEntry("pipeline.max-parallelism", "720")
+                .containsEntry("restart-strategy.type", "exponential-delay");
+        // one machine's, instead of production's
+        assertThat(m.get("execution.checkpointing.dir"))
+                .isEqualTo(layout.checkpoints().toUri().toString())
+                .startsWith("file:");
+        assertThat(m.get("execution.checkpointing.savepoint-dir")).startsWith("file:");
+        assertThat(m)
+                .containsEntry("rest.port", "8081")
+                .containsEntry("rest.bind-address", "localhost")
+                .containsEntry("taskmanager.numberOfTaskSlots", "2")
+                .containsEntry("taskmanager.load-balance.mode", "SLOTS")
+                .containsEntry("heartbeat.timeout", "15 s");
+        assertThat(m.get("env.java.opts.all"))
+                .contains("--add-opens=java.base/java.util=ALL-UNNAMED");
+    }
+
+    @Test
+    void quotesInValuesSurviveTheYaml() throws Exception {
+        Path dir = Files.createDirectories(home.resolve("conf"));
+        Files.writeString(
+                dir.resolve("config.yaml"),
+                ClusterConfig.flinkYaml(Map.of("a.b", "it's: here", "c", "-XX:+Flag")));
+        Map<String, String> back = GlobalConfiguration.loadConfiguration(dir.toString()).toMap();
+        assertThat(back).containsEntry("a.b", "it's: here").containsEntry("c", "-XX:+Flag");
+    }
+
+    @Test
+    void kafkaIsOneKraftNodeOnTheFixedPortsWithItsLogInTheClusterFolder() throws Exception {
+        ClusterLayout layout = layout();
+        ClusterConfig.writeAll(layout);
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(layout.conf().resolve("kafka.properties"))) {
+            p.load(in);
+        }
+        assertThat(p.getProperty("process.roles")).isEqualTo("broker,controller");
+        assertThat(p.getProperty("advertised.listeners"))
+                .isEqualTo("PLAINTEXT://localhost:" + ClusterLayout.KAFKA_PORT);
+        assertThat(p.getProperty("log.dirs")).startsWith(layout.home().toString());
+        assertThat(p.getProperty("transaction.state.log.replication.factor")).isEqualTo("1");
+    }
+
+    @Test
+    void hbaseKeepsEverythingUnderTheClusterFolder() {
+        ClusterLayout layout = layout();
+        for (String kv : ClusterConfig.hbaseSettings(layout)) {
+            String value = kv.substring(kv.indexOf('=') + 1);
+            if (kv.contains("dir")) {
+                assertThat(value).as(kv).contains(layout.home().toString());
+            }
+        }
+        assertThat(ClusterConfig.hbaseSettings(layout))
+                .contains("hbase.cluster.distributed=false")
+                .contains("hbase.zookeeper.property.clientPort=" + ClusterLayout.ZOOKEEPER_PORT);
+    }
+}
