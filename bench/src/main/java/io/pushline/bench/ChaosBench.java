@@ -148,6 +148,7 @@ final class ChaosBench {
 
             ChaosTally.Counts counts = tally.counts(realtime.expected);
             System.out.println(counts.details());
+            tally.drops().forEach(d -> System.out.println("  not a PASS: " + d));
             long[] recoveries = incidents.stream().mapToLong(i -> i.recoveryMs).sorted().toArray();
             for (Incident i : incidents) {
                 System.out.printf(

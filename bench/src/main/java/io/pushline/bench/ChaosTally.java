@@ -31,6 +31,7 @@ final class ChaosTally extends Thread implements AutoCloseable {
     private final AtomicLong campaignSeen = new AtomicLong();
     private final Map<String, int[]> others = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> outcomes = new ConcurrentHashMap<>();
+    private final List<String> drops = java.util.Collections.synchronizedList(new ArrayList<>());
     private volatile long maxWrittenVisible;
     private volatile boolean closed;
 
@@ -65,8 +66,12 @@ final class ChaosTally extends Thread implements AutoCloseable {
                 String device = field(v, "deviceId");
                 boolean decision = r.topic().equals(Topics.DECISIONS);
                 if (decision) {
-                    outcomes.computeIfAbsent(field(v, "decision"), k -> new AtomicLong())
-                            .incrementAndGet();
+                    String outcome = field(v, "decision");
+                    outcomes.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
+                    if (!"PASS".equals(outcome) && drops.size() < 20) {
+                        // the model expects a PASS for every pair: keep the first few as seen
+                        drops.add(v + " (visible at " + System.currentTimeMillis() + ")");
+                    }
                 } else if (r.timestamp() > maxWrittenVisible) {
                     maxWrittenVisible = r.timestamp();
                 }
@@ -166,6 +171,11 @@ final class ChaosTally extends Thread implements AutoCloseable {
     public void close() throws InterruptedException {
         closed = true;
         join();
+    }
+
+    /** The first decisions that were not a PASS, as read. */
+    List<String> drops() {
+        return List.copyOf(drops);
     }
 
     /**

@@ -57,6 +57,8 @@ public final class ServeMain {
         Properties kafka = KafkaIO.clientProperties(conf);
         kafka.setProperty("bootstrap.servers", bootstrap);
         String namespace = conf.get(CommonOptions.HBASE_NAMESPACE);
+        // Jobs create the tables as they start; the server may come first (a fresh stack).
+        HBaseTables.ensure(hbase, namespace);
         ReminderStore store = new HBaseReminderStore(hbase, namespace, kafka);
         InboxStore inbox =
                 new InboxStore(

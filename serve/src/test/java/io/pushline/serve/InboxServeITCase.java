@@ -189,6 +189,41 @@ class InboxServeITCase {
         assertThat(metrics).doesNotContain("status=\"500\"");
     }
 
+    /**
+     * A server may start before any job has created the tables, and jobs start at the same time:
+     * creating them is safe from several processes at once, and the tables are all there after.
+     */
+    @Test
+    void tablesCreatedFromSeveralPlacesAtOnceAllExist() throws Exception {
+        String ns = "itserveraced";
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Thread t =
+                    new Thread(
+                            () -> {
+                                try (Connection c =
+                                        ConnectionFactory.createConnection(
+                                                HBaseTables.clientConf(
+                                                        STACK.get().hbaseZkQuorum()))) {
+                                    HBaseTables.ensure(c, ns);
+                                } catch (Throwable e) {
+                                    failures.add(e);
+                                }
+                            });
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(failures).isEmpty();
+        try (var admin = hbase.getAdmin()) {
+            assertThat(admin.tableExists(HBaseTables.reminders(ns))).isTrue();
+            assertThat(admin.listTableNamesByNamespace(ns)).hasSize(10);
+        }
+    }
+
     private static void assertError(HttpResponse<String> r, String prefix) throws Exception {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
         assertThat(Json.MAPPER.readTree(r.body()).get("error").asText()).startsWith(prefix);

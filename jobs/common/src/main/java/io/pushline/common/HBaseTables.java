@@ -8,7 +8,9 @@ import java.util.TreeMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceExistException;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
@@ -180,7 +182,11 @@ public final class HBaseTables {
             try {
                 admin.getNamespaceDescriptor(namespace);
             } catch (NamespaceNotFoundException e) {
-                admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+                try {
+                    admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+                } catch (NamespaceExistException raced) {
+                    // another process (a job starting, the server) created it meanwhile
+                }
             }
             for (TableName t :
                     new TableName[] {
@@ -196,10 +202,14 @@ public final class HBaseTables {
                         TableName.valueOf(namespace, INBOX_IDS)
                     }) {
                 if (!admin.tableExists(t)) {
-                    admin.createTable(
-                            TableDescriptorBuilder.newBuilder(t)
-                                    .setColumnFamily(family(t))
-                                    .build());
+                    try {
+                        admin.createTable(
+                                TableDescriptorBuilder.newBuilder(t)
+                                        .setColumnFamily(family(t))
+                                        .build());
+                    } catch (TableExistsException raced) {
+                        // created meanwhile by another process: what we wanted
+                    }
                 }
             }
         }
