@@ -38,12 +38,25 @@ final class ChaosBench {
     static final String CAMPAIGN = "chaos-campaign";
     private static final Duration OUTAGE = Duration.ofSeconds(20);
 
+    /** The faults, by the first word of their name: all by default, in this order. */
+    static final List<String> FAULTS = List.of("kill", "kafka", "hbase", "savepoint");
+
+    static String faultKey(String name) {
+        return name.startsWith("kill")
+                ? "kill"
+                : name.startsWith("Kafka")
+                        ? "kafka"
+                        : name.startsWith("HBase") ? "hbase" : "savepoint";
+    }
+
     private ChaosBench() {}
 
     static int run(String[] args) throws Exception {
         int devices = 1_000_000;
         int realtimePerSecond = 20;
         int rate = 500;
+        List<String> extra = new ArrayList<>();
+        Set<String> faults = new java.util.HashSet<>(FAULTS);
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
@@ -51,10 +64,25 @@ final class ChaosBench {
                 realtimePerSecond = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--rate") && i + 1 < args.length) {
                 rate = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--faults") && i + 1 < args.length) {
+                faults = new java.util.HashSet<>(List.of(args[++i].split(",")));
+                if (!FAULTS.containsAll(faults)) {
+                    throw new UsageException("--faults takes some of " + FAULTS);
+                }
+            } else if (args[i].equals("--set") && i + 1 < args.length) {
+                String[] kv = args[++i].split("=", 2);
+                if (kv.length != 2) {
+                    throw new UsageException("--set takes key=value, got '" + args[i] + "'");
+                }
+                extra.add("--" + kv[0]);
+                extra.add(kv[1]);
             } else {
                 throw new UsageException(
                         "usage: ./pushline bench chaos [--devices N] [--realtime-per-second R]"
-                                + " [--rate PER_VENDOR]");
+                                + " [--rate PER_VENDOR] [--faults "
+                                + String.join(",", FAULTS)
+                                + "]"
+                                + " [--set key=value ...]");
             }
         }
         Path home = LocalStack.defaultDir().resolve("bench").resolve("chaos-cluster");
@@ -68,7 +96,8 @@ final class ChaosBench {
                 devices, rate, realtimePerSecond, home);
         cluster.up(System.out);
         try {
-            return new ChaosBench.Run(cluster, devices, realtimePerSecond, rate).run();
+            return new ChaosBench.Run(cluster, devices, realtimePerSecond, rate, extra, faults)
+                    .run();
         } finally {
             System.out.println("Stopping the cluster (files kept under " + home + ") ...");
             cluster.down(false, quiet);
@@ -80,11 +109,21 @@ final class ChaosBench {
         private final int devices;
         private final int realtimePerSecond;
         private final int rate;
+        private final List<String> extra;
+        private final Set<String> faults;
         private final List<Incident> incidents = new ArrayList<>();
         private final String run = Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
         private String jobId;
 
-        Run(LocalCluster cluster, int devices, int realtimePerSecond, int rate) {
+        Run(
+                LocalCluster cluster,
+                int devices,
+                int realtimePerSecond,
+                int rate,
+                List<String> extra,
+                Set<String> faults) {
+            this.extra = extra;
+            this.faults = faults;
             this.cluster = cluster;
             this.devices = devices;
             this.realtimePerSecond = realtimePerSecond;
@@ -180,9 +219,8 @@ final class ChaosBench {
                     java.util.Arrays.stream(Vendor.values())
                             .map(v -> v.wireName() + ":" + rate)
                             .collect(Collectors.joining(","));
-            return new FlinkCli(cluster.layout())
-                    .submit(
-                            "dispatch",
+            List<String> options =
+                    new ArrayList<>(
                             List.of(
                                     "--hbase.namespace",
                                     NAMESPACE,
@@ -197,14 +235,17 @@ final class ChaosBench {
                                     "20000",
                                     // as production runs it: campaigns decided as they expand
                                     "--dispatch.audience.hold-watermark",
-                                    "false"),
-                            savepoint,
-                            null);
+                                    "false"));
+            options.addAll(extra); // --set: later options win
+            return new FlinkCli(cluster.layout()).submit("dispatch", options, savepoint, null);
         }
 
         /** Waits until the share of the campaign is visible, then runs the fault and times it. */
         private void incident(ChaosTally tally, double share, String name, Fault fault)
                 throws Exception {
+            if (!faults.contains(faultKey(name))) {
+                return;
+            }
             tally.awaitCampaignShare(share, Duration.ofMinutes(10));
             long at = System.currentTimeMillis();
             System.out.printf("  %s (campaign %.0f%% visible) ...%n", name, share * 100);
