@@ -158,6 +158,20 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     public void endInput() throws Exception {
         take(Long.MAX_VALUE);
         release(Long.MAX_VALUE);
+        // No timer fires after the end of input: the pulled still waiting for the rate leave now
+        // (a bounded run, the demo's, would otherwise lose all but a second's worth).
+        while (!draining.isEmpty()) {
+            ScheduledTask head = draining.poll();
+            IdSet pulled =
+                    drainingPulled != null
+                            ? drainingPulled
+                            : head.task.pulled == null
+                                    ? IdSet.of()
+                                    : IdSet.fromBytes(head.task.pulled);
+            drainingPulled = null;
+            pulledUpTo(head, pulled, head.task.pulledCount);
+            head.pulledOut = true;
+        }
     }
 
     /** Queues, in firing order, the fired tasks whose time the watermark has passed. */

@@ -108,6 +108,28 @@ class ReminderPacerTest {
         }
     }
 
+    /** A bounded run ends with pulled subscribers still waiting for the rate: they all leave. */
+    @Test
+    void inRealTimeTheEndOfInputLetsEveryWaitingPulledOut() throws Exception {
+        try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
+            h.setProcessingTime(10_000);
+            FiredTask a = fired("a", 10_000, 0, 10);
+            a.pulled = IdSet.of(IntStream.range(1000, 1250).toArray()).toBytes();
+            a.pulledCount = 250;
+            h.processElement(new StreamRecord<>(a, 10_000));
+            FiredTask b = fired("b", 10_000, 500, 10);
+            b.pulled = IdSet.of(IntStream.range(2000, 2100).toArray()).toBytes();
+            b.pulledCount = 100;
+            h.processElement(new StreamRecord<>(b, 10_000));
+            h.processWatermark(new Watermark(10_000));
+            h.setProcessingTime(10_500);
+            assertThat(pulled(h)).as("the rate holds the rest back").hasSizeLessThan(350);
+            h.endInput();
+            assertThat(pushes(h)).hasSize(20);
+            assertThat(pulled(h)).hasSize(350).doesNotHaveDuplicates();
+        }
+    }
+
     @Test
     void aRestoreInTheMiddleOfThePulledGoesOnWithTheRest() throws Exception {
         OperatorSubtaskState snapshot;
