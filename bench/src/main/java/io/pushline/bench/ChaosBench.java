@@ -38,16 +38,8 @@ final class ChaosBench {
     static final String CAMPAIGN = "chaos-campaign";
     private static final Duration OUTAGE = Duration.ofSeconds(20);
 
-    /** The faults, by the first word of their name: all by default, in this order. */
+    /** The faults {@code --faults} may pick: all by default. */
     static final List<String> FAULTS = List.of("kill", "kafka", "hbase", "savepoint");
-
-    static String faultKey(String name) {
-        return name.startsWith("kill")
-                ? "kill"
-                : name.startsWith("Kafka")
-                        ? "kafka"
-                        : name.startsWith("HBase") ? "hbase" : "savepoint";
-    }
 
     private ChaosBench() {}
 
@@ -168,12 +160,25 @@ final class ChaosBench {
             System.out.println("  campaign sent; realtime pushes running");
 
             incident(
-                    tally, 0.10, "kill -9 taskmanager-1", () -> killAndRestart(Role.TASKMANAGER_1));
-            incident(tally, 0.30, "Kafka broker stopped 20 s", () -> outage(Role.KAFKA));
-            incident(tally, 0.50, "HBase stopped 20 s", () -> outage(Role.HBASE));
+                    tally,
+                    0.10,
+                    "kill",
+                    "kill -9 taskmanager-1",
+                    () -> killAndRestart(Role.TASKMANAGER_1));
+            incident(tally, 0.30, "kafka", "Kafka broker stopped 20 s", () -> outage(Role.KAFKA));
+            incident(tally, 0.50, "hbase", "HBase stopped 20 s", () -> outage(Role.HBASE));
             incident(
-                    tally, 0.70, "kill -9 taskmanager-2", () -> killAndRestart(Role.TASKMANAGER_2));
-            incident(tally, 0.85, "stop with savepoint, resubmit", this::savepointAndResubmit);
+                    tally,
+                    0.70,
+                    "kill",
+                    "kill -9 taskmanager-2",
+                    () -> killAndRestart(Role.TASKMANAGER_2));
+            incident(
+                    tally,
+                    0.85,
+                    "savepoint",
+                    "stop with savepoint, resubmit",
+                    this::savepointAndResubmit);
 
             tally.awaitCampaign(Duration.ofMinutes(15));
             realtime.stopAndJoin();
@@ -198,7 +203,7 @@ final class ChaosBench {
                     recoveries.length == 0
                             ? -1
                             : recoveries[(int) Math.ceil(0.99 * recoveries.length) - 1] / 1e3;
-            int kills = (int) incidents.stream().filter(i -> i.name.startsWith("kill")).count();
+            int kills = (int) incidents.stream().filter(i -> i.fault.equals("kill")).count();
             BenchResults results = new BenchResults("chaos", new String[0]);
             results.put("kills", kills);
             results.put("duplicates", counts.duplicates());
@@ -241,17 +246,17 @@ final class ChaosBench {
         }
 
         /** Waits until the share of the campaign is visible, then runs the fault and times it. */
-        private void incident(ChaosTally tally, double share, String name, Fault fault)
+        private void incident(ChaosTally tally, double share, String fault, String name, Fault run)
                 throws Exception {
-            if (!faults.contains(faultKey(name))) {
+            if (!faults.contains(fault)) {
                 return;
             }
             tally.awaitCampaignShare(share, Duration.ofMinutes(10));
             long at = System.currentTimeMillis();
             System.out.printf("  %s (campaign %.0f%% visible) ...%n", name, share * 100);
-            long faultEnd = fault.run();
+            long faultEnd = run.run();
             long recovered = tally.awaitWrittenAfter(faultEnd, Duration.ofMinutes(10));
-            Incident i = new Incident(name, at, recovered - faultEnd);
+            Incident i = new Incident(fault, name, at, recovered - faultEnd);
             incidents.add(i);
             System.out.printf(
                     "    recovered: sends written after it visible after %.1f s%n",
@@ -313,7 +318,7 @@ final class ChaosBench {
         long run() throws Exception;
     }
 
-    private record Incident(String name, long at, long recoveryMs) {}
+    private record Incident(String fault, String name, long at, long recoveryMs) {}
 
     /**
      * Realtime traffic: each tick binds a fresh device ({@code rt-dK} of {@code rt-uK}) and pushes

@@ -1,12 +1,7 @@
 package io.pushline.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pushline.schema.Json;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -75,13 +70,9 @@ final class FlinkRest {
     }
 
     private static JsonNode get(URI rest, String path) throws Exception {
-        HttpResponse<String> r =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(rest.resolve(path))
-                                        .timeout(Duration.ofSeconds(10))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
-        return Json.MAPPER.readTree(r.body());
+        String base = rest.toString();
+        return new io.pushline.cluster.FlinkRest(
+                        base.endsWith("/") ? base.substring(0, base.length() - 1) : base)
+                .get(path);
     }
 }

@@ -132,8 +132,7 @@ public final class FlinkCli {
         }
         return inNoise
                 && (line.startsWith("\t")
-                        || line.startsWith("Caused by:")
                         || line.startsWith("    ")
-                        || line.startsWith("\t..."));
+                        || line.startsWith("Caused by:"));
     }
 }

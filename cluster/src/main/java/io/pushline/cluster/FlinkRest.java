@@ -76,29 +76,5 @@ public final class FlinkRest {
         return jobs;
     }
 
-    /** The state of one job ({@code RUNNING}, {@code RESTARTING}, ...). */
-    public String jobState(String jobId) throws IOException {
-        return get("/jobs/" + jobId).path("state").asText();
-    }
-
-    /** Whether every task of the job is running (a restored job is RUNNING before its tasks). */
-    public boolean allTasksRunning(String jobId) throws IOException {
-        JsonNode job = get("/jobs/" + jobId);
-        if (!"RUNNING".equals(job.path("state").asText())) {
-            return false;
-        }
-        for (JsonNode v : job.path("vertices")) {
-            if (!"RUNNING".equals(v.path("status").asText())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The number of checkpoints completed so far. */
-    public long completedCheckpoints(String jobId) throws IOException {
-        return get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
-    }
-
     public record Job(String id, String name, String state) {}
 }

@@ -1,6 +1,7 @@
 package io.pushline.cluster;
 
 import io.pushline.common.LocalEnv;
+import io.pushline.local.EmbeddedKafka;
 import io.pushline.schema.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -27,7 +27,6 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -171,8 +170,7 @@ public final class LocalCluster {
                             "-t",
                             Uuid.randomUuid().toString(),
                             "-c",
-                            conf.toString()),
-                    Duration.ofMinutes(1));
+                            conf.toString()));
         }
         return processes.spawn(
                 Role.KAFKA,
@@ -230,7 +228,7 @@ public final class LocalCluster {
         cmd.add(command);
         cmd.add("--configDir");
         cmd.add(layout.conf().toString());
-        String out = processes.runToEnd(cmd, Duration.ofMinutes(1));
+        String out = processes.runToEnd(cmd);
         List<String> results = new ArrayList<>();
         for (String line : out.split("\n")) {
             if (line.startsWith("BASH_JAVA_UTILS_EXEC_RESULT:")) {
@@ -309,14 +307,7 @@ public final class LocalCluster {
 
     private void createTopics() throws Exception {
         try (org.apache.kafka.clients.admin.Admin admin = kafkaAdmin()) {
-            Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
-            List<NewTopic> missing = new ArrayList<>();
-            for (String t : Topics.all()) {
-                if (!existing.contains(t)) {
-                    missing.add(new NewTopic(t, 2, (short) 1));
-                }
-            }
-            admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+            EmbeddedKafka.createTopics(admin, Topics.all(), 2);
         }
     }
 

@@ -32,7 +32,7 @@ class ProcessesTest {
         Files.createDirectories(layout.logs());
         Files.createDirectories(layout.conf());
         Processes processes = new Processes(layout);
-        // a JVM that waits for a minute: stands in for a TaskManager
+        // a JVM that waits until killed: stands in for a TaskManager
         ProcessHandle p =
                 processes.spawn(
                         Role.TASKMANAGER_1,
@@ -77,10 +77,12 @@ class ProcessesTest {
         assertThat(FlinkCli.isHookNoise("\tat some.other.Trace", false)).isFalse();
     }
 
-    /** Sleeps a minute; the test kills it long before. */
+    /** Waits until it is killed (the test's finally kills it if an assertion failed first). */
     public static final class Sleeper {
-        public static void main(String[] args) throws Exception {
-            Thread.sleep(60_000);
+        public static void main(String[] args) {
+            while (true) {
+                java.util.concurrent.locks.LockSupport.park();
+            }
         }
     }
 }

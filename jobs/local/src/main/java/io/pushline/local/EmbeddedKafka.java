@@ -93,18 +93,24 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Creates the topics that do not exist yet, each with {@code partitions} partitions. */
     public void createTopics(Collection<String> topics, int partitions) throws Exception {
         try (Admin admin = admin()) {
-            List<NewTopic> missing =
-                    topics.stream()
-                            .map(t -> new NewTopic(t, partitions, (short) 1))
-                            .collect(Collectors.toList());
-            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e :
-                    admin.createTopics(missing).values().entrySet()) {
-                try {
-                    e.getValue().get();
-                } catch (java.util.concurrent.ExecutionException ex) {
-                    if (!(ex.getCause() instanceof TopicExistsException)) {
-                        throw ex;
-                    }
+            createTopics(admin, topics, partitions);
+        }
+    }
+
+    /** The same through any broker's admin client (a broker of its own process, say). */
+    public static void createTopics(Admin admin, Collection<String> topics, int partitions)
+            throws Exception {
+        List<NewTopic> missing =
+                topics.stream()
+                        .map(t -> new NewTopic(t, partitions, (short) 1))
+                        .collect(Collectors.toList());
+        for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e :
+                admin.createTopics(missing).values().entrySet()) {
+            try {
+                e.getValue().get();
+            } catch (java.util.concurrent.ExecutionException ex) {
+                if (!(ex.getCause() instanceof TopicExistsException)) {
+                    throw ex;
                 }
             }
         }

@@ -160,18 +160,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         release(Long.MAX_VALUE);
         // No timer fires after the end of input: the pulled still waiting for the rate leave now
         // (a bounded run, the demo's, would otherwise lose all but a second's worth).
-        while (!draining.isEmpty()) {
-            ScheduledTask head = draining.poll();
-            IdSet pulled =
-                    drainingPulled != null
-                            ? drainingPulled
-                            : head.task.pulled == null
-                                    ? IdSet.of()
-                                    : IdSet.fromBytes(head.task.pulled);
-            drainingPulled = null;
-            pulledUpTo(head, pulled, head.task.pulledCount);
-            head.pulledOut = true;
-        }
+        drain(Long.MAX_VALUE, false);
     }
 
     /** Queues, in firing order, the fired tasks whose time the watermark has passed. */
@@ -249,14 +238,15 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
             headPushes = null;
             headPulled = null;
         }
-        drain(now);
+        drain(now, true);
     }
 
     /**
      * In real time, with no push queued: emits the pulled subscribers of tasks whose pushes are all
-     * out, in firing order, at most {@code rate} a second in the pacer's slices.
+     * out, in firing order, at most {@code rate} a second in the pacer's slices; all at once when
+     * not {@code atRate} (the end of input).
      */
-    private void drain(long now) {
+    private void drain(long now, boolean atRate) {
         while (!draining.isEmpty()) {
             ScheduledTask head = draining.peek();
             if (drainingPulled == null) {
@@ -268,7 +258,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 drainSecond = second;
                 drainUsed = 0;
             }
-            long room = allowedBy(rate, second, now) - drainUsed;
+            long room = atRate ? allowedBy(rate, second, now) - drainUsed : head.task.pulledCount;
             if (room <= 0) {
                 scheduleRelease(now + SLICE_MS);
                 return;

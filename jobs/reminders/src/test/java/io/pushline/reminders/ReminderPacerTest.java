@@ -71,9 +71,7 @@ class ReminderPacerTest {
     void inRealTimeThePulledLeaveAfterEveryQueuedPushAtTheRate() throws Exception {
         try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
             h.setProcessingTime(10_000);
-            FiredTask a = fired("a", 10_000, 0, 150);
-            a.pulled = IdSet.of(IntStream.range(1000, 1250).toArray()).toBytes();
-            a.pulledCount = 250;
+            FiredTask a = withPulled(fired("a", 10_000, 0, 150), 1000, 250);
             h.processElement(new StreamRecord<>(a, 10_000));
             h.processElement(new StreamRecord<>(fired("b", 10_000, 500, 100), 10_000));
             h.processWatermark(new Watermark(10_000));
@@ -113,13 +111,9 @@ class ReminderPacerTest {
     void inRealTimeTheEndOfInputLetsEveryWaitingPulledOut() throws Exception {
         try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
             h.setProcessingTime(10_000);
-            FiredTask a = fired("a", 10_000, 0, 10);
-            a.pulled = IdSet.of(IntStream.range(1000, 1250).toArray()).toBytes();
-            a.pulledCount = 250;
+            FiredTask a = withPulled(fired("a", 10_000, 0, 10), 1000, 250);
             h.processElement(new StreamRecord<>(a, 10_000));
-            FiredTask b = fired("b", 10_000, 500, 10);
-            b.pulled = IdSet.of(IntStream.range(2000, 2100).toArray()).toBytes();
-            b.pulledCount = 100;
+            FiredTask b = withPulled(fired("b", 10_000, 500, 10), 2000, 100);
             h.processElement(new StreamRecord<>(b, 10_000));
             h.processWatermark(new Watermark(10_000));
             h.setProcessingTime(10_500);
@@ -136,9 +130,7 @@ class ReminderPacerTest {
         List<String> before;
         try (var h = harness(new ReminderPacer(100, 1000, true), null)) {
             h.setProcessingTime(10_000);
-            FiredTask a = fired("a", 10_000, 0, 10);
-            a.pulled = IdSet.of(IntStream.range(1000, 1250).toArray()).toBytes();
-            a.pulledCount = 250;
+            FiredTask a = withPulled(fired("a", 10_000, 0, 10), 1000, 250);
             h.processElement(new StreamRecord<>(a, 10_000));
             h.processWatermark(new Watermark(10_000));
             for (long t = 10_000; t <= 11_500; t += 10) {
@@ -272,6 +264,13 @@ class ReminderPacerTest {
         t.push = IdSet.of(IntStream.range(firstId, firstId + n).toArray()).toBytes();
         t.pushCount = n;
         t.pulled = IdSet.of().toBytes();
+        return t;
+    }
+
+    /** The task with {@code n} pulled subscribers, ids from {@code firstId} on. */
+    static FiredTask withPulled(FiredTask t, int firstId, int n) {
+        t.pulled = IdSet.of(IntStream.range(firstId, firstId + n).toArray()).toBytes();
+        t.pulledCount = n;
         return t;
     }
 
