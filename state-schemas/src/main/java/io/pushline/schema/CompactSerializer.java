@@ -134,7 +134,23 @@ public abstract class CompactSerializer<T> extends TypeSerializer<T> {
 
         @Override
         public int getCurrentVersion() {
+            return versionOf(form);
+        }
+
+        /**
+         * The snapshot version of state written in {@code form}: the form itself, unless the type
+         * added fields to it. Then the current form has a version of its own, so that an older
+         * Pushline refuses the savepoint with a clear message instead of misreading new values.
+         */
+        protected int versionOf(int form) {
             return form;
+        }
+
+        /**
+         * The wire form of snapshot {@code version}, or -1 for a version this code does not know.
+         */
+        protected int formOf(int version) {
+            return version >= STRING_VALUE_FORM && version <= CURRENT_FORM ? version : -1;
         }
 
         @Override
@@ -143,11 +159,17 @@ public abstract class CompactSerializer<T> extends TypeSerializer<T> {
         @Override
         public void readSnapshot(int version, DataInputView in, ClassLoader loader)
                 throws IOException {
-            if (version < STRING_VALUE_FORM || version > CURRENT_FORM) {
+            int f = formOf(version);
+            if (f < 0) {
                 throw new IOException(
-                        "unknown " + getClass().getName() + " snapshot version " + version);
+                        "unknown "
+                                + getClass().getName()
+                                + " snapshot version "
+                                + version
+                                + ": state written by a newer Pushline; restore it with that"
+                                + " version or newer");
             }
-            form = version;
+            form = f;
         }
 
         @Override

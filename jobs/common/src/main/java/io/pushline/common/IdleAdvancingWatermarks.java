@@ -38,6 +38,9 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
             org.slf4j.LoggerFactory.getLogger(IdleAdvancingWatermarks.class);
     private static final long WARN_AFTER_MS = 30_000;
 
+    /** A wall-clock advance this far past the last watermark is logged (steady input: none). */
+    private static final long JUMP_LOG_MS = 1_000;
+
     /**
      * How long a reader that has seen no record of its own waits before it may advance: a consumer
      * reports a partition's lag only once it has handed out a fetch of it, so at start the backlog
@@ -177,7 +180,17 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                                 ? Math.max(idleAfter, FIRST_RECORD_GRACE_MS)
                                 : idleAfter)
                 && readToTheEnd()) {
-            wm = Math.max(wm, wall.absoluteTimeMillis() - delay - 1);
+            long idle = wall.absoluteTimeMillis() - delay - 1;
+            if (idle > wm && idle - Math.max(wm, emitted) > JUMP_LOG_MS) {
+                LOG.info(
+                        "Quiet and read to the log end: watermark of {} follows the wall clock, {} ms"
+                                + " past the newest record's time less the allowed disorder (was {}), lags {}",
+                        topic == null ? "(no record yet)" : topic + "/" + partition,
+                        idle - wm,
+                        emitted,
+                        ends.describe());
+            }
+            wm = Math.max(wm, idle);
         }
         if (wm > emitted) {
             emitted = wm;

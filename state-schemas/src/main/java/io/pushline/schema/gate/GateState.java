@@ -35,6 +35,13 @@ public class GateState {
     /** Dedupe memory: triples of (msgId hash, (title, body) hash, pass time). */
     public long[] seen = NO_LONGS;
 
+    /**
+     * Every PASS the gate has let through to the device, whitelisted ones included, since the
+     * version that added this field (state restored from before starts at 0). What a strategist
+     * asks of an audience ("how often have these people been pushed?"); no rule reads it.
+     */
+    public int passes;
+
     public GateState() {}
 
     public int windowIndex(String msgType) {
@@ -77,6 +84,7 @@ public class GateState {
     public boolean isEmpty() {
         return lastCountedPass == Long.MIN_VALUE
                 && dayCount == 0
+                && passes == 0
                 && windowTypes.length == 0
                 && seen.length == 0;
     }

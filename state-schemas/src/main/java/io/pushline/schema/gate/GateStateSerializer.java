@@ -22,8 +22,10 @@ import org.apache.flink.core.memory.DataOutputView;
  * the last counted pass (zig-zag varint); the local day as a distance from the last pass's UTC day
  * and its count; the windows as a count, then msgType name, distance of its start and its count
  * each; the dedupe memory as a count, then two hashes (8 or 4 bytes, see {@link #NARROW}) and the
- * distance of the pass time each. Any change to it is a new wire form. State written by the generic
- * POJO serializer (Pushline up to 0.1 of 2026-11-22) is migrated on restore.
+ * distance of the pass time each; the number of passes (varint) when not 0. A field added later
+ * takes a new flag, so values written before it read as they are (see {@link #PASSES_VERSION}).
+ * State written by the generic POJO serializer (Pushline up to 0.1 of 2026-11-22) is migrated on
+ * restore.
  */
 public final class GateStateSerializer extends CompactSerializer<GateState> {
     private static final long serialVersionUID = 1L;
@@ -37,6 +39,15 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
 
     /** Every hash of the dedupe memory fits in an int: written as four bytes each. */
     private static final int NARROW = 16;
+
+    private static final int PASSES = 32;
+
+    /**
+     * Snapshot version of the current wire form since GateState gained {@link GateState#passes}:
+     * values written before it lack the flag and read as 0 passes, so state of version 2 is used as
+     * it is (no migration pass over RocksDB), while a Pushline from before refuses version 3.
+     */
+    static final int PASSES_VERSION = 3;
 
     private GateStateSerializer(int form) {
         super(form);
@@ -61,6 +72,7 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
         s.windowStarts = from.windowStarts.clone();
         s.windowCounts = from.windowCounts.clone();
         s.seen = from.seen.clone();
+        s.passes = from.passes;
         return s;
     }
 
@@ -74,7 +86,8 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
                         | (day ? DAY : 0)
                         | (s.windowTypes.length > 0 ? WINDOWS : 0)
                         | (s.seen.length > 0 ? SEEN : 0)
-                        | (narrow ? NARROW : 0);
+                        | (narrow ? NARROW : 0)
+                        | (s.passes != 0 ? PASSES : 0);
         out.writeByte(flags);
         long base = last ? s.lastCountedPass : 0;
         if (last) {
@@ -104,6 +117,9 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
                 }
                 Varints.writeSigned(out, base - s.seen[i + 2]);
             }
+        }
+        if (s.passes != 0) {
+            Varints.writeUnsigned(out, s.passes);
         }
     }
 
@@ -149,6 +165,9 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
                 s.seen[i + 2] = base - Varints.readSigned(in);
             }
         }
+        if ((flags & PASSES) != 0) {
+            s.passes = (int) Varints.readUnsigned(in);
+        }
         return s;
     }
 
@@ -157,10 +176,23 @@ public final class GateStateSerializer extends CompactSerializer<GateState> {
         return new Snapshot().writtenIn(form());
     }
 
-    /** The version is the wire form; older forms and generic POJO state are migrated. */
+    /**
+     * The version is the wire form, 3 for the current form with {@code passes}; older forms and
+     * generic POJO state are migrated.
+     */
     public static final class Snapshot extends CompactSerializer.Snapshot<GateState> {
         public Snapshot() {
             super(GateStateSerializer::of);
+        }
+
+        @Override
+        protected int versionOf(int form) {
+            return form == CURRENT_FORM ? PASSES_VERSION : form;
+        }
+
+        @Override
+        protected int formOf(int version) {
+            return version == PASSES_VERSION ? CURRENT_FORM : super.formOf(version);
         }
     }
 

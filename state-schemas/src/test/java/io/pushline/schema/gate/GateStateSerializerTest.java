@@ -43,6 +43,7 @@ class GateStateSerializerTest {
         // a whitelisted pass after the last counted one: a negative distance
         s.addSeen(-5L, Integer.MAX_VALUE, T + 1_000L);
         s.addSeen(Integer.MIN_VALUE, 7L, T - 86_399_999L);
+        s.passes = 300;
         GateState back = roundTrip(s, -1);
         assertThat(back).usingRecursiveComparison().isEqualTo(s);
         assertThat(back.seen).containsExactly(s.seen);
@@ -64,6 +65,49 @@ class GateStateSerializerTest {
         // flags, last pass (6), count, two ints, distance 0
         assertThat(roundTrip(s, -1).seen).containsExactly(12345L, -6789L, T);
         assertThat(size(s)).isEqualTo(1 + 6 + 1 + 8 + 1);
+    }
+
+    @Test
+    void stateWrittenBeforePassesReadsAsItIsWithNone() throws Exception {
+        GateState s = new GateState();
+        s.lastCountedPass = T;
+        s.day = 20_454;
+        s.dayCount = 3;
+        s.addSeen(12345L, -6789L, T);
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        GateStateSerializer.INSTANCE.serialize(s, out);
+        // what the version before passes wrote: the same bytes, as the flag is absent
+        assertThat(out.getCopyOfBuffer()[0] & 32).isZero();
+        s.passes = 2;
+        assertThat(size(s)).isEqualTo(out.length() + 1);
+
+        GateState back =
+                GateStateSerializer.INSTANCE.deserialize(
+                        new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertThat(back.passes).isZero();
+        assertThat(back.dayCount).isEqualTo(3);
+    }
+
+    @Test
+    void snapshotsOfTheFormBeforePassesAreUsedAsTheyAreAndNewerOnesRefused() throws Exception {
+        var current = GateStateSerializer.INSTANCE.snapshotConfiguration();
+        assertThat(current.getCurrentVersion()).isEqualTo(GateStateSerializer.PASSES_VERSION);
+
+        var before = new GateStateSerializer.Snapshot();
+        before.readSnapshot(2, new DataInputDeserializer(new byte[0]), null);
+        assertThat(current.resolveSchemaCompatibility(before).isCompatibleAsIs()).isTrue();
+        assertThat(before.restoreSerializer()).isEqualTo(GateStateSerializer.INSTANCE);
+
+        var stringValueForm = new GateStateSerializer.Snapshot();
+        stringValueForm.readSnapshot(1, new DataInputDeserializer(new byte[0]), null);
+        assertThat(current.resolveSchemaCompatibility(stringValueForm).isCompatibleAfterMigration())
+                .isTrue();
+
+        var newer = new GateStateSerializer.Snapshot();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> newer.readSnapshot(4, new DataInputDeserializer(new byte[0]), null))
+                .hasMessageContaining("snapshot version 4")
+                .hasMessageContaining("newer Pushline");
     }
 
     @Test

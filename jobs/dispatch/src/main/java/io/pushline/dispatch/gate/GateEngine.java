@@ -126,8 +126,12 @@ public final class GateEngine {
         return false;
     }
 
-    /** Keeps (msgId, t) and ((title, body), t) for dedupe, dropping what the window has left. */
+    /**
+     * A pass of any kind: counts it, keeps (msgId, t) and ((title, body), t) for dedupe, dropping
+     * what the window has left.
+     */
     private static void remember(Rules rules, GateState s, long idHash, long copyHash, long t) {
+        s.passes++;
         if (rules.dedupeWindow == null) {
             s.seen = new long[0];
             return;
