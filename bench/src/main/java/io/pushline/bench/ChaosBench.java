@@ -41,6 +41,12 @@ final class ChaosBench {
     /** The faults {@code --faults} may pick: all by default. */
     static final List<String> FAULTS = List.of("kill", "kafka", "hbase", "savepoint");
 
+    /**
+     * The version the savepoint step upgrades from: the last one whose gate state had no {@code
+     * passes}, so the resubmitted job restores state of the previous schema.
+     */
+    static final String UPGRADE_FROM = "680fee6";
+
     private ChaosBench() {}
 
     static int run(String[] args) throws Exception {
@@ -49,6 +55,7 @@ final class ChaosBench {
         int rate = 500;
         List<String> extra = new ArrayList<>();
         Set<String> faults = new java.util.HashSet<>(FAULTS);
+        String upgradeFrom = UPGRADE_FROM;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
@@ -61,6 +68,8 @@ final class ChaosBench {
                 if (!FAULTS.containsAll(faults)) {
                     throw new UsageException("--faults takes some of " + FAULTS);
                 }
+            } else if (args[i].equals("--upgrade-from") && i + 1 < args.length) {
+                upgradeFrom = args[++i];
             } else if (args[i].equals("--set") && i + 1 < args.length) {
                 String[] kv = args[++i].split("=", 2);
                 if (kv.length != 2) {
@@ -74,11 +83,21 @@ final class ChaosBench {
                                 + " [--rate PER_VENDOR] [--faults "
                                 + String.join(",", FAULTS)
                                 + "]"
-                                + " [--set key=value ...]");
+                                + " [--upgrade-from REVISION|none] [--set key=value ...]");
             }
         }
         Path home = LocalStack.defaultDir().resolve("bench").resolve("chaos-cluster");
-        LocalCluster cluster = new LocalCluster(new ClusterLayout(home, ClusterLayout.findRoot()));
+        Path root = ClusterLayout.findRoot();
+        LocalCluster cluster = new LocalCluster(new ClusterLayout(home, root));
+        // The savepoint step is an upgrade: the job first runs as that earlier version built it.
+        Path firstJar =
+                faults.contains("savepoint") && !upgradeFrom.equals("none")
+                        ? PreviousJar.build(
+                                root,
+                                upgradeFrom,
+                                "dispatch",
+                                LocalStack.defaultDir().resolve("bench").resolve("jars"))
+                        : null;
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         // A previous run's leftovers go first: every run starts from empty topics and tables.
         cluster.down(true, quiet);
@@ -88,7 +107,8 @@ final class ChaosBench {
                 devices, rate, realtimePerSecond, home);
         cluster.up(System.out);
         try {
-            return new ChaosBench.Run(cluster, devices, realtimePerSecond, rate, extra, faults)
+            return new ChaosBench.Run(
+                            cluster, devices, realtimePerSecond, rate, extra, faults, firstJar)
                     .run();
         } finally {
             System.out.println("Stopping the cluster (files kept under " + home + ") ...");
@@ -103,6 +123,7 @@ final class ChaosBench {
         private final int rate;
         private final List<String> extra;
         private final Set<String> faults;
+        private final Path firstJar;
         private final List<Incident> incidents = new ArrayList<>();
         private final String run = Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
         private String jobId;
@@ -113,7 +134,9 @@ final class ChaosBench {
                 int realtimePerSecond,
                 int rate,
                 List<String> extra,
-                Set<String> faults) {
+                Set<String> faults,
+                Path firstJar) {
+            this.firstJar = firstJar;
             this.extra = extra;
             this.faults = faults;
             this.cluster = cluster;
@@ -140,7 +163,7 @@ final class ChaosBench {
 
             ChaosTally tally = new ChaosTally(kafka, devices);
             tally.start();
-            jobId = submit(null);
+            jobId = submit(null, firstJar);
             long t0 = System.currentTimeMillis();
             try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
                 p.send(push("chaos-marker", System.currentTimeMillis(), uids("marker-u"), 1)).get();
@@ -177,7 +200,9 @@ final class ChaosBench {
                     tally,
                     0.85,
                     "savepoint",
-                    "stop with savepoint, resubmit",
+                    firstJar == null
+                            ? "stop with savepoint, resubmit"
+                            : "stop with savepoint, upgrade",
                     this::savepointAndResubmit);
 
             tally.awaitCampaign(Duration.ofMinutes(15));
@@ -218,8 +243,11 @@ final class ChaosBench {
             return 0;
         }
 
-        /** Submits the dispatch job, from a savepoint when one is given; returns its id. */
-        private String submit(String savepoint) throws Exception {
+        /**
+         * Submits the dispatch job, from a savepoint when one is given, from {@code jar} (null:
+         * this checkout's); returns its id.
+         */
+        private String submit(String savepoint, Path jar) throws Exception {
             String rates =
                     java.util.Arrays.stream(Vendor.values())
                             .map(v -> v.wireName() + ":" + rate)
@@ -242,7 +270,7 @@ final class ChaosBench {
                                     "--dispatch.audience.hold-watermark",
                                     "false"));
             options.addAll(extra); // --set: later options win
-            return new FlinkCli(cluster.layout()).submit("dispatch", options, savepoint, null);
+            return new FlinkCli(cluster.layout()).submit("dispatch", jar, options, savepoint, null);
         }
 
         /** Waits until the share of the campaign is visible, then runs the fault and times it. */
@@ -264,14 +292,15 @@ final class ChaosBench {
         }
 
         /**
-         * An upgrade's steps with the same jar: stop with a savepoint (sends of the final
-         * checkpoint committed), resubmit from it; the time the new job was accepted.
+         * An upgrade: stop with a savepoint (sends of the final checkpoint committed), resubmit
+         * this checkout's jar from it (the job ran the {@code --upgrade-from} version's until
+         * then); the time the new job was accepted.
          */
         private long savepointAndResubmit() throws Exception {
             long at = System.currentTimeMillis();
             String path = new FlinkCli(cluster.layout()).stopWithSavepoint(jobId, null);
             long stopped = System.currentTimeMillis();
-            jobId = submit(path);
+            jobId = submit(path, null);
             System.out.printf(
                     "    savepoint %s in %.1f s; resubmitted as job %s%n",
                     path.substring(path.lastIndexOf('/') + 1), (stopped - at) / 1e3, jobId);

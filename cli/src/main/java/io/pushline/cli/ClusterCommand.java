@@ -5,6 +5,8 @@ import io.pushline.cluster.FlinkRest;
 import io.pushline.cluster.LocalCluster;
 import io.pushline.cluster.Role;
 import io.pushline.common.UsageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,7 +19,8 @@ import java.util.Optional;
 final class ClusterCommand {
     static final String USAGE =
             "usage: ./pushline cluster up | down [--purge] | status"
-                    + " | submit dispatch|receipts|longconn [--from-savepoint PATH] [--key value ...]"
+                    + " | submit dispatch|receipts|longconn [--from-savepoint PATH] [--jar PATH]"
+                    + " [--key value ...]"
                     + " | stop JOB_ID | kill kafka|hbase|jobmanager|taskmanager-1|taskmanager-2";
 
     private ClusterCommand() {}
@@ -100,7 +103,7 @@ final class ClusterCommand {
         if (rest.isEmpty() || !FlinkCli.JOBS.contains(rest.get(0))) {
             throw new UsageException(
                     "usage: ./pushline cluster submit dispatch|receipts|longconn"
-                            + " [--from-savepoint PATH] [--key value ...]");
+                            + " [--from-savepoint PATH] [--jar PATH] [--key value ...]");
         }
         if (!cluster.rest().up()) {
             throw new UsageException(
@@ -109,16 +112,23 @@ final class ClusterCommand {
                             + ": run ./pushline cluster up first");
         }
         String savepoint = null;
+        Path jar = null;
         List<String> options = new ArrayList<>();
         for (int i = 1; i < rest.size(); i++) {
             if (rest.get(i).equals("--from-savepoint") && i + 1 < rest.size()) {
                 savepoint = rest.get(++i);
+            } else if (rest.get(i).equals("--jar") && i + 1 < rest.size()) {
+                jar = Path.of(rest.get(++i)).toAbsolutePath();
+                if (!Files.isRegularFile(jar)) {
+                    throw new UsageException("--jar: no file at " + jar);
+                }
             } else {
                 options.add(rest.get(i));
             }
         }
         String id =
-                new FlinkCli(cluster.layout()).submit(rest.get(0), options, savepoint, System.out);
+                new FlinkCli(cluster.layout())
+                        .submit(rest.get(0), jar, options, savepoint, System.out);
         System.out.printf(
                 "%s job %s submitted: %s/#/job/running/%s/overview%n",
                 rest.get(0), id, cluster.layout().webUi(), id);

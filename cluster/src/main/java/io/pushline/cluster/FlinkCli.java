@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,16 @@ public final class FlinkCli {
      */
     public String submit(String job, List<String> args, String savepoint, PrintStream echo)
             throws IOException, InterruptedException {
+        return submit(job, null, args, savepoint, echo);
+    }
+
+    /**
+     * As above with the job's shaded jar at {@code jar} (another version of it: an upgrade, or a
+     * rollback); null: the one this checkout built.
+     */
+    public String submit(
+            String job, Path jar, List<String> args, String savepoint, PrintStream echo)
+            throws IOException, InterruptedException {
         if (!JOBS.contains(job)) {
             throw new IllegalArgumentException(
                     "unknown job '" + job + "': cluster submit runs one of " + JOBS);
@@ -47,7 +58,10 @@ public final class FlinkCli {
             cmd.add("-s");
             cmd.add(savepoint);
         }
-        cmd.add(layout.jobJar(job).toString());
+        if (jar != null && !Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("no jar at " + jar);
+        }
+        cmd.add((jar != null ? jar : layout.jobJar(job)).toString());
         cmd.add("--kafka.bootstrap-servers");
         cmd.add(layout.kafkaBootstrap());
         cmd.add("--hbase.zookeeper.quorum");
