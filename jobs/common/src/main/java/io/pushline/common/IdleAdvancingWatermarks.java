@@ -42,12 +42,19 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private static final long JUMP_LOG_MS = 1_000;
 
     /**
-     * How long a reader that has seen no record of its own waits before it may advance: a consumer
-     * reports a partition's lag only once it has handed out a fetch of it, so at start the backlog
-     * of a partition not fetched yet is invisible, and the other partitions at their end would
-     * otherwise let this reader follow the wall clock ahead of that backlog.
+     * How long after its creation a generator may not follow the wall clock. Flink creates a
+     * split's watermark output, and this generator with it, when the split's first records are
+     * emitted, and a reader's watermark is the least of its splits' outputs that exist: right after
+     * a start or a restore, a split whose first fetch has not been emitted yet holds nothing back,
+     * so a quiet split at its log end would otherwise take the reader's watermark to the wall clock
+     * ahead of that split's backlog, which then arrives late (binds decided after the pushes they
+     * preceded: {@code no_device} in {@code bench chaos} after a resubmission from a savepoint). A
+     * consumer also reports a partition's lag only once it has handed out a fetch of it. The grace
+     * runs on the activity clock, so time under backpressure does not count.
      */
     static final long FIRST_RECORD_GRACE_MS = 10_000;
+
+    private final long createdAt;
 
     private final LogEnds ends;
     private long waitingSince = Long.MIN_VALUE;
@@ -99,6 +106,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         this.activity = activity;
         this.wall = wall;
         this.lastInputAt = activity.relativeTimeMillis();
+        this.createdAt = lastInputAt;
     }
 
     /** For Kafka input of {@code topics}: quiet partitions advance once read to their end. */
@@ -127,6 +135,9 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         if (ts != Long.MIN_VALUE
                 && (maxFuture <= 0 || ts <= wall.absoluteTimeMillis() + maxFuture)) {
             maxTs = Math.max(maxTs, ts);
+            if (ts <= emitted) {
+                lateRecord(record, ts);
+            }
         }
         lastInputAt = activity.relativeTimeMillis();
         int p = partitionOf(record.position);
@@ -135,6 +146,37 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
             partition = p;
         }
     }
+
+    /**
+     * A record behind the watermark this split already emitted: its partition followed the wall
+     * clock while the record was still on its way (its delivery took longer than {@code
+     * dispatch.max-out-of-orderness}). It is decided at once, out of time order. Counted and logged
+     * at most once a minute per split, with the largest lag seen, so the allowed disorder can be
+     * set from what the input really does.
+     */
+    private void lateRecord(ParsedRecord record, long ts) {
+        lateRecords++;
+        lateMost = Math.max(lateMost, emitted - ts);
+        long now = activity.relativeTimeMillis();
+        if (now - lateLoggedAt >= 60_000) {
+            lateLoggedAt = now;
+            LOG.info(
+                    "{} record(s) of {} arrived behind the watermark in the last minute, up to {} ms;"
+                            + " the last at {} ({} ms behind). Raise dispatch.max-out-of-orderness"
+                            + " if that is more than the input's usual delay",
+                    lateRecords,
+                    record.source + "/" + partitionOf(record.position),
+                    lateMost,
+                    record.position,
+                    emitted - ts);
+            lateRecords = 0;
+            lateMost = 0;
+        }
+    }
+
+    private long lateRecords;
+    private long lateMost;
+    private long lateLoggedAt = Long.MIN_VALUE / 2;
 
     /** The partition of a Kafka position ({@code partition-offset}), or -1. */
     static int partitionOf(String position) {
@@ -174,11 +216,10 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     @Override
     public void onPeriodicEmit(WatermarkOutput output) {
         long wm = maxTs == Long.MIN_VALUE ? Long.MIN_VALUE : maxTs - delay - 1;
+        long now = activity.relativeTimeMillis();
         if (idleAfter > 0
-                && activity.relativeTimeMillis() - lastInputAt
-                        >= (topic == null && ends != LogEnds.ALWAYS
-                                ? Math.max(idleAfter, FIRST_RECORD_GRACE_MS)
-                                : idleAfter)
+                && now - lastInputAt >= idleAfter
+                && (ends == LogEnds.ALWAYS || now - createdAt >= FIRST_RECORD_GRACE_MS)
                 && readToTheEnd()) {
             long idle = wall.absoluteTimeMillis() - delay - 1;
             if (idle > wm && idle - Math.max(wm, emitted) > JUMP_LOG_MS) {

@@ -140,6 +140,29 @@ class IdleAdvancingWatermarksTest {
         assertThat(emitted).containsExactly(WALL + 10_000 - 2_001);
     }
 
+    /**
+     * Flink makes a split's generator at its first records: a partition whose first fetch is not
+     * emitted yet holds nothing back, so a quiet one at its end must give it time.
+     */
+    @Test
+    void aNewSplitAtItsEndWaitsForTheOtherSplitsFirstRecordsBeforeFollowingTheWallClock() {
+        Map<String, Boolean> caughtUp = new HashMap<>();
+        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
+        PushRequest p = new PushRequest();
+        p.ts = TS;
+        lagAware.onEvent(ParsedRecord.of(p).from("push.requests", "1-7"), TS, out);
+        caughtUp.put("push.requests/1", true);
+        activity.advanceTime(Duration.ofSeconds(6));
+        wall.advanceTime(Duration.ofSeconds(6));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).as("quiet and at its end, but new").containsExactly(TS - 2_001);
+
+        activity.advanceTime(Duration.ofSeconds(4));
+        wall.advanceTime(Duration.ofSeconds(4));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(TS - 2_001, WALL + 10_000 - 2_001);
+    }
+
     @Test
     void readsThePartitionOfAKafkaPosition() {
         assertThat(IdleAdvancingWatermarks.partitionOf("12-3456")).isEqualTo(12);
