@@ -56,6 +56,17 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
 
     private final long createdAt;
 
+    /**
+     * Wall-clock time beyond activity time between two periodic emits that counts as a pause long
+     * enough to make the lag stale (a restore's downstream tasks still loading, a stalled sink).
+     * Shorter, intermittent backpressure does not restart the quiet, or a quiet partition of a busy
+     * source would never follow the wall clock again.
+     */
+    static final long PAUSE_MS = 500;
+
+    private long lastEmitWall = Long.MIN_VALUE;
+    private long lastEmitActivity;
+
     private final LogEnds ends;
     private long waitingSince = Long.MIN_VALUE;
     private long warnedAt = Long.MIN_VALUE / 2;
@@ -217,6 +228,15 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     public void onPeriodicEmit(WatermarkOutput output) {
         long wm = maxTs == Long.MIN_VALUE ? Long.MIN_VALUE : maxTs - delay - 1;
         long now = activity.relativeTimeMillis();
+        long wallNow = wall.absoluteTimeMillis();
+        if (lastEmitWall != Long.MIN_VALUE
+                && (wallNow - lastEmitWall) - (now - lastEmitActivity) > PAUSE_MS) {
+            // The activity clock stood still: backpressure. The source's fetcher was blocked
+            // meanwhile, so the consumer's lag is as old as the pause: quiet starts again.
+            lastInputAt = now;
+        }
+        lastEmitWall = wallNow;
+        lastEmitActivity = now;
         if (idleAfter > 0
                 && now - lastInputAt >= idleAfter
                 && (ends == LogEnds.ALWAYS || now - createdAt >= FIRST_RECORD_GRACE_MS)

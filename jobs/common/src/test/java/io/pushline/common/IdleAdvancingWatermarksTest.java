@@ -163,6 +163,39 @@ class IdleAdvancingWatermarksTest {
         assertThat(emitted).containsExactly(TS - 2_001, WALL + 10_000 - 2_001);
     }
 
+    /**
+     * Under backpressure the fetcher is blocked and the consumer's lag is as old as the pause: the
+     * quiet that counts starts when the activity clock runs again.
+     */
+    @Test
+    void afterBackpressureTheQuietStartsAgainBeforeTheWallClockIsFollowed() {
+        Map<String, Boolean> caughtUp = new HashMap<>();
+        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
+        caughtUp.put("device.events/0", true);
+        PushRequest p = new PushRequest();
+        lagAware.onEvent(ParsedRecord.of(p).from("device.events", "0-1"), TS, out);
+        activity.advanceTime(Duration.ofSeconds(9));
+        wall.advanceTime(Duration.ofSeconds(9));
+        lagAware.onEvent(ParsedRecord.of(p).from("device.events", "0-2"), TS + 9_000, out);
+        activity.advanceTime(Duration.ofSeconds(3));
+        wall.advanceTime(Duration.ofSeconds(3));
+        lagAware.onPeriodicEmit(out);
+        // backpressured for 30 s: only the wall clock runs
+        wall.advanceTime(Duration.ofSeconds(30));
+        lagAware.onPeriodicEmit(out);
+        activity.advanceTime(Duration.ofSeconds(3));
+        wall.advanceTime(Duration.ofSeconds(3));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted)
+                .as("quiet 6 s since the record, 3 s since the pause")
+                .containsOnly(TS + 9_000 - 2_001);
+
+        activity.advanceTime(Duration.ofSeconds(2));
+        wall.advanceTime(Duration.ofSeconds(2));
+        lagAware.onPeriodicEmit(out);
+        assertThat(emitted).last().isEqualTo(WALL + 47_000 - 2_001);
+    }
+
     @Test
     void readsThePartitionOfAKafkaPosition() {
         assertThat(IdleAdvancingWatermarks.partitionOf("12-3456")).isEqualTo(12);
