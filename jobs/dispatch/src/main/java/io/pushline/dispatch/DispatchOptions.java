@@ -79,10 +79,12 @@ public final class DispatchOptions {
                     .defaultValue(Duration.ofMillis(200))
                     .withDescription(
                             "After this long without input on a partition (time under"
-                                    + " backpressure does not count), and once its reader is at"
-                                    + " the partition's log end, its watermark follows the wall"
-                                    + " clock, so the last requests do not wait for newer ones."
-                                    + " 0 turns it off.");
+                                    + " backpressure does not count, and a pause of it starts"
+                                    + " the quiet again), and once its reader is at the"
+                                    + " partition's log end, its watermark follows the wall"
+                                    + " clock, so the last requests do not wait for newer ones;"
+                                    + " never in a partition's first 10 s after a start. 0 turns"
+                                    + " it off.");
 
     public static final ConfigOption<Integer> MAX_PARALLELISM =
             ConfigOptions.key("dispatch.max-parallelism")
