@@ -1,5 +1,6 @@
 package io.pushline.dispatch.upgrade;
 
+import io.pushline.dispatch.gate.ExampleRules;
 import io.pushline.schema.Json;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,22 +27,8 @@ final class UpgradeTrace {
     /** Part A ends with the waiting push at this time; part B starts after it. */
     static final long CUT = DAY + 13 * HOUR + 45 * MIN;
 
-    static final String RULES =
-            String.join(
-                    "\n",
-                    "timezone: Asia/Shanghai",
-                    "quietHours:  {start: \"23:00\", end: \"07:00\", exemptLevel: 3}",
-                    "minInterval: {period: 30m, exemptLevel: 3}",
-                    "dailyCap:    {limit: 5, exemptLevel: 3}",
-                    "dedupe:      {window: 24h}",
-                    "msgTypes:",
-                    "  default:      {level: 1}",
-                    "  news:         {level: 2, cap: {limit: 2, period: 1h}}",
-                    "  album_update: {level: 1, cap: {limit: 1, period: 1h}}",
-                    "  live_start:   {level: 3}",
-                    "whitelist:",
-                    "  msgTypes: [security_notice]",
-                    "  devices:  [r-7]");
+    /** The contract's example rules, whitelisting one of the random devices. */
+    static final String RULES = ExampleRules.YAML.replace("d-000042", "r-7");
 
     /** The scripted pushes of part B and the decision each must get from the restored counters. */
     static final Map<String, String> SCRIPTED =
