@@ -38,9 +38,6 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
             org.slf4j.LoggerFactory.getLogger(IdleAdvancingWatermarks.class);
     private static final long WARN_AFTER_MS = 30_000;
 
-    /** A wall-clock advance this far past the last watermark is logged (steady input: none). */
-    private static final long JUMP_LOG_MS = 1_000;
-
     /**
      * How long after its creation a generator may not follow the wall clock. Flink creates a
      * split's watermark output, and this generator with it, when the split's first records are
@@ -76,6 +73,12 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private long maxTs = Long.MIN_VALUE;
     private long lastInputAt;
     private long emitted = Long.MIN_VALUE;
+
+    /** Records behind the watermark since the last log line, and the most behind. */
+    private long lateRecords;
+
+    private long lateMost;
+    private long lateLoggedAt = Long.MIN_VALUE / 2;
 
     IdleAdvancingWatermarks(
             Duration outOfOrderness, Duration idleAdvance, RelativeClock activity, Clock wall) {
@@ -185,10 +188,6 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         }
     }
 
-    private long lateRecords;
-    private long lateMost;
-    private long lateLoggedAt = Long.MIN_VALUE / 2;
-
     /** The partition of a Kafka position ({@code partition-offset}), or -1. */
     static int partitionOf(String position) {
         if (position == null) {
@@ -241,17 +240,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                 && now - lastInputAt >= idleAfter
                 && (ends == LogEnds.ALWAYS || now - createdAt >= FIRST_RECORD_GRACE_MS)
                 && readToTheEnd()) {
-            long idle = wall.absoluteTimeMillis() - delay - 1;
-            if (idle > wm && idle - Math.max(wm, emitted) > JUMP_LOG_MS) {
-                LOG.info(
-                        "Quiet and read to the log end: watermark of {} follows the wall clock, {} ms"
-                                + " past the newest record's time less the allowed disorder (was {}), lags {}",
-                        topic == null ? "(no record yet)" : topic + "/" + partition,
-                        idle - wm,
-                        emitted,
-                        ends.describe());
-            }
-            wm = Math.max(wm, idle);
+            wm = Math.max(wm, wallNow - delay - 1);
         }
         if (wm > emitted) {
             emitted = wm;
