@@ -46,6 +46,8 @@ final class AudienceCommand {
                     "       ./pushline audience count 'EXPR' [--segments DIR [--universe FILE]]",
                     "       ./pushline audience explain 'EXPR' [--segments DIR [--universe FILE]]",
                     "       ./pushline audience list",
+                    "       ./pushline audience dry-run --expr 'EXPR' --msg-type TYPE"
+                            + " [--checkpoints DIR] [--json]",
                     "       ./pushline audience build [--files DIR] [--key value ...]",
                     "Store commands use the stack of ./pushline local up, or"
                             + " --hbase.zookeeper.quorum and --hbase.namespace.");
@@ -64,6 +66,18 @@ final class AudienceCommand {
     }
 
     static int run(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("dry-run")) {
+            String expr = null;
+            List<String> rest = new ArrayList<>();
+            for (int i = 1; i < args.length; i++) {
+                if (args[i].equals("--expr") && i + 1 < args.length) {
+                    expr = args[++i];
+                } else {
+                    rest.add(args[i]);
+                }
+            }
+            return DryRunCommand.run(expr, rest);
+        }
         Args a = parse(args);
         switch (a.command) {
             case "eval":

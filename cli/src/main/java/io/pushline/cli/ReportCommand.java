@@ -4,6 +4,8 @@ import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
+import io.pushline.receipts.report.CampaignReport;
+import io.pushline.receipts.report.ReportPage;
 import io.pushline.schema.receipts.MetricRow;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -166,7 +168,7 @@ final class ReportCommand {
     }
 
     static String ms(long ms) {
-        return ms < 10_000 ? ms + " ms" : String.format("%.1f s", ms / 1000.0);
+        return CampaignReport.ms(ms);
     }
 
     private static String safe(String msgId) {

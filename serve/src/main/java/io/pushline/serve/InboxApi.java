@@ -211,7 +211,7 @@ final class InboxApi {
         return limit;
     }
 
-    private static JsonNode body(Context ctx) {
+    static JsonNode body(Context ctx) {
         byte[] bytes = ctx.bodyAsBytes();
         if (bytes.length == 0) {
             throw new Server.BadRequest("body: a JSON object is needed");

@@ -9,11 +9,17 @@ import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -63,6 +69,24 @@ public final class ServeMain {
         InboxStore inbox =
                 new InboxStore(
                         hbase, namespace, InboxOptions.retention(conf), System::currentTimeMillis);
+        Path home = home();
+        String token = conf.get(ServeOptions.CONSOLE_TOKEN);
+        String tokenNote = "the token of serve.console.token";
+        if (token == null || token.isBlank()) {
+            token = ConsoleAccess.newToken();
+            Path file = home.resolve("console.token");
+            writePrivate(file, token);
+            tokenNote = "the token in " + file;
+        }
+        ConsoleAccess access = new ConsoleAccess(token, conf.get(ServeOptions.APP_TOKEN));
+        ConsoleApi console =
+                new ConsoleApi(
+                        access,
+                        new ConsoleAudiences(hbase, namespace),
+                        new ProcessDryRunner(launcher(), dryRunOptions(conf, home)),
+                        hbase,
+                        namespace,
+                        System::currentTimeMillis);
         Server server =
                 new Server(
                         store,
@@ -70,7 +94,9 @@ public final class ServeMain {
                         new KafkaReadLog(kafka),
                         System::currentTimeMillis,
                         conf.get(ServeOptions.PULL_MARGIN),
-                        conf.get(ServeOptions.PULL_WINDOW));
+                        conf.get(ServeOptions.PULL_WINDOW),
+                        access,
+                        console);
         long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
         InboxChangeFeed feed =
                 cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;
@@ -82,6 +108,12 @@ public final class ServeMain {
             feed.start();
         }
         System.out.println("pushline serve: listening on port " + bound + " (Ctrl-C stops)");
+        System.out.println(
+                "pushline serve: console at http://localhost:"
+                        + bound
+                        + "/console (log in with "
+                        + tokenNote
+                        + ")");
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -102,7 +134,57 @@ public final class ServeMain {
     }
 
     private static List<String> localEnvDefaults() throws Exception {
+        return LocalEnv.options(home());
+    }
+
+    private static Path home() {
         String home = System.getenv("PUSHLINE_HOME");
-        return LocalEnv.options(Paths.get(home != null ? home : ".pushline"));
+        return Paths.get(home != null ? home : ".pushline");
+    }
+
+    /** The launcher the dry run goes through: the one that started this server. */
+    private static Path launcher() {
+        String root = System.getenv("PUSHLINE_ROOT");
+        return Paths.get(root != null ? root : ".").resolve("pushline");
+    }
+
+    /** What the dry run needs to find the same stack and the dispatch job's checkpoints. */
+    private static List<String> dryRunOptions(Configuration conf, Path home) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (ConfigOption<?> o :
+                List.of(
+                        CommonOptions.KAFKA_BOOTSTRAP,
+                        CommonOptions.HBASE_ZK_QUORUM,
+                        CommonOptions.HBASE_NAMESPACE)) {
+            Object v = conf.get(o);
+            if (v != null) {
+                out.add("--" + o.key());
+                out.add(v.toString());
+            }
+        }
+        String dir = conf.get(ServeOptions.DISPATCH_CHECKPOINTS);
+        if (dir == null) {
+            dir = LocalEnv.read(home).get("DISPATCH_CHECKPOINTS");
+        }
+        if (dir != null) {
+            out.add("--checkpoints");
+            out.add(dir);
+        }
+        return out;
+    }
+
+    /** Writes a secret readable by its owner only. */
+    static void writePrivate(Path file, String secret) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(
+                    file,
+                    PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException notPosix) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, secret + "\n", StandardCharsets.UTF_8);
     }
 }

@@ -53,8 +53,51 @@ public final class ServeOptions {
                                     + " bitmaps. Inboxes beyond it are read from HBase. 0 turns"
                                     + " the cache off.");
 
+    public static final ConfigOption<String> CONSOLE_TOKEN =
+            ConfigOptions.key("serve.console.token")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The token of the strategists' console (/console) and its API"
+                                    + " (/v1/audiences/...): the login form asks for it, scripts"
+                                    + " send it as 'Authorization: Bearer TOKEN'. Unset: the server"
+                                    + " makes a random one at start and writes it to"
+                                    + " console.token in the Pushline home (.pushline), readable"
+                                    + " by its owner only. Never logged.");
+
+    public static final ConfigOption<String> APP_TOKEN =
+            ConfigOptions.key("serve.app-token")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The app backends' token for /v1/inbox/... and /v1/reminders/..."
+                                    + " ('Authorization: Bearer TOKEN'); separate from the"
+                                    + " console's, and neither opens the other's endpoints. Unset:"
+                                    + " those APIs are open, for a server reachable only by the"
+                                    + " app backends. Never logged.");
+
+    public static final ConfigOption<String> DISPATCH_CHECKPOINTS =
+            ConfigOptions.key("serve.console.dispatch-checkpoints")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Where the dispatch job's retained checkpoints are (its"
+                                    + " execution.checkpointing.dir, a job's folder or one"
+                                    + " chk-N): the console's dry run reads the gate's state from"
+                                    + " the newest complete checkpoint under it. Unset: the"
+                                    + " folder the running demo or './pushline run dispatch'"
+                                    + " wrote into local.env.");
+
     public static List<ConfigOption<?>> own() {
-        return List.of(PORT, HOST, PULL_WINDOW, PULL_MARGIN, INBOX_CACHE);
+        return List.of(
+                PORT,
+                HOST,
+                PULL_WINDOW,
+                PULL_MARGIN,
+                INBOX_CACHE,
+                CONSOLE_TOKEN,
+                APP_TOKEN,
+                DISPATCH_CHECKPOINTS);
     }
 
     public static List<ConfigOption<?>> accepted() {

@@ -44,6 +44,7 @@ public final class Server implements AutoCloseable {
     private final InboxStore inbox;
     private final ReadLog readLog;
     private final LongSupplier clock;
+    private final ConsoleApi console;
     private final long marginMs;
     private final long windowMs;
 
@@ -73,10 +74,27 @@ public final class Server implements AutoCloseable {
             LongSupplier clock,
             Duration pullMargin,
             Duration pullWindow) {
+        this(reminders, inbox, readLog, clock, pullMargin, pullWindow, null, null);
+    }
+
+    /**
+     * @param access the tokens; null: no console, app APIs open
+     * @param console the console and its API; null: none
+     */
+    Server(
+            ReminderStore reminders,
+            InboxStore inbox,
+            ReadLog readLog,
+            LongSupplier clock,
+            Duration pullMargin,
+            Duration pullWindow,
+            ConsoleAccess access,
+            ConsoleApi console) {
         this.reminders = reminders;
         this.inbox = inbox;
         this.readLog = readLog;
         this.clock = clock;
+        this.console = console;
         this.marginMs = pullMargin.toMillis();
         this.windowMs = pullWindow.toMillis();
         this.app =
@@ -87,6 +105,20 @@ public final class Server implements AutoCloseable {
                             // answers are a few KB for callers in the same data center: gzip
                             // (Javalin's default above 1,500 bytes) cost more CPU than it saved
                             cfg.http.compressionStrategy = CompressionStrategy.NONE;
+                            if (access != null) {
+                                cfg.routes.before(
+                                        ctx -> {
+                                            if (isAppPath(ctx.path()) && !access.app(ctx)) {
+                                                throw new ConsoleApi.Unauthorized(
+                                                        "the app token is needed"
+                                                                + " (Authorization: Bearer"
+                                                                + " TOKEN)");
+                                            }
+                                        });
+                            }
+                            if (console != null) {
+                                console.routes(cfg.routes);
+                            }
                             cfg.routes.get("/v1/reminders/{uid}", this::reminders);
                             if (inbox != null) {
                                 InboxApi api = new InboxApi(inbox, readLog, clock);
@@ -102,6 +134,11 @@ public final class Server implements AutoCloseable {
                                                     .result(prometheus()));
                             cfg.routes.exception(
                                     BadRequest.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
+                            cfg.routes.exception(
+                                    NotFound.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+                            cfg.routes.exception(
+                                    ConsoleApi.Unauthorized.class,
+                                    (e, ctx) -> error(ctx, 401, e.getMessage()));
                             cfg.routes.exception(
                                     IOException.class,
                                     (e, ctx) -> {
@@ -201,6 +238,19 @@ public final class Server implements AutoCloseable {
         json(ctx, status, Map.of("error", message));
     }
 
+    private static boolean isAppPath(String path) {
+        return path.startsWith("/v1/inbox/") || path.startsWith("/v1/reminders/");
+    }
+
+    /** Nothing there: a 404 with the message. */
+    static final class NotFound extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NotFound(String message) {
+            super(message);
+        }
+    }
+
     /** Bad input from the client: a 400 with the message. */
     static final class BadRequest extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -219,6 +269,9 @@ public final class Server implements AutoCloseable {
         }
         if (readLog != null) {
             readLog.close();
+        }
+        if (console != null) {
+            console.close();
         }
     }
 }

@@ -44,22 +44,35 @@ public final class AudienceEvaluator {
      * ./pushline audience explain} prints.
      */
     public List<String> explain(Expr e) {
-        List<String[]> rows = new ArrayList<>();
-        explain(e, "", "", rows);
-        int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
-        List<String> out = new ArrayList<>(rows.size());
-        for (String[] r : rows) {
-            out.add(String.format("%-" + width + "s  %,15d", r[0], Long.parseLong(r[1])));
+        List<Node> nodes = explainNodes(e);
+        int width =
+                nodes.stream()
+                        .mapToInt(n -> n.lead().length() + n.label().length())
+                        .max()
+                        .orElse(0);
+        List<String> out = new ArrayList<>(nodes.size());
+        for (Node n : nodes) {
+            out.add(String.format("%-" + width + "s  %,15d", n.lead() + n.label(), n.size()));
         }
         return out;
     }
 
-    private void explain(Expr e, String lead, String childLead, List<String[]> rows) {
+    /** One node of the explain tree: the tree's drawing before it, its label, its result's size. */
+    public record Node(String lead, String label, long size) {}
+
+    /** The explain tree's nodes, depth first (the console draws them). */
+    public List<Node> explainNodes(Expr e) {
+        List<Node> rows = new ArrayList<>();
+        explain(e, "", "", rows);
+        return rows;
+    }
+
+    private void explain(Expr e, String lead, String childLead, List<Node> rows) {
         String label =
                 e instanceof Expr.Segment
                         ? ((Expr.Segment) e).name
                         : e instanceof Expr.Not ? "NOT" : e instanceof Expr.And ? "AND" : "OR";
-        rows.add(new String[] {lead + label, String.valueOf(eval(e).getLongCardinality())});
+        rows.add(new Node(lead, label, eval(e).getLongCardinality()));
         List<Expr> children =
                 e instanceof Expr.Segment
                         ? List.of()
@@ -94,7 +107,8 @@ public final class AudienceEvaluator {
                                                 + close.stream()
                                                         .map(c -> "'" + c + "'")
                                                         .collect(Collectors.joining(", "))
-                                                + "?)"));
+                                                + "?)"),
+                        close);
             }
         } else if (e instanceof Expr.Not) {
             check(expression, ((Expr.Not) e).operand, names);

@@ -62,6 +62,12 @@ public final class HBaseTables {
     /** The inbox's msgId ↔ dense int id dictionary (the layout of {@link #UID_DICT}). */
     public static final String INBOX_IDS = "inbox_ids";
 
+    /**
+     * Saved audiences (the console): row {@code a:<name>} with one column per version ({@code
+     * v<version>}) and one per campaign that named it ({@code c:<msgId>}).
+     */
+    public static final String SAVED_AUDIENCES = "saved_audiences";
+
     /** A day's slots are useless a week later. */
     public static final int PUSH_SCHEDULE_TTL_SECONDS = 7 * 86_400;
 
@@ -199,7 +205,8 @@ public final class HBaseTables {
                         TableName.valueOf(namespace, PUSH_SCHEDULE),
                         reminders(namespace),
                         TableName.valueOf(namespace, INBOX),
-                        TableName.valueOf(namespace, INBOX_IDS)
+                        TableName.valueOf(namespace, INBOX_IDS),
+                        TableName.valueOf(namespace, SAVED_AUDIENCES)
                     }) {
                 if (!admin.tableExists(t)) {
                     try {

@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.receipts.report;
 
 import io.pushline.common.HBaseTables;
 import io.pushline.receipts.ReceiptTables;
@@ -18,28 +18,35 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 
 /** One campaign's numbers from the metrics tables: totals, per vendor, per minute. */
-final class CampaignReport {
-    final String msgId;
-    final List<MetricRow> minutes = new ArrayList<>();
-    final List<MetricRow> days = new ArrayList<>();
-    final MetricRow total = new MetricRow();
-    final Map<String, MetricRow> byVendor = new TreeMap<>();
+public final class CampaignReport {
+    public final String msgId;
+    public final List<MetricRow> minutes = new ArrayList<>();
+    public final List<MetricRow> days = new ArrayList<>();
+    public final MetricRow total = new MetricRow();
+    public final Map<String, MetricRow> byVendor = new TreeMap<>();
 
     /** Minute start → {sent, delivered, clicked, dropped}. */
-    final TreeMap<Long, long[]> timeline = new TreeMap<>();
+    public final TreeMap<Long, long[]> timeline = new TreeMap<>();
 
-    final TreeSet<String> msgTypes = new TreeSet<>();
+    public final TreeSet<String> msgTypes = new TreeSet<>();
 
     private CampaignReport(String msgId) {
         this.msgId = msgId;
     }
 
-    static CampaignReport load(String quorum, String namespace, String msgId) throws IOException {
-        CampaignReport r = new CampaignReport(msgId);
+    public static CampaignReport load(String quorum, String namespace, String msgId)
+            throws IOException {
         try (Connection c = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
-            r.minutes.addAll(scan(c, namespace, ReceiptTables.METRICS, MetricRow.MINUTE, msgId));
-            r.days.addAll(scan(c, namespace, ReceiptTables.METRICS_DAILY, MetricRow.DAY, msgId));
+            return load(c, namespace, msgId);
         }
+    }
+
+    /** The campaign's rows read over an open connection (the server's). */
+    public static CampaignReport load(Connection c, String namespace, String msgId)
+            throws IOException {
+        CampaignReport r = new CampaignReport(msgId);
+        r.minutes.addAll(scan(c, namespace, ReceiptTables.METRICS, MetricRow.MINUTE, msgId));
+        r.days.addAll(scan(c, namespace, ReceiptTables.METRICS_DAILY, MetricRow.DAY, msgId));
         for (MetricRow m : r.minutes) {
             add(r.total, m);
             add(r.byVendor.computeIfAbsent(m.vendor, v -> new MetricRow()), m);
@@ -53,7 +60,7 @@ final class CampaignReport {
         return r;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return minutes.isEmpty();
     }
 
@@ -86,7 +93,12 @@ final class CampaignReport {
         m.fails.forEach((k, v) -> into.fails.merge(k, v, Long::sum));
     }
 
-    static String pct(long part, long whole) {
+    /** A latency for people: ms below 10 s, seconds above. */
+    public static String ms(long ms) {
+        return ms < 10_000 ? ms + " ms" : String.format("%.1f s", ms / 1000.0);
+    }
+
+    public static String pct(long part, long whole) {
         return whole == 0 ? "-" : String.format("%.1f%%", 100.0 * part / whole);
     }
 }

@@ -1,4 +1,4 @@
-package io.pushline.cli;
+package io.pushline.receipts.report;
 
 import io.pushline.schema.receipts.MetricRow;
 import java.time.Instant;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The HTML page of {@code ./pushline report}: inline SVG charts, no scripts, no network. */
-final class ReportPage {
+public final class ReportPage {
     private static final String[] COLORS = {"#4e79a7", "#59a14f", "#f28e2b", "#e15759"};
     private static final DateTimeFormatter HHMM =
             DateTimeFormatter.ofPattern("MM-dd HH:mm").withZone(ZoneOffset.UTC);
@@ -19,7 +19,7 @@ final class ReportPage {
 
     private ReportPage() {}
 
-    static String html(CampaignReport r) {
+    public static String html(CampaignReport r) {
         MetricRow t = r.total;
         StringBuilder b = new StringBuilder();
         b.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Campaign ")
@@ -151,13 +151,13 @@ final class ReportPage {
                         .append(esc(d.vendor))
                         .append(cell(d.latencyCount))
                         .append("<td>")
-                        .append(ReportCommand.ms(d.latencyP50))
+                        .append(CampaignReport.ms(d.latencyP50))
                         .append("</td><td>")
-                        .append(ReportCommand.ms(d.latencyP90))
+                        .append(CampaignReport.ms(d.latencyP90))
                         .append("</td><td>")
-                        .append(ReportCommand.ms(d.latencyP99))
+                        .append(CampaignReport.ms(d.latencyP99))
                         .append("</td><td>")
-                        .append(ReportCommand.ms(d.latencyMax))
+                        .append(CampaignReport.ms(d.latencyMax))
                         .append("</td></tr>");
             }
         }
@@ -294,7 +294,7 @@ final class ReportPage {
         return String.format("<td>%,d</td>", v);
     }
 
-    static String esc(String s) {
+    public static String esc(String s) {
         return s.replace("&", "&amp;")
                 .replace("<", "&lt;")
                 .replace(">", "&gt;")

@@ -1,0 +1,303 @@
+package io.pushline.cli;
+
+import io.pushline.audience.IdSet;
+import io.pushline.audience.StoreAudiences;
+import io.pushline.common.CommittedRecords;
+import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.common.LocalEnv;
+import io.pushline.common.OptionsParser;
+import io.pushline.common.UsageException;
+import io.pushline.dispatch.DispatchOptions;
+import io.pushline.dispatch.GateDryRun;
+import io.pushline.dispatch.pacing.PacingConfig;
+import io.pushline.local.LocalFlink;
+import io.pushline.local.LocalStack;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
+import io.pushline.schema.pacing.PacingStatus;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * {@code ./pushline audience dry-run --expr E --msg-type T [--checkpoints DIR] [--json]}: what the
+ * dispatch job's gate would do now with a campaign of type T to audience E (see {@link
+ * GateDryRun}), and how long the pacer would take. The console runs it and shows the JSON.
+ */
+final class DryRunCommand {
+    static final String USAGE =
+            "usage: ./pushline audience dry-run --expr 'EXPR' --msg-type TYPE [--checkpoints DIR]"
+                    + " [--json] [--key value ...]";
+
+    /** A pacer report older than this says nothing of the rates now. */
+    static final long REPORT_FRESH_MS = 5 * 60_000L;
+
+    private DryRunCommand() {}
+
+    static int run(String expr, List<String> args) throws Exception {
+        String msgType = null;
+        Path checkpoints = null;
+        boolean json = false;
+        List<String> options = new ArrayList<>();
+        Path home = LocalStack.defaultDir();
+        Map<String, String> env = LocalEnv.read(home);
+        options.addAll(LocalEnv.options(home));
+        if (env.containsKey("DISPATCH_RULES")) {
+            options.add("--" + DispatchOptions.GATE_RULES.key());
+            options.add(env.get("DISPATCH_RULES"));
+        }
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--json")) {
+                json = true;
+            } else if (i + 1 >= args.size()) {
+                throw new UsageException(USAGE);
+            } else if (a.equals("--msg-type")) {
+                msgType = args.get(++i);
+            } else if (a.equals("--checkpoints")) {
+                checkpoints = Paths.get(args.get(++i));
+            } else if (a.startsWith("--")) {
+                options.add(a);
+                options.add(args.get(++i));
+            } else {
+                throw new UsageException(USAGE);
+            }
+        }
+        if (expr == null || msgType == null) {
+            throw new UsageException(USAGE);
+        }
+        if (checkpoints == null && env.containsKey("DISPATCH_CHECKPOINTS")) {
+            checkpoints = Paths.get(env.get("DISPATCH_CHECKPOINTS"));
+        }
+        if (checkpoints == null) {
+            checkpoints = home.resolve("flink-run").resolve("checkpoints");
+        }
+        Configuration conf =
+                OptionsParser.parse(options.toArray(new String[0]), DispatchOptions.accepted());
+        OptionsParser.require(conf, CommonOptions.HBASE_ZK_QUORUM);
+        Path chk = GateDryRun.newest(checkpoints);
+        if (chk == null) {
+            return fail(
+                    json,
+                    "no checkpoint of the dispatch job under "
+                            + checkpoints
+                            + " yet: is it running (./pushline run dispatch, or the demo with"
+                            + " --keep)?");
+        }
+        long now = System.currentTimeMillis();
+        Set<String> members = new HashSet<>();
+        try (StoreAudiences store =
+                new StoreAudiences(
+                        ConnectionFactory.createConnection(
+                                HBaseTables.clientConf(HBaseTables.address(conf))),
+                        conf.get(CommonOptions.HBASE_NAMESPACE),
+                        100_000)) {
+            IdSet ids = store.evaluate(expr);
+            for (long from = 0; ; ) {
+                int[] chunk = ids.chunk(from, 10_000);
+                for (String uid : store.uids(chunk)) {
+                    if (uid != null) {
+                        members.add(uid);
+                    }
+                }
+                if (chunk.length < 10_000) {
+                    break;
+                }
+                from = (chunk[chunk.length - 1] & 0xFFFFFFFFL) + 1;
+            }
+        }
+        String rules = rules(conf);
+        StreamExecutionEnvironment flink =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        LocalFlink.configuration(home.resolve("flink-dry-run")));
+        flink.setParallelism(2);
+        long t0 = System.nanoTime();
+        GateDryRun.Result r =
+                GateDryRun.run(
+                        flink,
+                        chk,
+                        members,
+                        msgType,
+                        rules,
+                        conf.get(DispatchOptions.GATE_STATE_TTL),
+                        now);
+        Map<String, Object> out = answer(r, conf, msgType, now);
+        out.put("tookMs", (System.nanoTime() - t0) / 1_000_000);
+        if (json) {
+            System.out.println(Json.write(out));
+        } else {
+            print(out);
+        }
+        return 0;
+    }
+
+    private static int fail(boolean json, String message) {
+        if (json) {
+            System.out.println(
+                    Json.write(Map.of("ok", false, "error", Map.of("message", message))));
+        } else {
+            System.err.println(message);
+        }
+        return 1;
+    }
+
+    /** The rules in force: the newest on push.rules, else the job's rules file. */
+    private static String rules(Configuration conf) throws Exception {
+        String bootstrap = conf.get(CommonOptions.KAFKA_BOOTSTRAP);
+        String[] newest = {null};
+        if (bootstrap != null) {
+            try {
+                CommittedRecords.readAll(
+                        bootstrap,
+                        Topics.RULES,
+                        r -> newest[0] = new String(r.value(), StandardCharsets.UTF_8));
+            } catch (RuntimeException noTopic) {
+                // no updates published: the file's rules are in force
+            }
+        }
+        if (newest[0] != null) {
+            try {
+                io.pushline.dispatch.gate.RulesParser.parse(newest[0]);
+                return newest[0];
+            } catch (RuntimeException bad) {
+                // the job rejected it too and kept the earlier rules
+            }
+        }
+        String file = conf.get(DispatchOptions.GATE_RULES);
+        return file == null || file.isBlank() ? "{}" : Files.readString(Paths.get(file));
+    }
+
+    static Map<String, Object> answer(
+            GateDryRun.Result r, Configuration conf, String msgType, long now) {
+        Map<String, PacingStatus> reports = reports(conf.get(CommonOptions.KAFKA_BOOTSTRAP), now);
+        Map<String, Double> configured = new HashMap<>(PacingConfig.DEFAULT_RATES);
+        conf.get(DispatchOptions.PACING_RATES)
+                .forEach((k, v) -> configured.put(k, Double.parseDouble(v.trim())));
+        List<Map<String, Object>> vendors = GateDryRun.vendors(r);
+        double longest = 0;
+        for (Map<String, Object> v : vendors) {
+            String vendor = (String) v.get("vendor");
+            PacingStatus s = reports.get(vendor);
+            double rate = s != null && s.rate > 0 ? s.rate : configured.getOrDefault(vendor, 0.0);
+            long backlog = s != null ? s.backlog : 0;
+            long pass = (Long) v.get("pass");
+            v.put("rate", Math.round(rate));
+            v.put("backlog", backlog);
+            double seconds = rate > 0 ? (backlog + pass) / rate : 0;
+            v.put("seconds", seconds);
+            longest = Math.max(longest, seconds);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ok", true);
+        out.put("msgType", msgType);
+        out.put("members", r.members);
+        out.put("withDevice", r.withDevice);
+        out.put("devices", r.devices);
+        out.put("pass", r.pass);
+        out.put("dropped", r.dropped);
+        out.put("drops", r.drops);
+        out.put("vendors", vendors);
+        out.put("pacerSeconds", longest);
+        out.put(
+                "ratesFrom",
+                reports.isEmpty()
+                        ? "configured (no pacer report in the last 5 minutes)"
+                        : "the pacer's reports on " + Topics.PACING_STATUS);
+        Map<String, Object> state = new LinkedHashMap<>();
+        boolean savepoint = r.checkpoint.getFileName().toString().startsWith("savepoint");
+        state.put(
+                "source", (savepoint ? "savepoint " : "checkpoint ") + r.checkpoint.getFileName());
+        state.put("path", r.checkpoint.toString());
+        state.put("takenAt", r.takenAt);
+        state.put("ageMs", Math.max(0, now - r.takenAt));
+        out.put("state", state);
+        out.put("now", now);
+        return out;
+    }
+
+    /**
+     * The newest fresh report of each vendor on push.pacing (the last records of each partition).
+     */
+    private static Map<String, PacingStatus> reports(String bootstrap, long now) {
+        Map<String, PacingStatus> out = new HashMap<>();
+        if (bootstrap == null) {
+            return out;
+        }
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(KafkaIO.committedReader(bootstrap))) {
+            List<TopicPartition> parts = CommittedRecords.partitions(c, Topics.PACING_STATUS);
+            c.assign(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            for (TopicPartition tp : parts) {
+                c.seek(tp, Math.max(0, end.get(tp) - 500));
+            }
+            long deadline = System.currentTimeMillis() + 5_000;
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
+                    && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
+                    try {
+                        PacingStatus s =
+                                Json.read(
+                                        new String(rec.value(), StandardCharsets.UTF_8),
+                                        PacingStatus.class);
+                        if (s != null && s.vendor != null && now - s.ts < REPORT_FRESH_MS) {
+                            PacingStatus old = out.get(s.vendor);
+                            if (old == null || old.ts <= s.ts) {
+                                out.put(s.vendor, s);
+                            }
+                        }
+                    } catch (RuntimeException notAReport) {
+                        // the job dead-letters these; here they are just not a rate
+                    }
+                }
+            }
+        } catch (RuntimeException noTopic) {
+            // no pacer has reported: configured rates
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void print(Map<String, Object> out) {
+        System.out.printf(
+                "%,d members, %,d with a device (%,d devices): pass %,d, drop %,d %s%n",
+                out.get("members"),
+                out.get("withDevice"),
+                out.get("devices"),
+                out.get("pass"),
+                out.get("dropped"),
+                out.get("drops"));
+        for (Map<String, Object> v : (List<Map<String, Object>>) out.get("vendors")) {
+            System.out.printf(
+                    "  %-9s devices %,9d  pass %,9d  drop %,9d  %s  at %,d/s: %.0f s%n",
+                    v.get("vendor"),
+                    v.get("devices"),
+                    v.get("pass"),
+                    v.get("dropped"),
+                    v.get("drops"),
+                    v.get("rate"),
+                    v.get("seconds"));
+        }
+        Map<String, Object> s = (Map<String, Object>) out.get("state");
+        System.out.printf(
+                "gate state: %s (%.0f s old); rates %s%n",
+                s.get("path"), ((Long) s.get("ageMs")) / 1000.0, out.get("ratesFrom"));
+    }
+}

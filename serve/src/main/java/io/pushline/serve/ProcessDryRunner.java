@@ -1,0 +1,89 @@
+package io.pushline.serve;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@code ./pushline audience dry-run ... --json} in a JVM of its own (the State Processor API
+ * needs Flink's runtime; a dry run's memory is its own) and hands back its JSON. One at a time: a
+ * second request waits for the first.
+ */
+final class ProcessDryRunner implements DryRunner {
+    static final long TIMEOUT_MINUTES = 10;
+
+    private final Path launcher;
+    private final List<String> options;
+    private final Semaphore one = new Semaphore(1);
+
+    /**
+     * @param launcher the {@code pushline} script
+     * @param options passed on ({@code --key value}: HBase, Kafka, the checkpoint folder)
+     */
+    ProcessDryRunner(Path launcher, List<String> options) {
+        this.launcher = launcher;
+        this.options = List.copyOf(options);
+    }
+
+    @Override
+    public String run(String expression, String msgType) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(launcher.toString());
+        cmd.add("audience");
+        cmd.add("dry-run");
+        cmd.add("--expr");
+        cmd.add(expression);
+        cmd.add("--msg-type");
+        cmd.add(msgType);
+        cmd.add("--json");
+        cmd.addAll(options);
+        if (!one.tryAcquire(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+            throw new DryRunException("another dry run is still going; try again later");
+        }
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+            p.getOutputStream().close();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            Thread drain = new Thread(() -> copy(p.getErrorStream(), err), "dry-run-stderr");
+            drain.setDaemon(true);
+            drain.start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new DryRunException(
+                        "the dry run took longer than " + TIMEOUT_MINUTES + " min");
+            }
+            drain.join(1_000);
+            String text = new String(out, StandardCharsets.UTF_8).strip();
+            // The JSON answer is the last line; the launcher may print a build note first.
+            int nl = text.lastIndexOf('\n');
+            String last = nl < 0 ? text : text.substring(nl + 1);
+            if (last.startsWith("{")) {
+                return last;
+            }
+            String why = new String(err.toByteArray(), StandardCharsets.UTF_8).strip();
+            throw new DryRunException(
+                    "the dry run failed (exit " + p.exitValue() + "): " + tail(why, 600));
+        } finally {
+            one.release();
+        }
+    }
+
+    private static String tail(String s, int max) {
+        return s.length() <= max ? s : "..." + s.substring(s.length() - max);
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out) {
+        try {
+            in.transferTo(out);
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+}
