@@ -101,7 +101,34 @@ final class DryRunCommand {
                             + " yet: is it running (./pushline run dispatch, or the demo with"
                             + " --keep)?");
         }
-        long now = System.currentTimeMillis();
+        StreamExecutionEnvironment flink =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        LocalFlink.configuration(home.resolve("flink-dry-run")));
+        flink.setParallelism(2);
+        Map<String, Object> out =
+                answer(flink, conf, chk, expr, msgType, rules(conf), System.currentTimeMillis());
+        if (json) {
+            System.out.println(Json.write(out));
+        } else {
+            print(out);
+        }
+        return 0;
+    }
+
+    /**
+     * The dry run's answer (the JSON the console shows): the audience's members from the segment
+     * store, the gate's verdicts from checkpoint {@code chk}, the pacer's time.
+     */
+    static Map<String, Object> answer(
+            StreamExecutionEnvironment flink,
+            Configuration conf,
+            Path chk,
+            String expr,
+            String msgType,
+            String rules,
+            long now)
+            throws Exception {
+        long t0 = System.nanoTime();
         Set<String> members = new HashSet<>();
         try (StoreAudiences store =
                 new StoreAudiences(
@@ -123,12 +150,6 @@ final class DryRunCommand {
                 from = (chunk[chunk.length - 1] & 0xFFFFFFFFL) + 1;
             }
         }
-        String rules = rules(conf);
-        StreamExecutionEnvironment flink =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        LocalFlink.configuration(home.resolve("flink-dry-run")));
-        flink.setParallelism(2);
-        long t0 = System.nanoTime();
         GateDryRun.Result r =
                 GateDryRun.run(
                         flink,
@@ -140,12 +161,7 @@ final class DryRunCommand {
                         now);
         Map<String, Object> out = answer(r, conf, msgType, now);
         out.put("tookMs", (System.nanoTime() - t0) / 1_000_000);
-        if (json) {
-            System.out.println(Json.write(out));
-        } else {
-            print(out);
-        }
-        return 0;
+        return out;
     }
 
     private static int fail(boolean json, String message) {

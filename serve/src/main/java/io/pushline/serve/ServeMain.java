@@ -78,25 +78,19 @@ public final class ServeMain {
             writePrivate(file, token);
             tokenNote = "the token in " + file;
         }
-        ConsoleAccess access = new ConsoleAccess(token, conf.get(ServeOptions.APP_TOKEN));
-        ConsoleApi console =
-                new ConsoleApi(
-                        access,
-                        new ConsoleAudiences(hbase, namespace),
-                        new ProcessDryRunner(launcher(), dryRunOptions(conf, home)),
-                        hbase,
-                        namespace,
-                        System::currentTimeMillis);
         Server server =
-                new Server(
+                Server.withConsole(
                         store,
                         inbox,
                         new KafkaReadLog(kafka),
                         System::currentTimeMillis,
                         conf.get(ServeOptions.PULL_MARGIN),
                         conf.get(ServeOptions.PULL_WINDOW),
-                        access,
-                        console);
+                        token,
+                        conf.get(ServeOptions.APP_TOKEN),
+                        hbase,
+                        namespace,
+                        new ProcessDryRunner(launcher(), dryRunOptions(conf, home)));
         long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
         InboxChangeFeed feed =
                 cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;

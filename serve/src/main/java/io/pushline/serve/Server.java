@@ -163,6 +163,39 @@ public final class Server implements AutoCloseable {
                         });
     }
 
+    /**
+     * A server with the console and its API (and the app APIs behind {@code appToken} when one is
+     * given).
+     *
+     * @param consoleToken required
+     * @param hbase the segments, the dictionary, the saved audiences and the receipts' metrics
+     */
+    public static Server withConsole(
+            ReminderStore reminders,
+            InboxStore inbox,
+            ReadLog readLog,
+            LongSupplier clock,
+            Duration pullMargin,
+            Duration pullWindow,
+            String consoleToken,
+            String appToken,
+            org.apache.hadoop.hbase.client.Connection hbase,
+            String namespace,
+            DryRunner dryRun)
+            throws IOException {
+        ConsoleAccess access = new ConsoleAccess(consoleToken, appToken);
+        ConsoleApi console =
+                new ConsoleApi(
+                        access,
+                        new ConsoleAudiences(hbase, namespace),
+                        dryRun,
+                        hbase,
+                        namespace,
+                        clock);
+        return new Server(
+                reminders, inbox, readLog, clock, pullMargin, pullWindow, access, console);
+    }
+
     /** Adds figures (Prometheus' text format) to what {@code /metrics} prints. */
     public void addMetrics(Supplier<String> more) {
         this.more.add(more);

@@ -19,19 +19,25 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
 
 /**
@@ -111,23 +117,17 @@ public final class GateDryRun {
         DataStream<DeviceInfo> bound =
                 reader.readKeyedState(
                         OperatorIdentifier.forUid("uid-index"), new UidDevices(members));
-        try (CloseableIterator<DeviceInfo> it = bound.executeAndCollect("dry run: uid index")) {
-            while (it.hasNext()) {
-                DeviceInfo d = it.next();
-                devices.put(d.deviceId, d);
-                withDevice.add(d.uid);
-            }
+        for (DeviceInfo d : collect(env, bound, "dry run: uid index")) {
+            devices.put(d.deviceId, d);
+            withDevice.add(d.uid);
         }
         Map<String, GateState> states = new HashMap<>();
         DataStream<Keyed> gate =
                 reader.readKeyedState(
                         OperatorIdentifier.forUid("gate"),
                         new GateStates(new HashSet<>(devices.keySet()), stateTtl));
-        try (CloseableIterator<Keyed> it = gate.executeAndCollect("dry run: gate state")) {
-            while (it.hasNext()) {
-                Keyed k = it.next();
-                states.put(k.deviceId, k.state);
-            }
+        for (Keyed k : collect(env, gate, "dry run: gate state")) {
+            states.put(k.deviceId, k.state);
         }
         Result r = new Result();
         r.members = members.size();
@@ -161,6 +161,62 @@ public final class GateDryRun {
             r.drops.merge(DropReason.NO_DEVICE.wireName(), r.members - r.withDevice, Long::sum);
         }
         return r;
+    }
+
+    /** Results of the local jobs, by run: they run in this JVM (a local environment). */
+    private static final Map<String, Queue<Object>> RESULTS = new ConcurrentHashMap<>();
+
+    /**
+     * Runs the stream to its end and returns what it emitted. Not executeAndCollect: a local
+     * environment shuts its mini cluster down as the job ends, and the collecting client then lost
+     * the last results ("Failed to get job status ... Some data might be lost").
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> collect(
+            StreamExecutionEnvironment env, DataStream<T> stream, String name) throws Exception {
+        // The records go to the queue as they are: no copy between the reader and the sink.
+        env.getConfig().enableObjectReuse();
+        String run = UUID.randomUUID().toString();
+        Queue<Object> out = new ConcurrentLinkedQueue<>();
+        RESULTS.put(run, out);
+        try {
+            stream.sinkTo(new Into<>(run)).name("collect");
+            env.execute(name);
+            List<T> list = new ArrayList<>(out.size());
+            for (Object o : out) {
+                list.add((T) o);
+            }
+            return list;
+        } finally {
+            RESULTS.remove(run);
+        }
+    }
+
+    /** Hands records to {@link #RESULTS} (same JVM). */
+    private static final class Into<T> implements Sink<T> {
+        private static final long serialVersionUID = 1L;
+        private final String run;
+
+        Into(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public SinkWriter<T> createWriter(WriterInitContext context) {
+            Queue<Object> out = RESULTS.get(run);
+            return new SinkWriter<>() {
+                @Override
+                public void write(T element, Context ctx) {
+                    out.add(element);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
     }
 
     /** A device's gate state, for the collecting client. */

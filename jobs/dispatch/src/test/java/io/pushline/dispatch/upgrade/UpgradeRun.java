@@ -38,7 +38,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * UpgradeTrace#RULES}; every stateful operator the job has, with its production uid.
  */
 final class UpgradeRun {
-    static final Duration STATE_TTL = Duration.ofDays(8);
+    // TTL is processing time: the committed savepoint was written on one day, and with a week its
+    // state would be invisible (never returned expired) a week later. Ten years keeps it readable.
+    static final Duration STATE_TTL = Duration.ofDays(3650);
 
     private UpgradeRun() {}
 
