@@ -356,7 +356,7 @@ async function loadOne(name) {
   }
   if (data.campaigns.length === 0) {
     const li = document.createElement("li");
-    li.textContent = 'none yet: a campaign names it with "target": {"savedAudience": "' + name + '"}';
+    li.textContent = "none yet";
     list.appendChild(li);
   }
   out.appendChild(list);
