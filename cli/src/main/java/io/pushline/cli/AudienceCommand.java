@@ -157,19 +157,16 @@ final class AudienceCommand {
             BufferedWriter out =
                     new BufferedWriter(
                             new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
-            for (long from = 0; ; ) {
-                int[] ids = result.chunk(from, 10_000);
-                for (String uid : src.uids(ids)) {
-                    if (uid != null) {
-                        out.write(uid);
-                        out.write('\n');
-                    }
-                }
-                if (ids.length < 10_000) {
-                    break;
-                }
-                from = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
-            }
+            result.forEachChunk(
+                    10_000,
+                    ids -> {
+                        for (String uid : src.uids(ids)) {
+                            if (uid != null) {
+                                out.write(uid);
+                                out.write('\n');
+                            }
+                        }
+                    });
             out.flush();
             return 0;
         }
@@ -297,7 +294,7 @@ final class AudienceCommand {
         /** Parses {@code expression} and returns an evaluator holding what it names. */
         abstract AudienceEvaluator evaluator(String expression) throws Exception;
 
-        abstract String[] uids(int[] ids) throws Exception;
+        abstract String[] uids(int[] ids) throws java.io.IOException;
 
         @Override
         public void close() throws Exception {}
@@ -346,7 +343,7 @@ final class AudienceCommand {
         }
 
         @Override
-        String[] uids(int[] ids) throws Exception {
+        String[] uids(int[] ids) throws java.io.IOException {
             return store.uids(ids);
         }
 

@@ -137,18 +137,15 @@ final class DryRunCommand {
                         conf.get(CommonOptions.HBASE_NAMESPACE),
                         100_000)) {
             IdSet ids = store.evaluate(expr);
-            for (long from = 0; ; ) {
-                int[] chunk = ids.chunk(from, 10_000);
-                for (String uid : store.uids(chunk)) {
-                    if (uid != null) {
-                        members.add(uid);
-                    }
-                }
-                if (chunk.length < 10_000) {
-                    break;
-                }
-                from = (chunk[chunk.length - 1] & 0xFFFFFFFFL) + 1;
-            }
+            ids.forEachChunk(
+                    10_000,
+                    chunk -> {
+                        for (String uid : store.uids(chunk)) {
+                            if (uid != null) {
+                                members.add(uid);
+                            }
+                        }
+                    });
         }
         GateDryRun.Result r =
                 GateDryRun.run(

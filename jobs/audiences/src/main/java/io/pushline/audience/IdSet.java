@@ -62,6 +62,25 @@ public final class IdSet {
         return n == max ? out : Arrays.copyOf(out, n);
     }
 
+    /** What {@link #forEachChunk} hands each chunk to. */
+    public interface ChunkConsumer {
+        void accept(int[] ids) throws IOException;
+    }
+
+    /** Every id, ascending, in chunks of at most {@code max}. */
+    public void forEachChunk(int max, ChunkConsumer each) throws IOException {
+        for (long from = 0; ; ) {
+            int[] ids = chunk(from, max);
+            if (ids.length > 0) {
+                each.accept(ids);
+            }
+            if (ids.length < max) {
+                return;
+            }
+            from = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
+        }
+    }
+
     /** For benchmarks that compare with hand-written bitmap code: the bitmap itself, not a copy. */
     public RoaringBitmap unwrap() {
         return bits;
