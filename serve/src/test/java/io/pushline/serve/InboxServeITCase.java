@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -220,7 +221,9 @@ class InboxServeITCase {
         assertThat(failures).isEmpty();
         try (var admin = hbase.getAdmin()) {
             assertThat(admin.tableExists(HBaseTables.reminders(ns))).isTrue();
-            assertThat(admin.listTableNamesByNamespace(ns)).hasSize(10);
+            assertThat(admin.tableExists(TableName.valueOf(ns, HBaseTables.SAVED_AUDIENCES)))
+                    .isTrue();
+            assertThat(admin.listTableNamesByNamespace(ns)).hasSize(11);
         }
     }
 
