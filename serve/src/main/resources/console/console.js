@@ -190,7 +190,7 @@ function renderDryRun(out, d) {
   p.id = "dry-summary";
   p.textContent =
     fmt(d.members) + " members, " + fmt(d.withDevice) + " with a device (" + fmt(d.devices) + " devices): the gate would pass " +
-    fmt(d.pass) + " and drop " + fmt(d.dropped) + "; the pacer would take about " + duration(d.pacerSeconds) + ".";
+    fmt(d.pass) + " and drop " + fmt(d.dropped) + "; the pacer would take " + (d.pacerSeconds < 1 ? "" : "about ") + duration(d.pacerSeconds) + ".";
   out.appendChild(p);
   const t = document.createElement("table");
   t.id = "dry-table";
@@ -223,8 +223,9 @@ function renderDryRun(out, d) {
   const f = document.createElement("p");
   f.className = "fresh";
   f.id = "dry-freshness";
-  f.textContent = "Gate state as of " + when(d.state.takenAt) + " (" + age(d.state.ageMs) + " old, " + d.state.source +
-    "); device registry read now; rates " + d.ratesFrom + ". Dropped without a device: " + fmt(d.members - d.withDevice) + " members.";
+  f.textContent = "Devices and gate state from the dispatch job's " + d.state.source + ", taken " + when(d.state.takenAt) +
+    " (" + age(d.state.ageMs) + " old); segment members read now; rates " + d.ratesFrom + ". Members without a device: " +
+    fmt(d.members - d.withDevice) + ".";
   out.appendChild(f);
 }
 

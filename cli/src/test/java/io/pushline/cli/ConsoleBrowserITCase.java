@@ -40,9 +40,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The console in a real headless Chromium against the embedded HBase: log in, type an expression
  * with a misspelt segment and see the contract's message with the caret under its column and the
- * close name offered, take the suggestion, see the exact size and the explain tree, save it, and
- * find the saved audience with its history. (The dry run's step is not here yet: see
- * docs/console.md, "Not done".) Screenshots go to {@code target/console-screenshots/}.
+ * close name offered, take the suggestion, see the exact size and the explain tree, save it, dry
+ * run another expression against the dispatch job's savepoint of the upgrade test (real gate state:
+ * one device over its daily cap, one within its minimum interval), and find the saved audience with
+ * its history. Screenshots go to {@code target/console-screenshots/}.
  */
 class ConsoleBrowserITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
@@ -154,6 +155,29 @@ class ConsoleBrowserITCase {
                     assertThat(v.savedBy).isEqualTo("mia");
                     assertThat(v.size).isEqualTo(50);
                 }
+
+                // The dry run: the scripted five as a promo now, from the savepoint's state.
+                browser.clear("#expr");
+                browser.type("#expr", "scripted");
+                browser.await("the new size", 10, () -> safe(browser, "#size"), s -> s.equals("5"));
+                browser.clear("#dry-msgtype");
+                browser.type("#dry-msgtype", "promo");
+                browser.click("#dry-run");
+                browser.await(
+                        "the dry run",
+                        120,
+                        () -> safe(browser, "#dry-status"),
+                        s -> !s.startsWith("Reading"));
+                assertThat(browser.text("#dry-status")).isEqualTo("Dry run done.");
+                assertThat(browser.text("#dry-summary"))
+                        .startsWith(
+                                "5 members, 5 with a device (5 devices): the gate would pass 3 and"
+                                        + " drop 2;");
+                assertThat(browser.text("#dry-table tbody tr:first-child"))
+                        .contains("fcm")
+                        .contains("daily_cap 1, min_interval 1");
+                assertThat(browser.text("#dry-freshness")).contains("gate-v3");
+                browser.screenshot(SHOTS.resolve("04-dry-run.png"));
 
                 // The saved audience and its history.
                 browser.open(base + "/console#saved");
