@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -62,6 +63,8 @@ final class DemoCommand {
         int devices = 100_000;
         int requests = 3_000;
         int users = 20_000;
+        boolean keep = false;
+        int port = 8080;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = positive("--devices", args[++i]);
@@ -69,9 +72,14 @@ final class DemoCommand {
                 requests = positive("--requests", args[++i]);
             } else if (args[i].equals("--users") && i + 1 < args.length) {
                 users = positive("--users", args[++i]);
+            } else if (args[i].equals("--keep")) {
+                keep = true;
+            } else if (args[i].equals("--port") && i + 1 < args.length) {
+                port = port(args[++i]);
             } else {
                 throw new UsageException(
-                        "usage: ./pushline demo [--devices N] [--requests M] [--users U]");
+                        "usage: ./pushline demo [--devices N] [--requests M] [--users U] [--keep"
+                                + " [--port P]]");
             }
         }
         long t0 = System.nanoTime();
@@ -178,10 +186,14 @@ final class DemoCommand {
             // A day in a minute: each vendor paced at ten times its default rate.
             opts.put(DispatchOptions.PACING_RATES.key(), demoRates());
             opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
+            opts.put(DispatchOptions.KEEP_RUNNING.key(), String.valueOf(keep));
             System.out.println("      pacing: " + demoRates() + " sends/s");
             // A demo reports a failure instead of restarting for ever.
             Configuration flink = stack.flinkConfiguration();
             flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+            // Its own folder: the dry run reads the newest checkpoint there, never another job's.
+            Path checkpoints = dir.resolve("dispatch-checkpoints");
+            flink.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(2);
@@ -190,25 +202,16 @@ final class DemoCommand {
             long expectedDecisions =
                     data.expectedByRegistry.values().stream().mapToLong(x -> x).sum()
                             + nightly.slots;
-            var result = job.getJobExecutionResult();
-            while (!result.isDone()) {
-                // Decisions are committed with each checkpoint once the watermark has passed
-                // their requests' time; a catch-up run decides most of them as its input ends.
+            double jobSecs;
+            if (keep) {
+                DemoKeep.awaitDecided(stack.kafkaBootstrap(), job, expectedDecisions, ts);
+                jobSecs = secs(ts) - DemoKeep.QUIET_MS / 1000.0;
                 System.out.printf(
-                        "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
-                        secs(ts),
-                        status(job),
-                        committedCount(stack.kafkaBootstrap(), Topics.DECISIONS),
-                        expectedDecisions);
-                try {
-                    result.get(2, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.TimeoutException stillRunning) {
-                    // Print progress again.
-                }
+                        "      input decided in about %.1f s; the job keeps running%n", jobSecs);
+            } else {
+                jobSecs = awaitFinished(stack.kafkaBootstrap(), job, expectedDecisions, ts);
+                System.out.printf("      job finished in %.1f s%n", jobSecs);
             }
-            result.get();
-            double jobSecs = secs(ts);
-            System.out.printf("      job finished in %.1f s%n", jobSecs);
 
             step("[6/9] reading the output topics and HBase");
             int code = summary(stack, data, nightly, inputRecords, jobSecs);
@@ -222,8 +225,34 @@ final class DemoCommand {
             code = Math.max(code, DemoLongconn.run(stack, dir, base));
             code = Math.max(code, DemoReceipts.run(stack, dir));
             System.out.printf("Wall time: %.1f s%n", secs(t0));
+            if (keep) {
+                return DemoKeep.hold(stack, job, checkpoints, rules, port, code);
+            }
             return code;
         }
+    }
+
+    /** Waits for the bounded job to finish, printing progress; its run time in seconds. */
+    private static double awaitFinished(
+            String bootstrap, JobClient job, long expectedDecisions, long ts) throws Exception {
+        var result = job.getJobExecutionResult();
+        while (!result.isDone()) {
+            // Decisions are committed with each checkpoint once the watermark has passed
+            // their requests' time; a catch-up run decides most of them as its input ends.
+            System.out.printf(
+                    "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
+                    secs(ts),
+                    status(job),
+                    committedCount(bootstrap, Topics.DECISIONS),
+                    expectedDecisions);
+            try {
+                result.get(2, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException stillRunning) {
+                // Print progress again.
+            }
+        }
+        result.get();
+        return secs(ts);
     }
 
     static String demoRates() {
@@ -390,7 +419,7 @@ final class DemoCommand {
     }
 
     /** Committed records so far: the consumer's end offsets under read_committed, summed. */
-    private static long committedCount(String bootstrap, String topic) {
+    static long committedCount(String bootstrap, String topic) {
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(bootstrap))) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
             // Offsets include transaction markers: an estimate good enough for progress.
@@ -423,6 +452,18 @@ final class DemoCommand {
 
     static double secs(long since) {
         return (System.nanoTime() - since) / 1e9;
+    }
+
+    private static int port(String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 0 && n <= 65_535) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // Reported below.
+        }
+        throw new UsageException("--port must be 0-65535 (0: a free one), not '" + value + "'");
     }
 
     private static int positive(String name, String value) {

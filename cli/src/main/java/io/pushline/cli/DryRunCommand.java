@@ -147,18 +147,40 @@ final class DryRunCommand {
                         }
                     });
         }
-        GateDryRun.Result r =
-                GateDryRun.run(
-                        flink,
-                        chk,
-                        members,
-                        msgType,
-                        rules,
-                        conf.get(DispatchOptions.GATE_STATE_TTL),
-                        now);
+        GateDryRun.Result r;
+        try {
+            r = read(flink, conf, chk, members, msgType, rules, now);
+        } catch (Exception e) {
+            // The running job subsumed and deleted the checkpoint while it was read: the next
+            // newest one, once. (Retain enough: execution.checkpointing.num-retained.)
+            Path next = Files.exists(chk.resolve("_metadata")) ? null : newestBeside(chk);
+            if (next == null) {
+                throw e;
+            }
+            r = read(flink, conf, next, members, msgType, rules, now);
+        }
         Map<String, Object> out = answer(r, conf, msgType, now);
         out.put("tookMs", (System.nanoTime() - t0) / 1_000_000);
         return out;
+    }
+
+    private static GateDryRun.Result read(
+            StreamExecutionEnvironment flink,
+            Configuration conf,
+            Path chk,
+            Set<String> members,
+            String msgType,
+            String rules,
+            long now)
+            throws Exception {
+        return GateDryRun.run(
+                flink, chk, members, msgType, rules, conf.get(DispatchOptions.GATE_STATE_TTL), now);
+    }
+
+    /** The newest checkpoint of the job folder that held {@code chk} (chk-N), if any. */
+    private static Path newestBeside(Path chk) throws java.io.IOException {
+        Path job = chk.getParent();
+        return job == null || !Files.isDirectory(job) ? null : GateDryRun.newest(job);
     }
 
     private static int fail(boolean json, String message) {

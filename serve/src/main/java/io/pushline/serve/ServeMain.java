@@ -46,6 +46,66 @@ public final class ServeMain {
         }
         Configuration conf =
                 OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
+        Running running = start(conf, home());
+        System.out.println("pushline serve: listening on port " + running.port + " (Ctrl-C stops)");
+        System.out.println(
+                "pushline serve: console at http://localhost:"
+                        + running.port
+                        + "/console (log in with "
+                        + running.tokenNote
+                        + ")");
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    running.close();
+                                    stop.countDown();
+                                }));
+        stop.await();
+        return 0;
+    }
+
+    /** A server that is up: its port, where its console token is, and how to stop it. */
+    public static final class Running implements AutoCloseable {
+        public final int port;
+
+        /** Where the console's token is: the option, or the file it was written to. */
+        public final String tokenNote;
+
+        private final Server server;
+        private final InboxChangeFeed feed;
+        private final Connection hbase;
+
+        private Running(
+                int port, String tokenNote, Server server, InboxChangeFeed feed, Connection hbase) {
+            this.port = port;
+            this.tokenNote = tokenNote;
+            this.server = server;
+            this.feed = feed;
+            this.hbase = hbase;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (feed != null) {
+                    feed.close();
+                }
+                server.close();
+                hbase.close();
+            } catch (Exception e) {
+                // stopping anyway
+            }
+        }
+    }
+
+    /**
+     * Starts the app API and the console with {@code conf} (the keys of {@link
+     * ServeOptions#accepted()}); an unset console token is made up and written to {@code
+     * home/console.token}. {@code ./pushline serve} and {@code ./pushline demo --keep} start it so.
+     */
+    public static Running start(Configuration conf, Path home) throws Exception {
         String bootstrap = conf.get(CommonOptions.KAFKA_BOOTSTRAP);
         String quorum = HBaseTables.address(conf);
         if (bootstrap == null || quorum == null || quorum.isBlank()) {
@@ -60,71 +120,64 @@ public final class ServeMain {
             throw new UsageException("option 'serve.port' must be 0-65535, got " + port);
         }
         Connection hbase = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
-        Properties kafka = KafkaIO.clientProperties(conf);
-        kafka.setProperty("bootstrap.servers", bootstrap);
-        String namespace = conf.get(CommonOptions.HBASE_NAMESPACE);
-        // Jobs create the tables as they start; the server may come first (a fresh stack).
-        HBaseTables.ensure(hbase, namespace);
-        ReminderStore store = new HBaseReminderStore(hbase, namespace, kafka);
-        InboxStore inbox =
-                new InboxStore(
-                        hbase, namespace, InboxOptions.retention(conf), System::currentTimeMillis);
-        Path home = home();
-        String token = conf.get(ServeOptions.CONSOLE_TOKEN);
-        String tokenNote = "the token of serve.console.token";
-        if (token == null || token.isBlank()) {
-            token = ConsoleAccess.newToken();
-            Path file = home.resolve("console.token");
-            writePrivate(file, token);
-            tokenNote = "the token in " + file;
+        try {
+            Properties kafka = KafkaIO.clientProperties(conf);
+            kafka.setProperty("bootstrap.servers", bootstrap);
+            String namespace = conf.get(CommonOptions.HBASE_NAMESPACE);
+            // Jobs create the tables as they start; the server may come first (a fresh stack).
+            HBaseTables.ensure(hbase, namespace);
+            ReminderStore store = new HBaseReminderStore(hbase, namespace, kafka);
+            InboxStore inbox =
+                    new InboxStore(
+                            hbase,
+                            namespace,
+                            InboxOptions.retention(conf),
+                            System::currentTimeMillis);
+            String token = conf.get(ServeOptions.CONSOLE_TOKEN);
+            String tokenNote = "the token of serve.console.token";
+            if (token == null || token.isBlank()) {
+                token = ConsoleAccess.newToken();
+                Path file = home.resolve("console.token");
+                writePrivate(file, token);
+                tokenNote = "the token in " + file;
+            }
+            Server server =
+                    Server.withConsole(
+                            store,
+                            inbox,
+                            new KafkaReadLog(kafka),
+                            System::currentTimeMillis,
+                            conf.get(ServeOptions.PULL_MARGIN),
+                            conf.get(ServeOptions.PULL_WINDOW),
+                            token,
+                            conf.get(ServeOptions.APP_TOKEN),
+                            hbase,
+                            namespace,
+                            new ProcessDryRunner(launcher(), dryRunOptions(conf, home)));
+            long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
+            InboxChangeFeed feed =
+                    cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;
+            if (feed != null) {
+                server.addMetrics(feed::prometheus);
+            }
+            int bound;
+            try {
+                bound = server.start(conf.get(ServeOptions.HOST), port);
+            } catch (Exception e) {
+                if (feed != null) {
+                    feed.close();
+                }
+                server.close();
+                throw e;
+            }
+            if (feed != null) {
+                feed.start();
+            }
+            return new Running(bound, tokenNote, server, feed, hbase);
+        } catch (Exception e) {
+            hbase.close();
+            throw e;
         }
-        Server server =
-                Server.withConsole(
-                        store,
-                        inbox,
-                        new KafkaReadLog(kafka),
-                        System::currentTimeMillis,
-                        conf.get(ServeOptions.PULL_MARGIN),
-                        conf.get(ServeOptions.PULL_WINDOW),
-                        token,
-                        conf.get(ServeOptions.APP_TOKEN),
-                        hbase,
-                        namespace,
-                        new ProcessDryRunner(launcher(), dryRunOptions(conf, home)));
-        long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
-        InboxChangeFeed feed =
-                cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;
-        if (feed != null) {
-            server.addMetrics(feed::prometheus);
-        }
-        int bound = server.start(conf.get(ServeOptions.HOST), port);
-        if (feed != null) {
-            feed.start();
-        }
-        System.out.println("pushline serve: listening on port " + bound + " (Ctrl-C stops)");
-        System.out.println(
-                "pushline serve: console at http://localhost:"
-                        + bound
-                        + "/console (log in with "
-                        + tokenNote
-                        + ")");
-        CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(
-                        new Thread(
-                                () -> {
-                                    try {
-                                        if (feed != null) {
-                                            feed.close();
-                                        }
-                                        server.close();
-                                    } catch (Exception e) {
-                                        // stopping anyway
-                                    }
-                                    stop.countDown();
-                                }));
-        stop.await();
-        return 0;
     }
 
     private static List<String> localEnvDefaults() throws Exception {

@@ -436,9 +436,14 @@ public final class DispatchJob {
                                 "Kafka input")
                         .uid("source-kafka")
                         .setMaxParallelism(maxParallelism);
+        // Control topics: read to their end with the input, or left open to keep the job up.
+        Configuration controlTopics = new Configuration(options);
+        if (options.get(DispatchOptions.KEEP_RUNNING)) {
+            controlTopics.set(CommonOptions.KAFKA_BOUNDED, false);
+        }
         DataStream<String> rules =
                 env.fromSource(
-                                KafkaIO.textInput(options, Topics.RULES, groupId + "-rules"),
+                                KafkaIO.textInput(controlTopics, Topics.RULES, groupId + "-rules"),
                                 NoEventTime.strategy(),
                                 "Kafka rules")
                         .uid("source-kafka-rules")
@@ -451,7 +456,9 @@ public final class DispatchJob {
             reports =
                     env.fromSource(
                                     KafkaIO.textInput(
-                                            options, Topics.PACING_STATUS, groupId + "-pacing"),
+                                            controlTopics,
+                                            Topics.PACING_STATUS,
+                                            groupId + "-pacing"),
                                     NoEventTime.strategy(),
                                     "Kafka pacing reports")
                             .uid("source-kafka-pacing")
@@ -461,7 +468,7 @@ public final class DispatchJob {
             feedback =
                     env.fromSource(
                                     KafkaIO.textInput(
-                                            options,
+                                            controlTopics,
                                             options.get(DispatchOptions.PACING_FEEDBACK_TOPIC),
                                             groupId + "-feedback"),
                                     NoEventTime.strategy(),

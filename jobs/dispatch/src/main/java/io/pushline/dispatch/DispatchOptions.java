@@ -86,6 +86,19 @@ public final class DispatchOptions {
                                     + " never in a partition's first 10 s after a start. 0 turns"
                                     + " it off.");
 
+    public static final ConfigOption<Boolean> KEEP_RUNNING =
+            ConfigOptions.key("dispatch.bounded.keep-running")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "With kafka.bounded=true: the input topics are read to the offsets"
+                                    + " that were latest at the start as usual, but the control"
+                                    + " topics (push.rules, push.pacing, the vendor feedback"
+                                    + " topic) stay open, so the job decides all of its input"
+                                    + " and then keeps running, its gate state in its"
+                                    + " checkpoints, until it is stopped. ./pushline demo --keep"
+                                    + " runs the job so, for the console's dry run.");
+
     public static final ConfigOption<Integer> MAX_PARALLELISM =
             ConfigOptions.key("dispatch.max-parallelism")
                     .intType()
@@ -317,6 +330,7 @@ public final class DispatchOptions {
                 MAX_FUTURE,
                 MAX_PAST,
                 IDLE_ADVANCE,
+                KEEP_RUNNING,
                 MAX_PARALLELISM,
                 GATE_RULES,
                 GATE_STATE_TTL,
