@@ -345,6 +345,12 @@ async function loadOne(name) {
   const c = document.createElement("h3");
   c.textContent = "Campaigns that used it";
   out.appendChild(c);
+  const hint = document.createElement("p");
+  hint.className = "hint";
+  hint.id = "saved-use";
+  hint.textContent = "A campaign request names it with \"target\": {\"savedAudience\": " + JSON.stringify(name) +
+    "} and goes to the version current when it is sent.";
+  out.appendChild(hint);
   const list = document.createElement("ul");
   for (const u of data.campaigns) {
     const li = document.createElement("li");

@@ -132,7 +132,18 @@ final class ReplayCommand {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 n++;
                 ParsedRecord r = parser.parse(line, "trace", String.valueOf(n), n);
-                if (r.request != null && r.request.target.audience != null) {
+                if (r.request != null && r.request.target.savedAudience != null) {
+                    r =
+                            ParsedRecord.of(
+                                    DeadLetter.of(
+                                            "trace",
+                                            String.valueOf(n),
+                                            "saved audience '"
+                                                    + r.request.target.savedAudience
+                                                    + "': a replay reads segments from a folder,"
+                                                    + " and saved audiences are in HBase",
+                                            line));
+                } else if (r.request != null && r.request.target.audience != null) {
                     String reason = resolveAudience(r.request, segments, audiences);
                     if (reason != null) {
                         r =

@@ -154,6 +154,8 @@ class ConsoleBrowserITCase {
                     assertThat(v.expression).isEqualTo("random OR scripted");
                     assertThat(v.savedBy).isEqualTo("mia");
                     assertThat(v.size).isEqualTo(50);
+                    // what the dispatch job records when a campaign names it
+                    store.recordUse("reactivation", "spring-promo", NOW, v.version);
                 }
 
                 // The dry run: the scripted five as a promo now, from the savepoint's state.
@@ -189,11 +191,15 @@ class ConsoleBrowserITCase {
                                 s -> s.contains("reactivation"));
                 assertThat(row).contains("random OR scripted").contains("mia");
                 browser.click("#saved-table tbody tr");
-                browser.await(
-                        "the history",
-                        10,
-                        () -> safe(browser, "#saved-detail"),
-                        s -> s.contains("v1"));
+                String detail =
+                        browser.await(
+                                "the history",
+                                10,
+                                () -> safe(browser, "#saved-detail"),
+                                s -> s.contains("v1") && s.contains("spring-promo"));
+                assertThat(detail).contains("spring-promo at ").contains("(v1): its funnel");
+                assertThat(browser.text("#saved-use"))
+                        .contains("\"target\": {\"savedAudience\": \"reactivation\"}");
                 browser.screenshot(SHOTS.resolve("05-saved-history.png"));
             }
         }

@@ -312,11 +312,24 @@ public final class WireParser {
                 return new Bad("field 'target.audience' must be a string (an audience expression)");
             }
         }
+        if (present(target, "savedAudience")) {
+            kinds++;
+            p.target.savedAudience = textOf(target, "savedAudience");
+            if (p.target.savedAudience == null
+                    || !Target.SAVED_NAME.matcher(p.target.savedAudience).matches()) {
+                return new Bad(
+                        "field 'target.savedAudience' must be a saved audience's name (1-64"
+                                + " letters, digits, '_', '.', '-')");
+            }
+        }
         if (kinds != 1) {
             return new Bad(
                     "field 'target' must have exactly one of uids, devices, audience (has "
                             + kinds
-                            + ")");
+                            + ")"
+                            + (p.target.savedAudience == null
+                                    ? ""
+                                    : "; a savedAudience is an audience"));
         }
         Bad longField = tooLong("msgId", p.msgId, "msgType", p.msgType);
         return longField != null ? longField : new Request(p);

@@ -90,6 +90,8 @@ class WireParserTest {
                 "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"title\":\"t\",\"body\":\"b\",\"target\":{}}|exactly one of uids, devices, audience (has 0)",
                 "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"title\":\"t\",\"body\":\"b\",\"target\":{\"uids\":[],\"devices\":[]}}|exactly one of uids, devices, audience (has 2)",
                 "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"title\":\"t\",\"body\":\"b\",\"target\":{\"uids\":[1]}}|field 'target.uids' must be an array of non-empty strings",
+                "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"title\":\"t\",\"body\":\"b\",\"target\":{\"savedAudience\":\"a b\"}}|field 'target.savedAudience' must be a saved audience's name",
+                "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"title\":\"t\",\"body\":\"b\",\"target\":{\"savedAudience\":\"x\",\"audience\":\"a\"}}|exactly one of uids, devices, audience (has 2); a savedAudience is an audience",
                 "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"n\",\"level\":1.5,\"title\":\"t\",\"body\":\"b\",\"target\":{\"uids\":[]}}|field 'level' must be an integer",
             })
     void badRecordsBecomeDeadLettersNamingTheField(String line, String reason) {
@@ -102,6 +104,17 @@ class WireParserTest {
         assertThat(r.dead.source).isEqualTo("push.requests");
         assertThat(r.dead.position).isEqualTo("0-42");
         assertThat(r.timestamp()).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void aCampaignMayNameASavedAudience() {
+        String line =
+                "{\"ts\":1,\"type\":\"push\",\"msgId\":\"m\",\"msgType\":\"promo\",\"title\":\"t\","
+                        + "\"body\":\"b\",\"target\":{\"savedAudience\":\"reactivation\"}}";
+        PushRequest p = strict.parse(line, "push.requests", "0-1", 1).request;
+        assertThat(p.target.savedAudience).isEqualTo("reactivation");
+        assertThat(p.target.audience).isNull();
+        assertThat(Json.write(p.target)).isEqualTo("{\"savedAudience\":\"reactivation\"}");
     }
 
     @Test

@@ -20,6 +20,20 @@ public interface Audiences extends AutoCloseable {
      */
     String[] uids(int[] ids) throws IOException;
 
+    /**
+     * The current version of the saved audience {@code name} ({@link SavedAudienceStore}): a
+     * campaign that names it goes to that version's expression, evaluated now.
+     *
+     * @throws NoSuchAudienceException when there is none by that name, or no saved audiences here
+     */
+    default SavedAudienceStore.Version saved(String name) throws IOException {
+        throw new NoSuchAudienceException(
+                "saved audience '" + name + "': saved audiences need the HBase segment store");
+    }
+
+    /** Notes that campaign {@code msgId} went to {@code version} of saved audience {@code name}. */
+    default void usedBy(String name, long version, String msgId, long ts) throws IOException {}
+
     @Override
     void close() throws IOException;
 

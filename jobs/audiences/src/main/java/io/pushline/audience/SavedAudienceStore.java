@@ -32,7 +32,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class SavedAudienceStore implements AutoCloseable {
     /** Names as segments: letters, digits, {@code _ - .}, up to 64. */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    public static final Pattern NAME = io.pushline.schema.Target.SAVED_NAME;
 
     public static final int MAX_EXPRESSION = 4_096;
     public static final int MAX_SAVED_BY = 64;

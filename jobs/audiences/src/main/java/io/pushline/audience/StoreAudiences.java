@@ -17,12 +17,37 @@ public final class StoreAudiences implements Audiences {
     private final Connection connection;
     private final SegmentStore store;
     private final IdDictionary dictionary;
+    private final String namespace;
+    private SavedAudienceStore saved;
 
     public StoreAudiences(Connection connection, String namespace, int cacheSize)
             throws IOException {
         this.connection = connection;
         this.store = new SegmentStore(connection, namespace);
         this.dictionary = new IdDictionary(connection, namespace, cacheSize);
+        this.namespace = namespace;
+    }
+
+    @Override
+    public SavedAudienceStore.Version saved(String name) throws IOException {
+        SavedAudienceStore.Version v = savedStore().current(name);
+        if (v == null) {
+            throw new NoSuchAudienceException("no saved audience '" + name + "'");
+        }
+        return v;
+    }
+
+    @Override
+    public void usedBy(String name, long version, String msgId, long ts) throws IOException {
+        savedStore().recordUse(name, msgId, ts, version);
+    }
+
+    /** Opened on first use: most jobs never read a saved audience. */
+    private SavedAudienceStore savedStore() throws IOException {
+        if (saved == null) {
+            saved = new SavedAudienceStore(connection, namespace);
+        }
+        return saved;
     }
 
     /** Opens its own connection to {@code quorum} on each subtask. */
@@ -86,6 +111,9 @@ public final class StoreAudiences implements Audiences {
 
     @Override
     public void close() throws IOException {
+        if (saved != null) {
+            saved.close();
+        }
         dictionary.close();
         store.close();
         connection.close();

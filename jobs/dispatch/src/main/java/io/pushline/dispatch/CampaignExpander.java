@@ -3,6 +3,8 @@ package io.pushline.dispatch;
 import io.pushline.audience.Audiences;
 import io.pushline.audience.ExpressionException;
 import io.pushline.audience.IdSet;
+import io.pushline.audience.NoSuchAudienceException;
+import io.pushline.audience.SavedAudienceStore;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
@@ -292,8 +294,17 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private boolean expand(ParsedRecord in, boolean waited) {
         PushRequest p = in.request;
         IdSet audience;
+        String expression = p.target.audience;
         try {
-            audience = audiences.evaluate(p.target.audience);
+            if (p.target.savedAudience != null) {
+                SavedAudienceStore.Version v = audiences.saved(p.target.savedAudience);
+                expression = v.expression;
+                audiences.usedBy(p.target.savedAudience, v.version, p.msgId, p.ts);
+            }
+            audience = audiences.evaluate(expression);
+        } catch (NoSuchAudienceException e) {
+            reject(DeadLetter.of(in.source, in.position, e.getMessage(), Json.write(p)));
+            return true;
         } catch (ExpressionException e) {
             reject(DeadLetter.of(in.source, in.position, REJECTED + e.getMessage(), Json.write(p)));
             return true;
@@ -330,7 +341,13 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
         }
         long size = audience.cardinality();
-        LOG.info("Campaign {} at {}: '{}' selects {} ids", p.msgId, p.ts, p.target.audience, size);
+        LOG.info(
+                "Campaign {} at {}: '{}'{} selects {} ids",
+                p.msgId,
+                p.ts,
+                expression,
+                p.target.savedAudience == null ? "" : " (" + p.target.savedAudience + ")",
+                size);
         if (size == 0) {
             return true;
         }

@@ -57,7 +57,7 @@ final class Routing {
                 // stored once with its audience, not copied into every member's inbox
                 sides.output(
                         DispatchTags.INBOX,
-                        InboxOp.broadcast(p.target.audience, p.msgId, p.title, p.body, p.ts));
+                        InboxOp.broadcast(p.target, p.msgId, p.title, p.body, p.ts));
             }
         } else {
             sides.output(

@@ -2,6 +2,8 @@ package io.pushline.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.audience.SavedAudienceStore;
+import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.DeadLetter;
@@ -17,6 +19,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hadoop.hbase.client.Connection;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,6 +37,7 @@ class CampaignKafkaITCase {
     @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final Campaigns POPULATION = new Campaigns(600, "itcampaign");
+    static final String SAVED = "beijing-fans";
     static String kafka;
     @TempDir static Path files;
 
@@ -43,11 +47,19 @@ class CampaignKafkaITCase {
         kafka = stack.kafkaBootstrap();
         stack.kafka().recreateTopics(Topics.dispatchTopics(), 2);
         POPULATION.buildSegments(stack, files);
+        try (Connection c = stack.hbase().newConnection();
+                SavedAudienceStore saved = savedStore(c)) {
+            // the campaign goes to the current version, not the first
+            saved.save(SAVED, "sports", "it", 0, Campaigns.T);
+            saved.save(SAVED, Campaigns.EXPRESSION, "it", 0, Campaigns.T + 1);
+        }
 
         List<String[]> requests = new ArrayList<>();
         requests.add(Campaigns.campaign("c1", Campaigns.T + 1_000, Campaigns.EXPRESSION));
         requests.add(Campaigns.campaign("c2", Campaigns.T + 2_000, "sports AND NOT churnd"));
         requests.add(Campaigns.campaign("c3", Campaigns.T + 3_000, "sports AND (region:beijing"));
+        requests.add(Campaigns.saved("c4", Campaigns.T + 4_000, SAVED));
+        requests.add(Campaigns.saved("c5", Campaigns.T + 5_000, "nobody-saved-this"));
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, POPULATION.binds());
         KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
 
@@ -59,9 +71,17 @@ class CampaignKafkaITCase {
                         DispatchOptions.AUDIENCE_CHUNK_SIZE.key(), "16"));
     }
 
+    private static SavedAudienceStore savedStore(Connection c) throws Exception {
+        HBaseTables.ensure(c, POPULATION.namespace);
+        return new SavedAudienceStore(c, POPULATION.namespace);
+    }
+
     @Test
     void exactlyTheSelectedUidsDevicesGetThePushOnce() {
-        List<String> sends = Campaigns.sends(kafka);
+        List<String> sends =
+                Campaigns.sends(kafka).stream()
+                        .filter(s -> s.startsWith("c1/"))
+                        .collect(Collectors.toList());
         TreeSet<String> expected = POPULATION.expectedSends("c1");
         assertThat(expected).hasSizeGreaterThan(100);
         assertThat(sends).hasSameSizeAs(expected);
@@ -71,6 +91,19 @@ class CampaignKafkaITCase {
     @Test
     void everySelectedDeviceHasOnePassAndEveryDevicelessUidOneNoDeviceDrop() {
         POPULATION.assertDecidedAsTheReplay(kafka, "c1");
+    }
+
+    @Test
+    void aCampaignNamingASavedAudienceGoesToItsCurrentVersionAndIsRecordedThere() throws Exception {
+        POPULATION.assertDecidedAsTheReplay(kafka, "c4");
+        try (Connection c = STACK.get().hbase().newConnection();
+                SavedAudienceStore saved = savedStore(c)) {
+            SavedAudienceStore.Saved s = saved.get(SAVED);
+            assertThat(s.campaigns()).hasSize(1);
+            assertThat(s.campaigns().get(0).msgId).isEqualTo("c4");
+            assertThat(s.campaigns().get(0).version).isEqualTo(2);
+            assertThat(s.campaigns().get(0).ts).isEqualTo(Campaigns.T + 4_000);
+        }
     }
 
     @Test
@@ -85,8 +118,10 @@ class CampaignKafkaITCase {
                         "audience expression rejected: column 16: unknown segment 'churnd'"
                                 + " (did you mean 'churned'?)",
                         "audience expression rejected: column 27: expected AND, OR or ')', found end"
-                                + " of expression");
+                                + " of expression",
+                        "no saved audience 'nobody-saved-this'");
         assertThat(dead).allMatch(d -> d.source.equals(Topics.PUSH_REQUESTS));
-        assertThat(Campaigns.sends(kafka)).noneMatch(s -> !s.startsWith("c1/"));
+        assertThat(Campaigns.sends(kafka))
+                .allMatch(s -> s.startsWith("c1/") || s.startsWith("c4/"));
     }
 }

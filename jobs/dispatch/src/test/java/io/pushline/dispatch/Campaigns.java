@@ -126,7 +126,10 @@ final class Campaigns {
      * device, one no_device per selected uid without one, nothing else.
      */
     void assertDecidedAsTheReplay(String kafka, String msgId) {
-        List<Decision> decisions = decisions(kafka);
+        List<Decision> decisions =
+                decisions(kafka).stream()
+                        .filter(d -> d.msgId.equals(msgId))
+                        .collect(Collectors.toList());
         List<String> passes =
                 decisions.stream()
                         .filter(Decision::isPass)
@@ -197,6 +200,11 @@ final class Campaigns {
         return DispatchKafkaITCase.kv(
                 msgId,
                 DispatchKafkaITCase.push(ts, msgId, "{\"audience\":\"" + expression + "\"}"));
+    }
+
+    static String[] saved(String msgId, long ts, String name) {
+        return DispatchKafkaITCase.kv(
+                msgId, DispatchKafkaITCase.push(ts, msgId, "{\"savedAudience\":\"" + name + "\"}"));
     }
 
     /** "msgId/deviceId/vendor" of every send the campaign should make. */

@@ -3,6 +3,7 @@ package io.pushline.inbox;
 import io.pushline.audience.Audiences;
 import io.pushline.audience.ExpressionException;
 import io.pushline.audience.IdSet;
+import io.pushline.audience.NoSuchAudienceException;
 import io.pushline.common.HBaseTables;
 import io.pushline.schema.Json;
 import io.pushline.schema.RecordFailure;
@@ -159,8 +160,12 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
             return;
         }
         try {
-            store.broadcast(op.msgId, op.title, op.body, op.msgTs, evaluator.evaluate(op.audience));
-        } catch (ExpressionException e) {
+            String expression =
+                    op.savedAudience == null
+                            ? op.audience
+                            : evaluator.saved(op.savedAudience).expression;
+            store.broadcast(op.msgId, op.title, op.body, op.msgTs, evaluator.evaluate(expression));
+        } catch (ExpressionException | NoSuchAudienceException e) {
             // the campaign itself dead-letters the request with the reason
             skipped.inc();
             LOG.warn("inbox broadcast {} skipped: {}", op.msgId, e.getMessage());

@@ -1,5 +1,6 @@
 package io.pushline.schema.inbox;
 
+import io.pushline.schema.Target;
 import java.util.List;
 
 /**
@@ -29,6 +30,9 @@ public class InboxOp {
     /** A broadcast's audience expression. */
     public String audience;
 
+    /** Or the saved audience it went to (its current version is evaluated). */
+    public String savedAudience;
+
     /** A read's msgIds. */
     public List<String> msgIds;
 
@@ -44,9 +48,10 @@ public class InboxOp {
     }
 
     public static InboxOp broadcast(
-            String audience, String msgId, String title, String body, long msgTs) {
+            Target target, String msgId, String title, String body, long msgTs) {
         InboxOp o = message(BROADCAST, msgId, title, body, msgTs);
-        o.audience = audience;
+        o.audience = target.audience;
+        o.savedAudience = target.savedAudience;
         return o;
     }
 
@@ -86,6 +91,12 @@ public class InboxOp {
 
     @Override
     public String toString() {
-        return "InboxOp{" + kind + " " + (uid != null ? uid : audience) + " " + msgId + "}";
+        return "InboxOp{"
+                + kind
+                + " "
+                + (uid != null ? uid : audience != null ? audience : savedAudience)
+                + " "
+                + msgId
+                + "}";
     }
 }
