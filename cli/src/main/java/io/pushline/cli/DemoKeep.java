@@ -137,7 +137,7 @@ final class DemoKeep {
         System.out.println("The demo stays up (Ctrl-C stops it):");
         System.out.printf(
                 "  console   http://localhost:%d/console  (log in with %s)%n",
-                serving.port, serving.tokenNote);
+                serving.port(), serving.tokenNote());
         System.out.printf(
                 "  dispatch  job %s, its input decided; the console's dry run reads its newest"
                         + " checkpoint under %s%n",

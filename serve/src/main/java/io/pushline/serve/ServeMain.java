@@ -47,12 +47,13 @@ public final class ServeMain {
         Configuration conf =
                 OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
         Running running = start(conf, home());
-        System.out.println("pushline serve: listening on port " + running.port + " (Ctrl-C stops)");
+        System.out.println(
+                "pushline serve: listening on port " + running.port() + " (Ctrl-C stops)");
         System.out.println(
                 "pushline serve: console at http://localhost:"
-                        + running.port
+                        + running.port()
                         + "/console (log in with "
-                        + running.tokenNote
+                        + running.tokenNote()
                         + ")");
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -66,26 +67,13 @@ public final class ServeMain {
         return 0;
     }
 
-    /** A server that is up: its port, where its console token is, and how to stop it. */
-    public static final class Running implements AutoCloseable {
-        public final int port;
-
-        /** Where the console's token is: the option, or the file it was written to. */
-        public final String tokenNote;
-
-        private final Server server;
-        private final InboxChangeFeed feed;
-        private final Connection hbase;
-
-        private Running(
-                int port, String tokenNote, Server server, InboxChangeFeed feed, Connection hbase) {
-            this.port = port;
-            this.tokenNote = tokenNote;
-            this.server = server;
-            this.feed = feed;
-            this.hbase = hbase;
-        }
-
+    /**
+     * A server that is up: its port, where its console token is (the option, or the file it was
+     * written to), and how to stop it.
+     */
+    public record Running(
+            int port, String tokenNote, Server server, InboxChangeFeed feed, Connection hbase)
+            implements AutoCloseable {
         @Override
         public void close() {
             try {
