@@ -46,6 +46,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
 
     // Bits added after a form: data written before never has them set, so no new form is needed.
     private static final int INBOX = 64;
+    private static final int SAVED_AUDIENCE = 128;
 
     private DevicePushSerializer(int form) {
         super(form);
@@ -83,6 +84,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
             p.target.devices =
                     from.target.devices == null ? null : new ArrayList<>(from.target.devices);
             p.target.audience = from.target.audience;
+            p.target.savedAudience = from.target.savedAudience;
         }
         p.deadline = from.deadline;
         p.maxRate = from.maxRate;
@@ -119,7 +121,10 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
                         | (p.at != null ? AT : 0)
                         | (p.target != null ? TARGET : 0)
                         | (otherType ? OTHER_TYPE : 0)
-                        | (p.inbox != null ? INBOX : 0));
+                        | (p.inbox != null ? INBOX : 0)
+                        | (p.target != null && p.target.savedAudience != null
+                                ? SAVED_AUDIENCE
+                                : 0));
         out.writeLong(p.ts);
         Varints.writeSigned(out, p.seq);
         if (otherType) {
@@ -148,6 +153,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
             writeList(p.target.uids, out);
             writeList(p.target.devices, out);
             writeNullable(p.target.audience, out);
+            if (p.target.savedAudience != null) {
+                writeNullable(p.target.savedAudience, out);
+            }
         }
     }
 
@@ -210,6 +218,9 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
             p.target.uids = readList(in);
             p.target.devices = readList(in);
             p.target.audience = readNullable(in);
+            if ((flags & SAVED_AUDIENCE) != 0) {
+                p.target.savedAudience = readNullable(in);
+            }
         }
         return p;
     }
