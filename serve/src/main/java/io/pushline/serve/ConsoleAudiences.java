@@ -65,7 +65,7 @@ final class ConsoleAudiences implements AutoCloseable {
         for (String name : AudienceEvaluator.names(e)) {
             named.put(name, bitmap(current.get(name)));
         }
-        AudienceEvaluator evaluator = new AudienceEvaluator(named, IdSet.range(dictionary.size()));
+        AudienceEvaluator evaluator = new AudienceEvaluator(named, dictionary.universe());
         return new Evaluated(e, evaluator, evaluator.evaluate(e));
     }
 

@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * uid ↔ dense int id, in the HBase table {@code uid_dict}: rows {@code u:<uid>} → id and {@code
@@ -31,6 +32,10 @@ public final class IdDictionary implements AutoCloseable {
     public static final String TABLE = HBaseTables.UID_DICT;
     private static final byte[] COUNTER_ROW = Bytes.toBytes("!counter");
     private static final byte[] NEXT = Bytes.toBytes("next");
+
+    /** Ids taken from the counter and claimed by nobody (lost races), as a Roaring bitmap. */
+    private static final byte[] LOST = Bytes.toBytes("lost");
+
     private static final byte[] ID = Bytes.toBytes("id");
     private static final byte[] UID = Bytes.toBytes("uid");
 
@@ -166,13 +171,30 @@ public final class IdDictionary implements AutoCloseable {
         }
     }
 
-    /**
-     * How many ids were ever handed out: every id is below this. The universe of audience
-     * expressions is {@code [0, size())}; the few ids lost in assignment races have no uid.
-     */
+    /** How many ids were ever handed out: every id is below this. */
     public int size() throws IOException {
         Result r = table.get(new Get(COUNTER_ROW).addColumn(HBaseTables.FAMILY, NEXT));
         return r.isEmpty() ? 0 : (int) Bytes.toLong(r.getValue(HBaseTables.FAMILY, NEXT));
+    }
+
+    /**
+     * The universe of audience expressions (what {@code NOT} is taken against): every id handed
+     * out, without those a writer lost in an assignment race (they have no uid). Ids a writer took
+     * and then crashed before claiming are not known here; they are rare and reach no device.
+     */
+    public IdSet universe() throws IOException {
+        Result r =
+                table.get(
+                        new Get(COUNTER_ROW)
+                                .addColumn(HBaseTables.FAMILY, NEXT)
+                                .addColumn(HBaseTables.FAMILY, LOST));
+        byte[] next = r.getValue(HBaseTables.FAMILY, NEXT);
+        IdSet all = IdSet.range(next == null ? 0 : (int) Bytes.toLong(next));
+        byte[] lost = r.getValue(HBaseTables.FAMILY, LOST);
+        if (lost != null) {
+            all.unwrap().andNot(IdSet.fromBytes(lost).unwrap());
+        }
+        return all;
     }
 
     /** The uid's id, assigning the next free one on first sight. */
@@ -245,6 +267,7 @@ public final class IdDictionary implements AutoCloseable {
         List<CheckAndMutateResult> results = table.checkAndMutate(claims);
         List<Delete> unused = new ArrayList<>();
         List<String> lost = new ArrayList<>();
+        List<Integer> lostIds = new ArrayList<>();
         for (int i = 0; i < fresh.size(); i++) {
             String uid = fresh.get(i);
             int id = (int) (first + i);
@@ -253,10 +276,12 @@ public final class IdDictionary implements AutoCloseable {
                 remember(uid, id);
             } else {
                 lost.add(uid);
+                lostIds.add(id);
                 unused.add(new Delete(reverse(id)));
             }
         }
         if (!unused.isEmpty()) {
+            markLost(lostIds);
             table.delete(unused);
         }
         for (String uid : lost) {
@@ -264,6 +289,36 @@ public final class IdDictionary implements AutoCloseable {
             out.put(uid, idOf(uid));
         }
         return out;
+    }
+
+    /**
+     * Adds {@code ids} (taken from the counter, claimed by nobody) to the lost set, so that {@link
+     * #universe()} leaves them out: read, merge, write if nobody wrote meanwhile, else again.
+     */
+    private void markLost(List<Integer> ids) throws IOException {
+        RoaringBitmap add = new RoaringBitmap();
+        ids.forEach(add::add);
+        for (int attempt = 1; ; attempt++) {
+            Result r = table.get(new Get(COUNTER_ROW).addColumn(HBaseTables.FAMILY, LOST));
+            byte[] old = r.getValue(HBaseTables.FAMILY, LOST);
+            RoaringBitmap merged =
+                    old == null ? add : RoaringBitmap.or(add, IdSet.fromBytes(old).unwrap());
+            Put put =
+                    new Put(COUNTER_ROW)
+                            .addColumn(HBaseTables.FAMILY, LOST, IdSet.wrap(merged).toBytes());
+            CheckAndMutate.Builder when = CheckAndMutate.newBuilder(COUNTER_ROW);
+            CheckAndMutate swap =
+                    old == null
+                            ? when.ifNotExists(HBaseTables.FAMILY, LOST).build(put)
+                            : when.ifEquals(HBaseTables.FAMILY, LOST, old).build(put);
+            if (table.checkAndMutate(swap).isSuccess()) {
+                return;
+            }
+            if (attempt == 100) {
+                throw new IOException(
+                        table.getName() + ": could not record lost ids, too many writers at once");
+            }
+        }
     }
 
     private void remember(String uid, int id) {

@@ -80,7 +80,7 @@ public final class StoreAudiences implements Audiences {
             known.addAll(segments.keySet());
             AudienceEvaluator.check(expression, e, known);
         }
-        return new AudienceEvaluator(segments, IdSet.range(dictionary.size()));
+        return new AudienceEvaluator(segments, dictionary.universe());
     }
 
     /** The named segments that exist, validated. */

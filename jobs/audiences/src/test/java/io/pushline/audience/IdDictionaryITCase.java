@@ -95,6 +95,11 @@ class IdDictionaryITCase {
                 }
             }
             assertThat(unused).isEqualTo(fresh.size() - seen.size());
+            // NOT is taken against the universe: exactly the ids that lead to a uid
+            IdSet universe = fresh.universe();
+            assertThat(universe.cardinality()).isEqualTo(seen.size());
+            assertThat(universe)
+                    .isEqualTo(IdSet.of(seen.values().stream().mapToInt(i -> i).toArray()));
             // many at once: the same answers whether read by range (a dense ascending run, with
             // the unused ids and ids past the end in it) or row by row (sparse, or unordered)
             int[] run = IntStream.range(0, fresh.size() + 5).toArray();
