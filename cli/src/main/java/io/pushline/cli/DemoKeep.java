@@ -25,8 +25,11 @@ final class DemoKeep {
     /** Output topics unchanged this long, with every decision there: the input is decided. */
     static final long QUIET_MS = 10_000;
 
-    /** No output for this long before every decision is there: check what there is. */
-    static final long STUCK_MS = 120_000;
+    /**
+     * No output for this long before every decision is there: check what there is. Long: a catch-up
+     * run commits nothing until its input's end moves event time (minutes at the default size).
+     */
+    static final long STUCK_MS = 600_000;
 
     private DemoKeep() {}
 
