@@ -111,8 +111,7 @@ final class DemoKeep {
         try {
             console = ServeMain.start(conf, home);
         } catch (Exception e) {
-            if (port == 0
-                    || !(e instanceof BindException || e.getCause() instanceof BindException)) {
+            if (port == 0 || !portTaken(e)) {
                 throw e;
             }
             System.out.printf("      port %d is taken: the console takes a free one%n", port);
@@ -156,6 +155,16 @@ final class DemoKeep {
         System.out.flush();
         stopped.await();
         return code;
+    }
+
+    /** Javalin wraps it twice: JavalinBindException, IOException, BindException. */
+    static boolean portTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void restore(Path envFile, String previous) {
