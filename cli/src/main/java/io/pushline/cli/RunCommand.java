@@ -60,7 +60,10 @@ final class RunCommand {
                         });
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
 
-        Configuration flink = LocalFlink.configuration(home.resolve("flink-run"));
+        // The dispatch job's folder is where the console's dry run looks by default: only its own.
+        Configuration flink =
+                LocalFlink.configuration(
+                        home.resolve(name.equals("dispatch") ? "flink-run" : "flink-run-" + name));
         if (!name.equals("receipts") && LocalFlink.findConfDir() != null) {
             // production's checkpoint and flush settings: sends and retries visible within a second
             LocalFlink.productionCheckpoints().forEach(flink::setString);
