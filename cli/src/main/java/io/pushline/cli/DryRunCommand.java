@@ -105,8 +105,12 @@ final class DryRunCommand {
                 StreamExecutionEnvironment.getExecutionEnvironment(
                         LocalFlink.configuration(home.resolve("flink-dry-run")));
         flink.setParallelism(2);
-        Map<String, Object> out =
-                answer(flink, conf, chk, expr, msgType, rules(conf), System.currentTimeMillis());
+        Map<String, Object> out;
+        try {
+            out = answer(flink, conf, chk, expr, msgType, rules(conf), System.currentTimeMillis());
+        } catch (IllegalArgumentException notTheDispatchJobs) {
+            return fail(json, notTheDispatchJobs.getMessage());
+        }
         if (json) {
             System.out.println(Json.write(out));
         } else {

@@ -115,16 +115,17 @@ public final class GateDryRun {
         Map<String, DeviceInfo> devices = new HashMap<>();
         Set<String> withDevice = new HashSet<>();
         DataStream<DeviceInfo> bound =
-                reader.readKeyedState(
-                        OperatorIdentifier.forUid("uid-index"), new UidDevices(members));
+                keyed(reader, checkpoint, "uid-index", new UidDevices(members));
         for (DeviceInfo d : collect(env, bound, "dry run: uid index")) {
             devices.put(d.deviceId, d);
             withDevice.add(d.uid);
         }
         Map<String, GateState> states = new HashMap<>();
         DataStream<Keyed> gate =
-                reader.readKeyedState(
-                        OperatorIdentifier.forUid("gate"),
+                keyed(
+                        reader,
+                        checkpoint,
+                        "gate",
                         new GateStates(new HashSet<>(devices.keySet()), stateTtl));
         for (Keyed k : collect(env, gate, "dry run: gate state")) {
             states.put(k.deviceId, k.state);
@@ -161,6 +162,32 @@ public final class GateDryRun {
             r.drops.merge(DropReason.NO_DEVICE.wireName(), r.members - r.withDevice, Long::sum);
         }
         return r;
+    }
+
+    /**
+     * The keyed state of operator {@code uid}.
+     *
+     * @throws IllegalArgumentException when the checkpoint has none: not the dispatch job's
+     */
+    public static <T> DataStream<T> keyed(
+            SavepointReader reader,
+            Path checkpoint,
+            String uid,
+            KeyedStateReaderFunction<String, T> function)
+            throws IOException {
+        try {
+            return reader.readKeyedState(OperatorIdentifier.forUid(uid), function);
+        } catch (IOException e) {
+            if (String.valueOf(e.getMessage()).contains("does not contain state")) {
+                throw new IllegalArgumentException(
+                        checkpoint
+                                + " holds no state of the dispatch job's operator '"
+                                + uid
+                                + "': is it a checkpoint of the dispatch job?",
+                        e);
+            }
+            throw e;
+        }
     }
 
     /** Results of the local jobs, by run: they run in this JVM (a local environment). */

@@ -1,13 +1,18 @@
 package io.pushline.dispatch.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pushline.dispatch.GateDryRun;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.state.api.SavepointReader;
+import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,5 +54,35 @@ class GateDryRunTest {
         assertThat(r.pass).isEqualTo(3);
         assertThat(r.vendorCounts).containsOnlyKeys("fcm");
         assertThat(r.vendorCounts.get("fcm")).containsExactly(5, 3, 2);
+    }
+
+    @Test
+    void aCheckpointWithoutTheOperatorIsNamedInTheError() throws Exception {
+        Path savepoint =
+                Paths.get(GateDryRunTest.class.getResource("/savepoints/gate-v3/_metadata").toURI())
+                        .getParent();
+        SavepointReader reader =
+                SavepointReader.read(
+                        StreamExecutionEnvironment.getExecutionEnvironment(),
+                        savepoint.toUri().toString(),
+                        new EmbeddedRocksDBStateBackend());
+        assertThatThrownBy(
+                        () ->
+                                GateDryRun.keyed(
+                                        reader,
+                                        savepoint,
+                                        "not-an-operator",
+                                        new KeyedStateReaderFunction<String, String>() {
+                                            @Override
+                                            public void readKey(
+                                                    String key,
+                                                    Context ctx,
+                                                    Collector<String> out) {}
+                                        }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        savepoint
+                                + " holds no state of the dispatch job's operator"
+                                + " 'not-an-operator': is it a checkpoint of the dispatch job?");
     }
 }
