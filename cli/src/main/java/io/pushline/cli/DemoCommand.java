@@ -239,12 +239,7 @@ final class DemoCommand {
         while (!result.isDone()) {
             // Decisions are committed with each checkpoint once the watermark has passed
             // their requests' time; a catch-up run decides most of them as its input ends.
-            System.out.printf(
-                    "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
-                    secs(ts),
-                    status(job),
-                    committedCount(bootstrap, Topics.DECISIONS),
-                    expectedDecisions);
+            progress(ts, job, committedCount(bootstrap, Topics.DECISIONS), expectedDecisions);
             try {
                 result.get(2, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException stillRunning) {
@@ -253,6 +248,13 @@ final class DemoCommand {
         }
         result.get();
         return secs(ts);
+    }
+
+    /** The dispatch step's progress line. */
+    static void progress(long ts, JobClient job, long decisions, long expected) {
+        System.out.printf(
+                "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
+                secs(ts), status(job), decisions, expected);
     }
 
     static String demoRates() {

@@ -35,9 +35,10 @@ final class DemoKeep {
 
     /**
      * Waits until the job has decided and paced its input: at least {@code expected} decisions
-     * committed and no output topic moved for {@link #QUIET_MS}. False when it gave up waiting.
+     * committed and no output topic moved for {@link #QUIET_MS}, or nothing moved for {@link
+     * #STUCK_MS} (the checks then say what is missing).
      */
-    static boolean awaitDecided(String bootstrap, JobClient job, long expected, long startNanos)
+    static void awaitDecided(String bootstrap, JobClient job, long expected, long startNanos)
             throws Exception {
         var result = job.getJobExecutionResult();
         long last = -1;
@@ -53,18 +54,16 @@ final class DemoKeep {
                 last = all;
                 changed = now;
             }
-            System.out.printf(
-                    "      %5.1f s  %s  decisions committed ~%,d of %,d%n",
-                    DemoCommand.secs(startNanos), DemoCommand.status(job), decisions, expected);
+            DemoCommand.progress(startNanos, job, decisions, expected);
             if (decisions >= expected && now - changed >= QUIET_MS) {
-                return true;
+                return;
             }
             if (now - changed >= STUCK_MS) {
                 System.out.printf(
                         "      no new output for %d s at ~%,d of %,d decisions: checking what"
                                 + " there is%n",
                         STUCK_MS / 1000, decisions, expected);
-                return false;
+                return;
             }
             try {
                 result.get(2, TimeUnit.SECONDS);
