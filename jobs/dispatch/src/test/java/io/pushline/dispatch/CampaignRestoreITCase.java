@@ -88,7 +88,8 @@ class CampaignRestoreITCase {
                 () -> expanded(first.getJobID()) >= audience / 3,
                 "a third of the audience expanded",
                 WAIT);
-        Checkpoints.awaitMore(checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
+        Checkpoints.awaitOneTriggeredAfterNow(
+                checkpoints, first.getJobID(), "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = expanded(first.getJobID());
         assertThat(beforeKill).isLessThan(audience);

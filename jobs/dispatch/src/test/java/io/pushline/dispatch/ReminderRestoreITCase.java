@@ -129,7 +129,8 @@ class ReminderRestoreITCase {
         long third = toPush / 3;
         Checkpoints.waitUntil(
                 () -> paced(first.getJobID()) >= third, "a third of the reminders paced", WAIT);
-        Checkpoints.awaitMore(checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
+        Checkpoints.awaitOneTriggeredAfterNow(
+                checkpoints, first.getJobID(), "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = paced(first.getJobID());
         assertThat(beforeKill).as("killed while firing").isLessThan(toPush);

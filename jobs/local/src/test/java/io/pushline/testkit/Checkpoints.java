@@ -2,6 +2,7 @@ package io.pushline.testkit;
 
 import io.pushline.local.LocalFlink;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,35 @@ public final class Checkpoints {
             throws Exception {
         int now = latestNumber(checkpoints, job);
         waitUntil(() -> latestNumber(checkpoints, job) >= now + more, what, wait);
+    }
+
+    /**
+     * Waits until {@code job} has completed a checkpoint that was triggered after this call, so
+     * that it holds what the job did before it; fails naming {@code what} after {@code wait}. The
+     * next checkpoint to complete may be one already under way, taken before: a restore from it
+     * could start over what the caller waited for (the storage makes a checkpoint's folder when it
+     * is triggered, so the newest folder now, complete or not, is the last one to skip).
+     */
+    public static void awaitOneTriggeredAfterNow(
+            Path checkpoints, JobID job, String what, Duration wait) throws Exception {
+        int begun = newestFolder(checkpoints, job);
+        waitUntil(() -> latestNumber(checkpoints, job) > begun, what, wait);
+    }
+
+    /** The number of the newest checkpoint folder of {@code job}, completed or not; 0 if none. */
+    private static int newestFolder(Path checkpoints, JobID job) {
+        Path dir = checkpoints.resolve(job.toHexString());
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .mapToInt(Checkpoints::number)
+                    .max()
+                    .orElse(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static int number(Path chk) {

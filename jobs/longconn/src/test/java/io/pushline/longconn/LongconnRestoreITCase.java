@@ -105,7 +105,8 @@ class LongconnRestoreITCase {
                 () -> retries(KafkaTopics.readAll(kafka, LONGCONN)).size() >= silent,
                 "the first retries committed",
                 WAIT);
-        Checkpoints.awaitMore(checkpoints, first.getJobID(), 1, "a checkpoint after that", WAIT);
+        Checkpoints.awaitOneTriggeredAfterNow(
+                checkpoints, first.getJobID(), "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         int beforeCancel = retries(KafkaTopics.readAllAfterJobs(kafka, LONGCONN)).size();
         assertThat(beforeCancel).as("cancelled while retrying").isLessThan(silent * 4 + offline);
