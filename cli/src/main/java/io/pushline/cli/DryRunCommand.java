@@ -280,7 +280,7 @@ final class DryRunCommand {
             return out;
         }
         try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.committedReader(bootstrap))) {
+                new KafkaConsumer<>(KafkaIO.toEndReader(bootstrap))) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, Topics.PACING_STATUS);
             c.assign(parts);
             Map<TopicPartition, Long> end = c.endOffsets(parts);

@@ -75,6 +75,10 @@ final class TopicCommand {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        if (!follow) {
+            // a read to the end: close() would wait out the broker's hold on the last fetch
+            p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+        }
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
             c.assign(parts);

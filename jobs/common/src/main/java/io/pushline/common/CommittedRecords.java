@@ -24,7 +24,7 @@ public final class CommittedRecords {
     public static void readAll(
             String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.committedReader(bootstrap))) {
+                new KafkaConsumer<>(KafkaIO.toEndReader(bootstrap))) {
             List<TopicPartition> parts = partitions(c, topic);
             c.assign(parts);
             c.seekToBeginning(parts);

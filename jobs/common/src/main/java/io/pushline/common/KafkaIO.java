@@ -167,6 +167,18 @@ public final class KafkaIO {
         return p;
     }
 
+    /**
+     * As {@link #committedReader}, for a consumer that reads up to the current end and closes: a
+     * consumer asks for the next records before they are wanted, the broker holds that request up
+     * to {@code fetch.max.wait.ms} (500 ms by default) when nothing new comes, and {@code close()}
+     * waits for its answer. Records that are there come back at once whatever the setting.
+     */
+    public static Properties toEndReader(String bootstrap) {
+        Properties p = committedReader(bootstrap);
+        p.put("fetch.max.wait.ms", "20");
+        return p;
+    }
+
     public static OffsetsInitializer startingOffsets(Configuration conf) {
         switch (conf.get(CommonOptions.KAFKA_STARTING_OFFSETS)) {
             case EARLIEST:

@@ -26,7 +26,7 @@ final class LongconnTopics {
     static Map<String, Long> sentAt(String kafka) {
         Map<String, Long> out = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.committedReader(kafka))) {
+                new KafkaConsumer<>(KafkaIO.toEndReader(kafka))) {
             List<TopicPartition> parts =
                     CommittedRecords.partitions(c, Topics.vendorTopic("longconn"));
             c.assign(parts);
