@@ -42,7 +42,7 @@ public final class KafkaTopics {
 
     /** Blocks up to {@code wait} for a committed record past the current end of {@code topic}. */
     public static void waitForMore(String bootstrap, String topic, Duration wait) {
-        Properties p = KafkaIO.committedReader(bootstrap);
+        Properties p = KafkaIO.toEndReader(bootstrap);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
             c.assign(parts);

@@ -577,7 +577,7 @@ class ReceiptsITCase {
     static void await(BooleanSupplier condition, java.util.function.Supplier<String> what) {
         long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         try (KafkaConsumer<byte[], byte[]> outputs =
-                new KafkaConsumer<>(KafkaIO.committedReader(STACK.get().kafkaBootstrap()))) {
+                new KafkaConsumer<>(KafkaIO.toEndReader(STACK.get().kafkaBootstrap()))) {
             List<TopicPartition> parts = new ArrayList<>();
             for (String topic : List.of(Topics.METRICS, Topics.DLQ, Topics.DEVICE_EVENTS)) {
                 parts.addAll(CommittedRecords.partitions(outputs, topic));
