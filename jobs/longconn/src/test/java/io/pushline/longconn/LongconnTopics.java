@@ -25,8 +25,7 @@ final class LongconnTopics {
      */
     static Map<String, Long> sentAt(String kafka) {
         Map<String, Long> out = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.toEndReader(kafka))) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(KafkaIO.toEndReader(kafka))) {
             List<TopicPartition> parts =
                     CommittedRecords.partitions(c, Topics.vendorTopic("longconn"));
             c.assign(parts);
