@@ -4,6 +4,7 @@ import io.pushline.common.HBaseTables;
 import io.pushline.common.SharedTable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +72,40 @@ public final class IdDictionary implements AutoCloseable {
         int id = Bytes.toInt(r.getValue(HBaseTables.FAMILY, ID));
         remember(uid, id);
         return id;
+    }
+
+    /**
+     * The ids of those of {@code uids} the dictionary has, in one batched read for the uncached.
+     */
+    public Map<String, Integer> idsOf(Collection<String> uids) throws IOException {
+        Map<String, Integer> out = new HashMap<>(uids.size() * 2);
+        List<String> unknown = new ArrayList<>();
+        List<Get> gets = new ArrayList<>();
+        for (String uid : uids) {
+            Integer cached = idCache.get(uid);
+            if (cached != null) {
+                out.put(uid, cached);
+            } else if (!out.containsKey(uid)) {
+                out.put(uid, null);
+                unknown.add(uid);
+                gets.add(new Get(forward(uid)).addColumn(HBaseTables.FAMILY, ID));
+            }
+        }
+        if (gets.isEmpty()) {
+            return out;
+        }
+        Result[] found = table.get(gets);
+        for (int i = 0; i < found.length; i++) {
+            String uid = unknown.get(i);
+            if (found[i].isEmpty()) {
+                out.remove(uid);
+            } else {
+                int id = Bytes.toInt(found[i].getValue(HBaseTables.FAMILY, ID));
+                out.put(uid, id);
+                remember(uid, id);
+            }
+        }
+        return out;
     }
 
     /** The uid of an id, or null. */

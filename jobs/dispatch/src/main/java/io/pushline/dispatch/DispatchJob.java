@@ -16,6 +16,7 @@ import io.pushline.dispatch.registry.RegistryOperator;
 import io.pushline.dispatch.registry.UidIndexOperator;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxWriter;
+import io.pushline.inbox.InboxWriterOperator;
 import io.pushline.reminders.ReminderMeter;
 import io.pushline.reminders.Reminders;
 import io.pushline.reminders.SubscriberIds;
@@ -511,7 +512,10 @@ public final class DispatchJob {
             SingleOutputStreamOperator<InboxRead> written =
                     streams.inbox()
                             .keyBy(InboxOp::key)
-                            .process(inbox)
+                            .transform(
+                                    "Inbox writer",
+                                    TypeInformation.of(InboxRead.class),
+                                    new InboxWriterOperator(inbox))
                             .uid("inbox-writer")
                             .name("Inbox writer")
                             .setMaxParallelism(maxParallelism);

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +21,7 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -107,22 +109,50 @@ public final class InboxStore implements AutoCloseable {
 
     private record Broadcast(int id, long ts, int chunks) {}
 
+    /** One message for one inbox, for {@link #addAll}. */
+    public record Add(String uid, String msgId, String title, String body, long ts) {}
+
     /** Adds a message to {@code uid}'s inbox; nothing when it has it already or it has expired. */
     public void add(String uid, String msgId, String title, String body, long ts)
             throws IOException {
-        Integer id = store(msgId, title, body, ts);
-        if (id == null) {
-            return;
+        addAll(List.of(new Add(uid, msgId, title, body, ts)));
+    }
+
+    /**
+     * Adds each message to its uid's inbox, as {@link #add} one at a time would, with a few round
+     * trips for the whole list instead of a few per message: each message stored once, the rows
+     * read in one batch and written in one batch of check-and-mutates (a row another writer changed
+     * meanwhile is read and written again).
+     */
+    public void addAll(List<Add> adds) throws IOException {
+        Map<String, Integer> ids = new HashMap<>();
+        Map<String, RoaringBitmap> byUid = new LinkedHashMap<>();
+        for (Add a : adds) {
+            if (ttl(a.ts()) <= 0) {
+                continue; // it has left every inbox already
+            }
+            Integer id = ids.get(a.msgId());
+            if (id == null) {
+                id = store(a.msgId(), a.title(), a.body(), a.ts());
+                ids.put(a.msgId(), id);
+            }
+            if (id != null) {
+                byUid.computeIfAbsent(a.uid(), u -> new RoaringBitmap()).add(id);
+            }
         }
-        update(
-                uid,
-                b -> {
-                    if (b.sent.contains(id)) {
-                        return null;
-                    }
-                    b.sent.add(id);
-                    return b;
-                });
+        Map<String, UnaryOperator<Bitmaps>> changes = new LinkedHashMap<>();
+        byUid.forEach(
+                (uid, sent) ->
+                        changes.put(
+                                uid,
+                                b -> {
+                                    if (RoaringBitmap.andNot(sent, b.sent).isEmpty()) {
+                                        return null;
+                                    }
+                                    b.sent.or(sent);
+                                    return b;
+                                }));
+        updateAll(changes);
     }
 
     /**
@@ -375,48 +405,82 @@ public final class InboxStore implements AutoCloseable {
      * on its version, retrying when another writer came first; drops ids of messages that left.
      */
     private void update(String uid, UnaryOperator<Bitmaps> change) throws IOException {
-        byte[] row = userRow(uid);
-        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            Result r = table.get(new Get(row));
-            byte[] version = r.getValue(F, VERSION);
-            Bitmaps b = change.apply(new Bitmaps(bitmap(r, SENT), bitmap(r, READ)));
-            if (b == null) {
-                return;
+        updateAll(Map.of(uid, change));
+    }
+
+    /** {@link #update} for many rows at once: one batched read and one batched write a round. */
+    private void updateAll(Map<String, UnaryOperator<Bitmaps>> changes) throws IOException {
+        Map<String, UnaryOperator<Bitmaps>> pending = new LinkedHashMap<>(changes);
+        for (int attempt = 0; attempt < MAX_ATTEMPTS && !pending.isEmpty(); attempt++) {
+            List<String> uids = new ArrayList<>(pending.keySet());
+            List<Get> gets = new ArrayList<>(uids.size());
+            for (String uid : uids) {
+                gets.add(new Get(userRow(uid)));
             }
-            RoaringBitmap left = expired(RoaringBitmap.or(b.sent, b.read));
-            b.sent.andNot(left);
-            b.read.andNot(left);
-            long next = version == null ? 1 : Bytes.toLong(version) + 1;
-            byte[] sentBytes = IdSet.wrap(b.sent).toBytes();
-            byte[] readBytes = IdSet.wrap(b.read).toBytes();
-            Put put =
-                    new Put(row)
-                            .addColumn(F, SENT, sentBytes)
-                            .addColumn(F, READ, readBytes)
-                            .addColumn(F, VERSION, Bytes.toBytes(next))
-                            .setTTL(retentionMs);
-            byte[] member = r.getValue(F, MEMBER);
-            Integer id = member != null ? Integer.valueOf(Bytes.toInt(member)) : uidIds.idOf(uid);
-            if (id != null) {
-                put.addColumn(F, MEMBER, Bytes.toBytes(id));
-            }
-            CheckAndMutate.Builder when = CheckAndMutate.newBuilder(row);
-            CheckAndMutate cas =
-                    version == null
-                            ? when.ifNotExists(F, VERSION).build(put)
-                            : when.ifEquals(F, VERSION, version).build(put);
-            if (table.checkAndMutate(cas).isSuccess()) {
-                InboxCache c = cache;
-                if (c != null) {
-                    c.written(
-                            uid,
-                            new InboxCache.Row(sentBytes, readBytes, id == null ? -1 : id, next));
+            Result[] rows = table.get(gets);
+            List<String> noMember = new ArrayList<>();
+            for (int i = 0; i < rows.length; i++) {
+                if (rows[i].getValue(F, MEMBER) == null) {
+                    noMember.add(uids.get(i));
                 }
-                return;
+            }
+            Map<String, Integer> members = noMember.isEmpty() ? Map.of() : uidIds.idsOf(noMember);
+            List<CheckAndMutate> writes = new ArrayList<>();
+            List<String> writing = new ArrayList<>();
+            List<InboxCache.Row> written = new ArrayList<>();
+            for (int i = 0; i < rows.length; i++) {
+                String uid = uids.get(i);
+                Result r = rows[i];
+                byte[] version = r.getValue(F, VERSION);
+                Bitmaps b = pending.get(uid).apply(new Bitmaps(bitmap(r, SENT), bitmap(r, READ)));
+                if (b == null) {
+                    pending.remove(uid);
+                    continue;
+                }
+                RoaringBitmap left = expired(RoaringBitmap.or(b.sent, b.read));
+                b.sent.andNot(left);
+                b.read.andNot(left);
+                long next = version == null ? 1 : Bytes.toLong(version) + 1;
+                byte[] sentBytes = IdSet.wrap(b.sent).toBytes();
+                byte[] readBytes = IdSet.wrap(b.read).toBytes();
+                Put put =
+                        new Put(userRow(uid))
+                                .addColumn(F, SENT, sentBytes)
+                                .addColumn(F, READ, readBytes)
+                                .addColumn(F, VERSION, Bytes.toBytes(next))
+                                .setTTL(retentionMs);
+                byte[] member = r.getValue(F, MEMBER);
+                Integer id =
+                        member != null ? Integer.valueOf(Bytes.toInt(member)) : members.get(uid);
+                if (id != null) {
+                    put.addColumn(F, MEMBER, Bytes.toBytes(id));
+                }
+                CheckAndMutate.Builder when = CheckAndMutate.newBuilder(userRow(uid));
+                writes.add(
+                        version == null
+                                ? when.ifNotExists(F, VERSION).build(put)
+                                : when.ifEquals(F, VERSION, version).build(put));
+                writing.add(uid);
+                written.add(new InboxCache.Row(sentBytes, readBytes, id == null ? -1 : id, next));
+            }
+            if (writes.isEmpty()) {
+                continue;
+            }
+            List<CheckAndMutateResult> results = table.checkAndMutate(writes);
+            InboxCache c = cache;
+            for (int j = 0; j < results.size(); j++) {
+                if (results.get(j).isSuccess()) {
+                    pending.remove(writing.get(j));
+                    if (c != null) {
+                        c.written(writing.get(j), written.get(j));
+                    }
+                }
             }
         }
-        throw new IOException(
-                "inbox of uid changed by other writers " + MAX_ATTEMPTS + " times in a row");
+        if (!pending.isEmpty()) {
+            throw new IOException(
+                    "inbox of uid changed by other writers " + MAX_ATTEMPTS + " times in a row");
+        }
     }
 
     /** The ids among {@code ids} whose messages have left the inbox. */

@@ -5,6 +5,7 @@ import io.pushline.audience.ExpressionException;
 import io.pushline.audience.IdSet;
 import io.pushline.audience.NoSuchAudienceException;
 import io.pushline.common.HBaseTables;
+import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -14,9 +15,12 @@ import io.pushline.schema.inbox.InboxRead;
 import io.pushline.schema.inbox.InboxState;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
@@ -38,12 +42,21 @@ import org.slf4j.LoggerFactory;
  * audience expression is evaluated here, over the segments of that moment, and stored once. Each
  * uid whose row it wrote goes to {@link DispatchTags#INBOX_CHANGES}, for servers that cache rows.
  *
+ * <p>Adds are the bulk (a request to a list of uids is one per uid) and are written in batches, a
+ * few HBase round trips per batch instead of a few per add: they wait in memory until {@link
+ * #BATCH} of them are there, another kind of change comes (so that a uid's changes keep their
+ * order), or {@link InboxWriterOperator} flushes them, at latest {@link
+ * InboxWriterOperator#MAX_WAIT_MS} after the first and always before a checkpoint barrier.
+ *
  * <p>An HBase failure fails the job (it restarts from its checkpoint and replays); a record that
  * makes the code throw anything else is a dead letter ({@link DispatchTags#DEAD_LETTERS}).
  */
 public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(InboxWriter.class);
+
+    /** Most adds written in one batch. */
+    static final int BATCH = 1_000;
 
     private final String hbase;
     private final String namespace;
@@ -60,6 +73,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
     private transient Counter reads;
     private transient Counter deadLetters;
     private transient long failures;
+    private transient List<InboxOp> adds;
 
     /**
      * @param audiences evaluates broadcasts' expressions; null: broadcasts are skipped
@@ -83,28 +97,114 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
         skipped = metrics.counter("broadcastsSkipped");
         reads = metrics.counter("readsReported");
         deadLetters = metrics.counter("deadLetters");
+        adds = new ArrayList<>();
+    }
+
+    /** Where a flush tells what it did: a record's outputs outside {@code processElement}. */
+    interface Outputs {
+        void change(InboxChange change);
+
+        void deadLetter(DeadLetter letter);
     }
 
     @Override
     public void processElement(InboxOp op, Context ctx, Collector<InboxRead> out)
             throws IOException {
+        Outputs outputs = outputs(ctx);
+        if (InboxOp.ADD.equals(op.kind)) {
+            adds.add(op);
+            if (adds.size() >= BATCH) {
+                flush(outputs);
+            }
+            return;
+        }
+        flush(outputs); // the uid's adds before its read
         try {
             if (apply(op, out)) {
                 // also when the change was there already (a replay): the notice may be what the
                 // failure lost
-                ctx.output(
-                        DispatchTags.INBOX_CHANGES,
-                        InboxChange.of(System.currentTimeMillis(), op.uid));
+                outputs.change(InboxChange.of(System.currentTimeMillis(), op.uid));
             }
         } catch (IOException e) {
             throw e; // the store did not answer: restart and replay
         } catch (Throwable t) {
-            deadLetters.inc();
-            ctx.output(
-                    DispatchTags.DEAD_LETTERS,
-                    RecordFailure.deadLetter(
-                            "inbox-writer", op.toString(), () -> Json.write(op), t, ++failures));
+            outputs.deadLetter(deadLetter(op, t));
         }
+    }
+
+    /** Adds waiting for their batch. */
+    int waiting() {
+        return adds.size();
+    }
+
+    /** Writes the adds that wait, in one batch. */
+    void flush(Outputs outputs) throws IOException {
+        if (adds.isEmpty()) {
+            return;
+        }
+        List<InboxOp> batch = adds;
+        adds = new ArrayList<>();
+        List<InboxStore.Add> all = new ArrayList<>(batch.size());
+        for (InboxOp op : batch) {
+            all.add(new InboxStore.Add(op.uid, op.msgId, op.title, op.body, op.msgTs));
+        }
+        try {
+            store.addAll(all);
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            RecordFailure.rethrowIfNotTheRecords(t);
+            // one of them makes the code throw: find it, one at a time
+            addOneByOne(batch, outputs);
+            return;
+        }
+        Set<String> uids = new LinkedHashSet<>();
+        for (InboxOp op : batch) {
+            uids.add(op.uid);
+        }
+        long now = System.currentTimeMillis();
+        for (String uid : uids) {
+            outputs.change(InboxChange.of(now, uid));
+        }
+        counter(InboxOp.ADD).inc(batch.size());
+    }
+
+    private void addOneByOne(List<InboxOp> batch, Outputs outputs) throws IOException {
+        for (InboxOp op : batch) {
+            try {
+                store.add(op.uid, op.msgId, op.title, op.body, op.msgTs);
+                counter(InboxOp.ADD).inc();
+                outputs.change(InboxChange.of(System.currentTimeMillis(), op.uid));
+            } catch (IOException e) {
+                throw e;
+            } catch (Throwable t) {
+                outputs.deadLetter(deadLetter(op, t));
+            }
+        }
+    }
+
+    private DeadLetter deadLetter(InboxOp op, Throwable t) {
+        deadLetters.inc();
+        return RecordFailure.deadLetter(
+                "inbox-writer", op.toString(), () -> Json.write(op), t, ++failures);
+    }
+
+    private Counter counter(String kind) {
+        return ops.computeIfAbsent(kind, k -> metrics.addGroup("kind", k).counter("ops"));
+    }
+
+    private static Outputs outputs(Context ctx) {
+        return new Outputs() {
+            @Override
+            public void change(InboxChange change) {
+                ctx.output(DispatchTags.INBOX_CHANGES, change);
+            }
+
+            @Override
+            public void deadLetter(DeadLetter letter) {
+                ctx.output(DispatchTags.DEAD_LETTERS, letter);
+            }
+        };
     }
 
     /** Applies {@code op}; whether it concerns one uid's row (to be told on inbox.changes). */
@@ -128,7 +228,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
             default:
                 return false;
         }
-        ops.computeIfAbsent(op.kind, k -> metrics.addGroup("kind", k).counter("ops")).inc();
+        counter(op.kind).inc();
         return row;
     }
 

@@ -6,13 +6,21 @@ import io.pushline.audience.IdDictionary;
 import io.pushline.audience.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStackExtension;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.inbox.InboxChange;
+import io.pushline.schema.inbox.InboxOp;
+import io.pushline.schema.inbox.InboxRead;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,12 +29,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The inbox's HBase store on the embedded HBase: the contract's rules, broadcasts, concurrent
- * writers.
+ * writers; and the dispatch job's inbox writer, whose adds wait for their batch and are in HBase
+ * before the checkpoint barrier after them, before a later change of their uid, after the longest
+ * wait and at the end of input.
  */
 class InboxStoreITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
     static final String NS = "itinbox";
     static final long DAY = 86_400_000L;
+    static final Duration RETENTION = Duration.ofDays(90);
     static final long NOW = System.currentTimeMillis();
     static Connection hbase;
 
@@ -147,5 +158,104 @@ class InboxStoreITCase {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void batchesOfAddsFromConcurrentWritersLoseNoneAndAddEachOnce() throws Exception {
+        AtomicLong clock = new AtomicLong(NOW);
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try (InboxStore a = store(clock);
+                InboxStore b = store(clock);
+                InboxStore c = store(clock)) {
+            InboxStore[] writers = {a, b, c};
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                InboxStore s = writers[w];
+                int writer = w;
+                done.add(
+                        pool.submit(
+                                () -> {
+                                    for (int round = 0; round < 5; round++) {
+                                        String msg = "w" + writer + "-r" + round;
+                                        List<InboxStore.Add> adds = new ArrayList<>();
+                                        for (int u = 0; u < 20; u++) {
+                                            adds.add(add("y" + u, msg, "first", NOW - round));
+                                            // twice in one batch: one message, the first's
+                                            adds.add(add("y" + u, msg, "again", NOW));
+                                        }
+                                        // left every inbox already: nothing
+                                        adds.add(add("y0", "gone" + msg, "", NOW - 91 * DAY));
+                                        s.addAll(adds);
+                                    }
+                                    return null;
+                                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            for (int u = 0; u < 20; u++) {
+                assertThat(a.view("y" + u).unread()).as("inbox y" + u).isEqualTo(15);
+            }
+            assertThat(a.view("y0").page(20, null).messages())
+                    .hasSize(15)
+                    .extracting(Message::title)
+                    .containsOnly("first");
+            a.addAll(List.of()); // nothing to do
+            assertThat(a.view("y1").unread()).isEqualTo(15);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static InboxStore.Add add(String uid, String msgId, String title, long ts) {
+        return new InboxStore.Add(uid, msgId, title, "", ts);
+    }
+
+    @Test
+    void addsWaitForTheirBatchAndAreWrittenBeforeTheBarrier() throws Exception {
+        String quorum = STACK.get().hbaseZkQuorum();
+        long now = System.currentTimeMillis();
+        InboxWriter writer = new InboxWriter(quorum, NS, RETENTION, null);
+        try (InboxStore store = new InboxStore(hbase, NS, RETENTION, System::currentTimeMillis);
+                KeyedOneInputStreamOperatorTestHarness<String, InboxOp, InboxRead> h =
+                        new KeyedOneInputStreamOperatorTestHarness<>(
+                                new InboxWriterOperator(writer), InboxOp::key, Types.STRING)) {
+            h.open();
+            for (int u = 0; u < 5; u++) {
+                h.processElement(InboxOp.add("z" + u, "w1", "one", "", now), now);
+            }
+            assertThat(store.view("z0").unread()).as("waiting for its batch").isZero();
+            assertThat(changes(h)).isEmpty();
+
+            h.prepareSnapshotPreBarrier(1);
+            for (int u = 0; u < 5; u++) {
+                assertThat(store.view("z" + u).unread()).as("z" + u).isEqualTo(1);
+            }
+            assertThat(changes(h)).containsExactlyInAnyOrder("z0", "z1", "z2", "z3", "z4");
+
+            // a read of a message added just before: the add is written first
+            h.processElement(InboxOp.add("z0", "w2", "two", "", now), now);
+            h.processElement(InboxOp.read(now, "z0", List.of("w2")), now);
+            assertThat(h.extractOutputValues()).extracting(r -> r.msgId).containsExactly("w2");
+            assertThat(store.view("z0").unread()).as("w1 unread, w2 read").isEqualTo(1);
+
+            h.processElement(InboxOp.add("z8", "w1", "one", "", now), now);
+            h.setProcessingTime(h.getProcessingTime() + InboxWriterOperator.MAX_WAIT_MS);
+            assertThat(store.view("z8").unread()).as("written after the longest wait").isOne();
+
+            h.processElement(InboxOp.add("z9", "w1", "one", "", now), now);
+            h.endInput();
+            assertThat(store.view("z9").unread()).as("written at the end of input").isOne();
+        }
+    }
+
+    private static List<String> changes(
+            KeyedOneInputStreamOperatorTestHarness<String, InboxOp, InboxRead> h) {
+        List<String> out = new ArrayList<>();
+        Queue<StreamRecord<InboxChange>> q = h.getSideOutput(DispatchTags.INBOX_CHANGES);
+        if (q != null) {
+            q.forEach(r -> out.add(r.getValue().uid));
+        }
+        return out;
     }
 }
