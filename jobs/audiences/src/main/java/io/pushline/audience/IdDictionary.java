@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
@@ -242,31 +244,14 @@ public final class IdDictionary implements AutoCloseable {
      * increment for all the new uids, one conditional write per new uid.
      */
     public Map<String, Integer> assignAll(List<String> uids) throws IOException {
-        Map<String, Integer> out = new HashMap<>(uids.size() * 2);
-        List<String> unknown = new ArrayList<>();
-        List<Get> gets = new ArrayList<>();
+        Map<String, Integer> out = idsOf(uids);
+        Set<String> unknown = new LinkedHashSet<>();
         for (String uid : uids) {
-            Integer cached = idCache.get(uid);
-            if (cached != null) {
-                out.put(uid, cached);
-            } else if (!out.containsKey(uid)) {
-                out.put(uid, null);
+            if (!out.containsKey(uid)) {
                 unknown.add(uid);
-                gets.add(new Get(forward(uid)).addColumn(HBaseTables.FAMILY, ID));
             }
         }
-        List<String> fresh = new ArrayList<>();
-        Result[] found = table.get(gets);
-        for (int i = 0; i < found.length; i++) {
-            String uid = unknown.get(i);
-            if (found[i].isEmpty()) {
-                fresh.add(uid);
-            } else {
-                int id = Bytes.toInt(found[i].getValue(HBaseTables.FAMILY, ID));
-                out.put(uid, id);
-                remember(uid, id);
-            }
-        }
+        List<String> fresh = new ArrayList<>(unknown);
         if (fresh.isEmpty()) {
             return out;
         }
