@@ -72,6 +72,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
     private transient Counter skipped;
     private transient Counter reads;
     private transient Counter deadLetters;
+    private transient Counter batches;
     private transient long failures;
     private transient List<InboxOp> adds;
 
@@ -97,6 +98,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
         skipped = metrics.counter("broadcastsSkipped");
         reads = metrics.counter("readsReported");
         deadLetters = metrics.counter("deadLetters");
+        batches = metrics.counter("addBatches");
         adds = new ArrayList<>();
     }
 
@@ -167,6 +169,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
             outputs.change(InboxChange.of(now, uid));
         }
         counter(InboxOp.ADD).inc(batch.size());
+        batches.inc();
     }
 
     private void addOneByOne(List<InboxOp> batch, Outputs outputs) throws IOException {
