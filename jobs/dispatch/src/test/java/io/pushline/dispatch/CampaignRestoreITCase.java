@@ -84,15 +84,16 @@ class CampaignRestoreITCase {
         Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
 
         JobClient first = Restores.start(flink, opts);
+        // Early, so that seconds of expansion are left when the checkpoint after this moment,
+        // which may first wait for one under way, passes the expander.
         Checkpoints.waitUntil(
-                () -> expanded(first.getJobID()) >= audience / 3,
-                "a third of the audience expanded",
+                () -> expanded(first.getJobID()) >= audience / 6,
+                "a sixth of the audience expanded",
                 WAIT);
         Checkpoints.awaitOneTriggeredAfterNow(
                 checkpoints, first.getJobID(), "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
         long beforeKill = expanded(first.getJobID());
-        assertThat(beforeKill).isLessThan(audience);
         Path restoreFrom = Checkpoints.latest(checkpoints, first.getJobID()).orElseThrow();
 
         Configuration restored = new Configuration(flink);
@@ -122,7 +123,8 @@ class CampaignRestoreITCase {
 
         assertThat(sends).hasSameSizeAs(expected);
         assertThat(new TreeSet<>(sends)).isEqualTo(expected);
-        // The restored job did not start the campaign over: it expanded only the rest.
+        // Restored in the middle of the campaign, the job did not start it over: it expanded only
+        // the rest.
         assertThat(resumed).isGreaterThan(0).isLessThan(audience);
         assertThat(resumed + beforeKill).isGreaterThanOrEqualTo(audience);
     }

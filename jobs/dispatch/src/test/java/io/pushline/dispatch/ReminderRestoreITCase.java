@@ -126,14 +126,14 @@ class ReminderRestoreITCase {
         }
 
         JobClient first = Restores.start(flink, opts);
-        long third = toPush / 3;
+        // Early, so that the pacer still has seconds of pushes to go when the checkpoint after
+        // this moment, which may first wait for one under way, passes it.
+        long tenth = toPush / 10;
         Checkpoints.waitUntil(
-                () -> paced(first.getJobID()) >= third, "a third of the reminders paced", WAIT);
+                () -> paced(first.getJobID()) >= tenth, "a tenth of the reminders paced", WAIT);
         Checkpoints.awaitOneTriggeredAfterNow(
                 checkpoints, first.getJobID(), "a checkpoint after that", WAIT);
         first.cancel().get(1, TimeUnit.MINUTES);
-        long beforeKill = paced(first.getJobID());
-        assertThat(beforeKill).as("killed while firing").isLessThan(toPush);
 
         Configuration restored = new Configuration(flink);
         restored.setString(
@@ -149,6 +149,8 @@ class ReminderRestoreITCase {
 
         assertThat(sends).hasSameSizeAs(expected);
         assertThat(new TreeSet<>(sends)).isEqualTo(expected);
+        // The restored checkpoint holds a pacer that had pushed some and not all: killed while
+        // firing, and it went on instead of starting over.
         assertThat(resumed)
                 .as("the restored pacer went on, it did not start over")
                 .isGreaterThan(0)
