@@ -64,6 +64,8 @@ async function check() {
   const expression = $("expr").value;
   const seq = ++checkSeq;
   lastOk = null;
+  // a save's or a dry run's answer was about the expression before this edit
+  for (const id of ["save-status", "dry-status", "dry-result"]) $(id).textContent = "";
   if (expression.trim() === "") {
     showError(null);
     $("expr-status").textContent = "";

@@ -162,6 +162,9 @@ class ConsoleBrowserITCase {
                 browser.clear("#expr");
                 browser.type("#expr", "scripted");
                 browser.await("the new size", 10, () -> safe(browser, "#size"), s -> s.equals("5"));
+                assertThat(browser.text("#save-status"))
+                        .as("the save was about the expression before the edit")
+                        .isEmpty();
                 browser.clear("#dry-msgtype");
                 browser.type("#dry-msgtype", "promo");
                 browser.click("#dry-run");
