@@ -77,7 +77,7 @@ final class TopicCommand {
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         if (!follow) {
             // a read to the end: close() would wait out the broker's hold on the last fetch
-            p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+            p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, KafkaIO.TO_END_FETCH_WAIT_MS);
         }
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, topic);

@@ -167,6 +167,9 @@ public final class KafkaIO {
         return p;
     }
 
+    /** {@code fetch.max.wait.ms} of a consumer that reads to the end and closes (see below). */
+    public static final String TO_END_FETCH_WAIT_MS = "20";
+
     /**
      * As {@link #committedReader}, for a consumer that reads up to the current end and closes: a
      * consumer asks for the next records before they are wanted, the broker holds that request up
@@ -175,7 +178,7 @@ public final class KafkaIO {
      */
     public static Properties toEndReader(String bootstrap) {
         Properties p = committedReader(bootstrap);
-        p.put("fetch.max.wait.ms", "20");
+        p.put("fetch.max.wait.ms", TO_END_FETCH_WAIT_MS);
         return p;
     }
 

@@ -128,12 +128,9 @@ public final class InboxStore implements AutoCloseable {
         Map<String, Integer> ids = new HashMap<>();
         Map<String, RoaringBitmap> byUid = new LinkedHashMap<>();
         for (Add a : adds) {
-            if (ttl(a.ts()) <= 0) {
-                continue; // it has left every inbox already
-            }
             Integer id = ids.get(a.msgId());
             if (id == null) {
-                id = store(a.msgId(), a.title(), a.body(), a.ts());
+                id = store(a.msgId(), a.title(), a.body(), a.ts()); // null: it has expired
                 ids.put(a.msgId(), id);
             }
             if (id != null) {
@@ -424,7 +421,7 @@ public final class InboxStore implements AutoCloseable {
                     noMember.add(uids.get(i));
                 }
             }
-            Map<String, Integer> members = noMember.isEmpty() ? Map.of() : uidIds.idsOf(noMember);
+            Map<String, Integer> members = uidIds.idsOf(noMember);
             List<CheckAndMutate> writes = new ArrayList<>();
             List<String> writing = new ArrayList<>();
             List<InboxCache.Row> written = new ArrayList<>();
