@@ -16,10 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
@@ -31,12 +33,14 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
 
 /**
- * {@code ./pushline bench longconn [--sends N] [--devices D] [--seed S] [--repeat R]}: three retry
- * policies over one generated population with network outages ({@link LongconnPolicies}), then the
- * ack tracker's throughput against a plain keyed count over the same sends and acks on one
- * MiniCluster (RocksDB, parallelism 2), and its state bytes per tracked message on disk.
+ * {@code ./pushline bench longconn [--sends N] [--devices D] [--tracker-sends M] [--tracker-devices
+ * E] [--tracker-rate F] [--seed S] [--repeat R]}: three retry policies over one generated
+ * population with network outages ({@link LongconnPolicies}), then the ack tracker's throughput
+ * against a plain keyed count over the same sends and acks on one MiniCluster (RocksDB, parallelism
+ * 2), and its state bytes per tracked message on disk.
  */
 final class LongconnBench {
     private static final long T0 = 1_767_225_600_000L;
@@ -46,8 +50,10 @@ final class LongconnBench {
 
     static int run(String[] args) throws Exception {
         int sends = 1_000_000;
-        int trackerSends = 4_000_000;
+        int trackerSends = 2_000_000;
         int devices = 50_000;
+        int trackerDevices = 1_000_000;
+        int trackerRate = 100_000;
         long seed = 20261124;
         int repeat = 3;
         for (int i = 0; i < args.length; i++) {
@@ -56,16 +62,25 @@ final class LongconnBench {
                 case "--sends" -> sends = Integer.parseInt(need(v, args[i++]));
                 case "--devices" -> devices = Integer.parseInt(need(v, args[i++]));
                 case "--tracker-sends" -> trackerSends = Integer.parseInt(need(v, args[i++]));
+                case "--tracker-devices" -> trackerDevices = Integer.parseInt(need(v, args[i++]));
+                case "--tracker-rate" -> trackerRate = Integer.parseInt(need(v, args[i++]));
                 case "--seed" -> seed = Long.parseLong(need(v, args[i++]));
                 case "--repeat" -> repeat = BenchResults.rounds(need(v, args[i++]));
                 default ->
                         throw new UsageException(
                                 "usage: ./pushline bench longconn [--sends N] [--devices D]"
-                                        + " [--tracker-sends M] [--seed S] [--repeat R]");
+                                        + " [--tracker-sends M] [--tracker-devices E]"
+                                        + " [--tracker-rate F] [--seed S] [--repeat R]");
             }
         }
-        if (sends <= 0 || devices <= 0 || trackerSends <= 0) {
-            throw new UsageException("--sends, --tracker-sends and --devices must be > 0");
+        if (sends <= 0
+                || devices <= 0
+                || trackerSends <= 0
+                || trackerDevices <= 0
+                || trackerRate <= 0) {
+            throw new UsageException(
+                    "--sends, --devices, --tracker-sends, --tracker-devices and --tracker-rate"
+                            + " must be > 0");
         }
         BenchResults results = new BenchResults("longconn", args);
         System.out.printf(
@@ -74,12 +89,12 @@ final class LongconnBench {
                 sends, devices, seed);
         double[] policy = policies(sends, devices, seed, results);
         System.out.printf(
-                "the tracker: %,d sends (94%% acked at once, 2%% after retries, 3%% fall back, 1%%"
-                        + " given up) against a plain keyed count of the same events, long enough"
-                        + " that the end's last checkpoint weighs little; %d round(s), medians"
-                        + " reported%n",
-                trackerSends, repeat);
-        double[] tracker = tracker(trackerSends, devices, repeat, results);
+                "the tracker: %,d sends to %,d devices (94%% acked at once, 2%% after retries, 3%%"
+                        + " fall back, 1%% given up) against a plain keyed count of the same"
+                        + " events; event time moves at %,d sends/s, as it would live at that"
+                        + " rate; %d round(s), medians reported%n",
+                trackerSends, trackerDevices, trackerRate, repeat);
+        double[] tracker = tracker(trackerSends, trackerDevices, trackerRate, repeat, results);
         double r = policy[0];
         double c = policy[1];
         double t = tracker[0];
@@ -217,7 +232,7 @@ final class LongconnBench {
     }
 
     /** The tracker against a plain keyed count; returns {tracker/plain}. */
-    static double[] tracker(int sends, int devices, int repeat, BenchResults results)
+    static double[] tracker(int sends, int devices, int rate, int repeat, BenchResults results)
             throws Exception {
         Path work = Files.createTempDirectory("pushline-bench-longconn");
         try {
@@ -228,15 +243,24 @@ final class LongconnBench {
                 cluster.start();
                 URI rest = cluster.getRestAddress().get();
                 int warm = Math.min(sends, 500_000);
-                timed(rest, conf, "warm-up plain", warm, devices, false, true);
-                timed(rest, conf, "warm-up tracker", warm, devices, true, true);
+                timed(rest, conf, "warm-up plain", warm, devices, rate, false, true);
+                timed(rest, conf, "warm-up tracker", warm, devices, rate, true, true);
                 for (int r = 0; r < repeat; r++) {
                     if (repeat > 1) {
                         System.out.printf("round %d of %d%n", r + 1, repeat);
                     }
                     double plain =
-                            timed(rest, conf, "plain keyed count", sends, devices, false, false);
-                    double job = timed(rest, conf, "ack tracker", sends, devices, true, false);
+                            timed(
+                                    rest,
+                                    conf,
+                                    "plain keyed count",
+                                    sends,
+                                    devices,
+                                    rate,
+                                    false,
+                                    false);
+                    double job =
+                            timed(rest, conf, "ack tracker", sends, devices, rate, true, false);
                     ratios[r] = job / plain;
                     results.round(
                             BenchResults.figures(
@@ -261,6 +285,7 @@ final class LongconnBench {
             String name,
             int sends,
             int devices,
+            int rate,
             boolean tracker,
             boolean quiet)
             throws Exception {
@@ -269,8 +294,8 @@ final class LongconnBench {
                         rest.getHost(), rest.getPort(), conf);
         env.setParallelism(2);
         DataStream<LongconnEvent> input =
-                env.fromSequence(0, 2L * sends - 1)
-                        .map(new Generate(devices, sends))
+                env.fromSequence(0, sends - 1L)
+                        .flatMap(new Generate(devices, sends, rate))
                         .returns(TypeInformation.of(LongconnEvent.class))
                         .assignTimestampsAndWatermarks(
                                 WatermarkStrategy.<LongconnEvent>forBoundedOutOfOrderness(
@@ -294,50 +319,76 @@ final class LongconnBench {
                 env.execute("bench-longconn-" + name.replace(' ', '-'))
                                 .getNetRuntime(java.util.concurrent.TimeUnit.MILLISECONDS)
                         / 1e3;
-        double rate = sends / secs;
+        double measured = sends / secs;
         if (!quiet) {
             System.out.printf(
                     "%-18s %,12.0f sends/s  (%,d sends and their acks in %.1f s)%n",
-                    name, rate, sends, secs);
+                    name, measured, sends, secs);
         }
-        return rate;
+        return measured;
     }
 
     /**
-     * Event i: the send of message i/2 or what follows it. The source's two subtasks each generate
-     * one half of the messages, so a message's time is its place within its half (4 ms apart): both
-     * halves move through the same event time together, as partitions of a topic do. What follows a
-     * send mirrors the simulated population (about 0.1 resends per ack): 94% are acked 300 ms
-     * later; 2% after one to three retries; 3% go to a device that goes offline 5 s later (a
-     * fallback at the first retry); 1% are never acked (retried until they give up).
+     * Message i: its send, and the reports that follow earlier sends and are due by its time. The
+     * source's two subtasks each generate one half of the messages, so a message's time is its
+     * place within its half, spaced so that event time moves at {@code rate} sends/s: both halves
+     * move through the same event time together, as partitions of a topic do. A report comes in the
+     * stream when it happens (as the gateway's acks reach their topic), not with its send, so
+     * nothing arrives seconds ahead of the watermark; and a device's state waits for its ack as
+     * long as it would live.
+     *
+     * <p>Every device connected before its first send (a presence with its app version, just before
+     * it), so the tracker, like the plain count, keeps a value for every device it has seen, as it
+     * does live. What follows a send mirrors the simulated population (about 0.1 resends per ack):
+     * 94% are acked 300 ms later; 2% after one to three retries; 3% go to a device that goes
+     * offline 5 s later (a fallback at the first retry); 1% are never acked (retried until they
+     * give up).
      */
-    static final class Generate implements MapFunction<Long, LongconnEvent> {
+    static final class Generate implements FlatMapFunction<Long, LongconnEvent> {
         private static final long serialVersionUID = 1L;
-        private static final long BLOCK = 256;
         private final int devices;
         private final long half;
+        private final int rate;
+        private transient PriorityQueue<LongconnEvent> reports;
 
-        Generate(int devices, long sends) {
+        Generate(int devices, long sends, int rate) {
             this.devices = devices;
             this.half = Math.max(1, sends / 2);
+            this.rate = rate;
         }
 
         @Override
-        public LongconnEvent map(Long i) {
-            // in blocks of 256 sends, then their 256 follow-ups: as a Kafka reader hands out a
-            // fetch of one partition (the sends) and then of another (the acks)
-            long block = i / (2 * BLOCK);
-            long j = i % (2 * BLOCK);
-            long msg = block * BLOCK + j % BLOCK;
-            boolean follow = j >= BLOCK;
-            String device = "d" + (msg * 7919 % devices);
-            long sentAt = T0 + (msg % half) * 4;
-            if (!follow) {
-                LongconnEvent e = LongconnEvent.sent(sentAt, "m" + msg, device);
-                e.send = SendBytes.of(send(msg, device, sentAt));
-                e.seq = i;
-                return e;
+        public void flatMap(Long msg, Collector<LongconnEvent> out) {
+            if (reports == null) {
+                reports = new PriorityQueue<>(Comparator.comparingLong(e -> e.ts));
             }
+            long place = msg % half;
+            // the two halves' messages at one place go to different devices, each device's
+            // first send is in the first places
+            long nth = 2 * place + msg / half;
+            String device = "d" + (nth * 7919 % devices);
+            long sentAt = T0 + place * 2_000 / rate;
+            while (!reports.isEmpty() && reports.peek().ts <= sentAt) {
+                out.collect(reports.poll());
+            }
+            if (nth < devices) {
+                LongconnEvent connect = LongconnEvent.presence(sentAt - 1, device, true, "7.4.0");
+                connect.seq = 2 * msg;
+                out.collect(connect);
+            }
+            LongconnEvent e = LongconnEvent.sent(sentAt, "m" + msg, device);
+            e.send = SendBytes.of(send(msg, device, sentAt));
+            e.seq = 2 * msg + 1;
+            out.collect(e);
+            reports.add(report(msg, device, sentAt));
+            if (place == half - 1) {
+                while (!reports.isEmpty()) {
+                    out.collect(reports.poll());
+                }
+            }
+        }
+
+        private static LongconnEvent report(long msg, String device, long sentAt) {
             long fate = Long.remainderUnsigned(mix(msg), 100);
             if (fate < 94) {
                 return LongconnEvent.ack(sentAt + 300, "m" + msg, device);

@@ -126,6 +126,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
                 }
             }
         } while (n == CHUNK);
+        beforeWatermark(mark.getTimestamp());
         super.processWatermark(mark);
     }
 
@@ -161,6 +162,11 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
      * is set): a stage whose event-time timers must interleave with its records advances them here.
      */
     protected void beforeHandling(long ts) throws Exception {}
+
+    /**
+     * Runs after the records up to {@code watermark} were handled and before timers advance to it.
+     */
+    protected void beforeWatermark(long watermark) throws Exception {}
 
     /** What finds {@code record} in a dead letter (no uid, no token): null by default. */
     protected String positionOf(IN record) {

@@ -61,10 +61,17 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
     public void open() throws Exception {
         super.open();
         ValueState<DeviceLink> link = getRuntimeContext().getState(LongconnState.device(stateTtl));
-        devices = new DeviceLinks(link, this, maxCachedDevices);
         timers =
                 getInternalTimerService("longconn-retries", VoidNamespaceSerializer.INSTANCE, this);
+        devices =
+                new DeviceLinks(
+                        link,
+                        this,
+                        timers,
+                        maxCachedDevices,
+                        Math.min(DeviceLinks.HOLD_MS, rules.probeDelayMs));
         var metrics = getRuntimeContext().getMetricGroup().addGroup("longconn");
+        metrics.gauge("devicesOnHeap", devices::size);
         actions = new java.util.HashMap<>();
         for (String a :
                 List.of(
@@ -105,16 +112,23 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
     @Override
     protected void beforeHandling(long ts) throws Exception {
         if (devices.full()) {
-            devices.flush();
+            devices.flushOldest();
         }
         if (ts != Long.MIN_VALUE && ts - 1 > timers.currentWatermark()) {
+            devices.flushUpTo(ts - 1);
             timeServiceManager.advanceWatermark(new Watermark(ts - 1));
         }
     }
 
+    /** The devices held on the heap whose retries may come due by {@code watermark} get timers. */
+    @Override
+    protected void beforeWatermark(long watermark) throws Exception {
+        devices.flushUpTo(watermark);
+    }
+
     @Override
     protected void handle(LongconnEvent e, long ts) throws Exception {
-        DeviceLink d = devices.get(e.deviceId);
+        DeviceLink d = devices.get(e.deviceId, ts);
         switch (e.type) {
             case LongconnEvent.PRESENCE -> {
                 d.online = e.online;
@@ -157,7 +171,6 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         t.delay = delayOf(1, d, 0);
         t.send = e.send;
         d.add(t);
-        timers.registerEventTimeTimer(VoidNamespace.INSTANCE, t.due());
         return true;
     }
 
@@ -175,16 +188,7 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
                 t.send);
         d.learnedDelay = null;
         d.remove(e.msgId);
-        if (!d.anotherDueAt(t.due())) {
-            timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, t.due());
-        }
         return true;
-    }
-
-    @Override
-    public void processWatermark(Watermark mark) throws Exception {
-        super.processWatermark(mark);
-        devices.flush();
     }
 
     @Override
@@ -195,11 +199,12 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     @Override
     public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
-        DeviceLink d = devices.get(timer.getKey());
+        long t = timer.getTimestamp();
+        DeviceLink d = devices.get(timer.getKey(), t);
+        devices.fired(timer.getKey(), t);
         if (d.tracked == null) {
             return;
         }
-        long t = timer.getTimestamp();
         List<TrackedSend> due = new ArrayList<>();
         for (TrackedSend s : d.tracked) {
             if (s.due() <= t) {
@@ -214,6 +219,8 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
             retry(d, timer.getKey(), s, t);
         }
         devices.put(timer.getKey(), d);
+        // the timers go on to the watermark without stopping where this device's window ends
+        devices.registerTimers(timer.getKey());
     }
 
     /** Retry k of {@code s}, due at {@code t}: give up, fall back or resend. */
@@ -241,7 +248,6 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
         s.retries = k;
         s.lastAttempt = t;
         s.delay = delayOf(k + 1, d, s.delay);
-        timers.registerEventTimeTimer(VoidNamespace.INSTANCE, s.due());
     }
 
     /** The delay of retry {@code k}, with the device's learned delay as it stands now. */

@@ -2,81 +2,257 @@ package io.pushline.longconn;
 
 import io.pushline.schema.longconn.DeviceLink;
 import io.pushline.schema.longconn.DeviceLinkSerializer;
-import java.util.HashMap;
+import io.pushline.schema.longconn.TrackedSend;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
- * The ack tracker's device state, read and written through a cache for one watermark step, as Flink
- * SQL's mini-batch aggregation does: a device's state is read from RocksDB once in a step and
- * written back once at its end. When the job catches up, a step spans seconds of event time, and
- * most messages are sent and acked within one: they then cost RocksDB no write at all, where each
- * used to cost two writes and two reads (a send's bytes written, then deleted).
+ * The ack tracker's device state, held on the heap for a short event-time window after it is read
+ * ({@link #HOLD_MS}) and then written back to RocksDB once, with the retry timers its tracked
+ * messages need. Most messages are acked within a second of their send, so a send and its ack meet
+ * on the heap: the device's state is read once and written once (not at all when nothing is left to
+ * keep), and the message's first retry never becomes a RocksDB timer that its ack deletes again.
+ * Without the window a send and its ack cost two reads, two writes and a timer's write and delete.
+ *
+ * <p>Timers follow the state: a device's timers are registered for the due times of its tracked
+ * messages when its state is written. A message that came due while its device waits on the heap
+ * would miss its retry, so a device leaves the heap before the timers advance past the end of its
+ * window ({@link #flushUpTo}), and every due time a record sets is at least the probe delay after
+ * it, which the window does not exceed; devices leave in the order they came. A due time that could
+ * come before the window ends gets its timer at once: one a timer's retry set (the timers run on to
+ * the watermark without a stop where the window ends), one of a record behind the watermark, one
+ * under a probe delay shorter than the window.
  *
  * <p>Callers get a copy and put it back when they changed it, so a record that fails half way
- * leaves nothing half changed. The operator flushes at the end of each step and before each
- * checkpoint, and the operator flushes it once it holds {@link #MAX_DEVICES} devices, so it stays
- * small however much a step releases.
+ * leaves nothing half changed. Everything is written before each checkpoint, and the oldest devices
+ * are written once {@link #MAX_DEVICES} wait, so the heap stays bounded however fast records come.
  */
 final class DeviceLinks {
-    static final int MAX_DEVICES = 50_000;
+    /** Devices a subtask holds on the heap at most. */
+    static final int MAX_DEVICES = 100_000;
+
+    /** How long, in event time, a device's state stays on the heap after it is read. */
+    static final long HOLD_MS = 2_000;
+
+    private static final long[] NONE = new long[0];
 
     private final ValueState<DeviceLink> state;
     private final KeyContext keys;
+    private final InternalTimerService<VoidNamespace> timers;
     private final int maxDevices;
-    private final Map<String, Cached> step = new HashMap<>();
+    private final long hold;
+    private final LinkedHashMap<String, Held> held = new LinkedHashMap<>();
+    private long lastSince = Long.MIN_VALUE;
 
-    private static final class Cached {
+    private static final class Held {
+        final long deadline;
         DeviceLink link;
         boolean stored;
         boolean changed;
+
+        /** Due times with a registered timer, sorted, distinct. */
+        long[] timers;
+
+        Held(long deadline) {
+            this.deadline = deadline;
+        }
     }
 
-    DeviceLinks(ValueState<DeviceLink> state, KeyContext keys, int maxDevices) {
+    /**
+     * @param hold the window in event time; at most the probe delay, or most timers are registered
+     *     at once
+     */
+    DeviceLinks(
+            ValueState<DeviceLink> state,
+            KeyContext keys,
+            InternalTimerService<VoidNamespace> timers,
+            int maxDevices,
+            long hold) {
         this.state = state;
         this.keys = keys;
+        this.timers = timers;
         this.maxDevices = maxDevices;
+        this.hold = hold;
     }
 
-    /** The device's state, to change and {@link #put}; the current key must be {@code deviceId}. */
-    DeviceLink get(String deviceId) throws Exception {
-        Cached c = step.get(deviceId);
-        if (c == null) {
-            c = new Cached();
-            c.link = state.value();
-            c.stored = c.link != null;
-            step.put(deviceId, c);
+    /**
+     * The device's state, to change and {@link #put}, read at event time {@code ts}; the current
+     * key must be {@code deviceId}.
+     */
+    DeviceLink get(String deviceId, long ts) throws Exception {
+        Held h = held.get(deviceId);
+        if (h == null) {
+            // entries leave in arrival order, so their windows must not start earlier than those
+            // before them (a record behind the watermark)
+            lastSince = Math.max(lastSince, ts);
+            h = new Held(saturatedAdd(lastSince, hold));
+            h.link = state.value();
+            h.stored = h.link != null;
+            h.timers = dues(h.link);
+            held.put(deviceId, h);
         }
-        return c.link == null ? new DeviceLink() : DeviceLinkSerializer.INSTANCE.copy(c.link);
+        return h.link == null ? new DeviceLink() : DeviceLinkSerializer.INSTANCE.copy(h.link);
     }
 
-    /** The device's state is now {@code link}, which {@link #get} returned for it. */
+    /** The device's timer at {@code t} fired (so it is registered no more); after {@link #get}. */
+    void fired(String deviceId, long t) {
+        Held h = held.get(deviceId);
+        int i = Arrays.binarySearch(h.timers, t);
+        if (i >= 0) {
+            long[] left = new long[h.timers.length - 1];
+            System.arraycopy(h.timers, 0, left, 0, i);
+            System.arraycopy(h.timers, i + 1, left, i, left.length - i);
+            h.timers = left;
+        }
+    }
+
+    /**
+     * The device's state is now {@code link}, which {@link #get} returned for it; the current key
+     * must be {@code deviceId}. A due time the window could pass gets its timer at once.
+     */
     void put(String deviceId, DeviceLink link) {
-        Cached c = step.get(deviceId);
-        c.link = link.empty() ? null : link;
-        c.changed = true;
-    }
-
-    /** Whether the cache should be flushed before the next record. */
-    boolean full() {
-        return step.size() >= maxDevices;
-    }
-
-    /** Writes what changed to RocksDB and empties the cache; changes the current key. */
-    void flush() throws Exception {
-        for (Map.Entry<String, Cached> e : step.entrySet()) {
-            Cached c = e.getValue();
-            if (!c.changed || (c.link == null && !c.stored)) {
-                continue;
-            }
-            keys.setCurrentKey(e.getKey());
-            if (c.link == null) {
-                state.clear();
-            } else {
-                state.update(c.link);
+        Held h = held.get(deviceId);
+        h.link = link.empty() ? null : link;
+        h.changed = true;
+        if (link.tracked != null) {
+            for (TrackedSend t : link.tracked) {
+                if (t.due() < h.deadline) {
+                    registerTimers(h);
+                    return;
+                }
             }
         }
-        step.clear();
+    }
+
+    /**
+     * Registers the timers the device's state needs now, not when it is written: for a change made
+     * by a timer, as the timers advance past the end of the window before it could be written. The
+     * current key must be {@code deviceId}.
+     */
+    void registerTimers(String deviceId) {
+        registerTimers(held.get(deviceId));
+    }
+
+    private void registerTimers(Held h) {
+        long[] needed = dues(h.link);
+        long[] registered = h.timers;
+        for (long due : needed) {
+            if (Arrays.binarySearch(registered, due) < 0) {
+                timers.registerEventTimeTimer(VoidNamespace.INSTANCE, due);
+                registered = insert(registered, due);
+            }
+        }
+        h.timers = registered;
+    }
+
+    /** Whether the oldest devices should be written before the next record. */
+    boolean full() {
+        return held.size() >= maxDevices;
+    }
+
+    /** Writes the oldest tenth of the devices held; changes the current key. */
+    void flushOldest() throws Exception {
+        int n = Math.max(1, maxDevices / 10);
+        Iterator<Map.Entry<String, Held>> it = held.entrySet().iterator();
+        while (n-- > 0 && it.hasNext()) {
+            Map.Entry<String, Held> e = it.next();
+            write(e.getKey(), e.getValue());
+            it.remove();
+        }
+    }
+
+    /**
+     * Writes the devices whose window ends at or before {@code watermark}: what they hold may come
+     * due after it. Call before the timers advance to {@code watermark}; changes the current key.
+     */
+    void flushUpTo(long watermark) throws Exception {
+        Iterator<Map.Entry<String, Held>> it = held.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Held> e = it.next();
+            if (e.getValue().deadline > watermark) {
+                return;
+            }
+            write(e.getKey(), e.getValue());
+            it.remove();
+        }
+    }
+
+    /**
+     * Writes every device held that changed (before a checkpoint), and keeps them: a send and its
+     * ack on either side of a checkpoint still meet on the heap. Changes the current key.
+     */
+    void flush() throws Exception {
+        for (Map.Entry<String, Held> e : held.entrySet()) {
+            write(e.getKey(), e.getValue());
+        }
+    }
+
+    int size() {
+        return held.size();
+    }
+
+    /** The device's state and its timers as they should be in RocksDB. */
+    private void write(String deviceId, Held h) throws Exception {
+        if (!h.changed) {
+            return;
+        }
+        keys.setCurrentKey(deviceId);
+        if (h.link != null) {
+            state.update(h.link);
+        } else if (h.stored) {
+            state.clear();
+        }
+        h.stored = h.link != null;
+        h.changed = false;
+        long[] needed = dues(h.link);
+        for (long due : needed) {
+            if (Arrays.binarySearch(h.timers, due) < 0) {
+                timers.registerEventTimeTimer(VoidNamespace.INSTANCE, due);
+            }
+        }
+        for (long due : h.timers) {
+            if (Arrays.binarySearch(needed, due) < 0) {
+                timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, due);
+            }
+        }
+        h.timers = needed;
+    }
+
+    private static long[] insert(long[] sorted, long v) {
+        int i = -Arrays.binarySearch(sorted, v) - 1;
+        long[] out = new long[sorted.length + 1];
+        System.arraycopy(sorted, 0, out, 0, i);
+        out[i] = v;
+        System.arraycopy(sorted, i, out, i + 1, sorted.length - i);
+        return out;
+    }
+
+    private static long[] dues(DeviceLink link) {
+        if (link == null || link.tracked == null) {
+            return NONE;
+        }
+        long[] due = new long[link.tracked.length];
+        for (int i = 0; i < due.length; i++) {
+            due[i] = link.tracked[i].due();
+        }
+        Arrays.sort(due);
+        int n = 0;
+        for (int i = 0; i < due.length; i++) {
+            if (i == 0 || due[i] != due[n - 1]) {
+                due[n++] = due[i];
+            }
+        }
+        return n == due.length ? due : Arrays.copyOf(due, n);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long s = a + b;
+        return ((a ^ s) & (b ^ s)) < 0 ? (b > 0 ? Long.MAX_VALUE : Long.MIN_VALUE) : s;
     }
 }

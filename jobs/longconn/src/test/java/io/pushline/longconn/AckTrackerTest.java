@@ -96,8 +96,8 @@ class AckTrackerTest {
 
     @Test
     void aDeviceKeepsStateOnlyWhileItHasSomethingToKeep() throws Exception {
-        var h = harness(AckRules.defaults(), null);
-        // within one watermark step: d1's message sent and acked, d2's sent, d3's sent and acked
+        var h = harness(AckRules.defaults(), null, 100);
+        // d1's and d3's messages are acked within the hold window, d2's is not
         for (LongconnEvent e :
                 List.of(
                         LongconnEvent.sent(T0, "m1", "d1"),
@@ -108,19 +108,66 @@ class AckTrackerTest {
             h.processElement(new StreamRecord<>(e, e.ts));
         }
         h.processWatermark(new Watermark(T0 + 1_000));
+        assertThat(h.numKeyedStateEntries()).as("all three still on the heap").isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
+        h.processWatermark(new Watermark(T0 + DeviceLinks.HOLD_MS));
         assertThat(h.numKeyedStateEntries()).as("d2's tracked message").isEqualTo(1);
+        assertThat(h.numEventTimeTimers()).as("d2's first retry").isEqualTo(1);
         OperatorSubtaskState snap = h.snapshot(1, 1);
         h.close();
 
-        h = harness(AckRules.defaults(), snap);
-        h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 2_000, "m2", "d2"), T0 + 2_000));
-        h.processWatermark(new Watermark(T0 + 3_000));
-        assertThat(h.numKeyedStateEntries()).isZero();
+        h = harness(AckRules.defaults(), snap, 100);
+        h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 3_000, "m2", "d2"), T0 + 3_000));
+        h.processWatermark(new Watermark(T0 + 4_000));
         assertThat(h.extractOutputValues())
                 .extracting(a -> a.action + " " + a.msgId + " " + a.attempt)
                 .containsExactly("acked m2 0");
+        h.processWatermark(new Watermark(T0 + 3_000 + DeviceLinks.HOLD_MS));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numEventTimeTimers()).as("the acked message's retry").isZero();
         h.processWatermark(new Watermark(T0 + 60_000));
         assertThat(h.extractOutputValues()).as("no retry after the ack").hasSize(1);
+        h.close();
+    }
+
+    @Test
+    void aCheckpointWritesTheDevicesOnTheHeapAndTheirRetriesStillCome() throws Exception {
+        var h = harness(AckRules.defaults(), null, 100);
+        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0, "m1", "d1"), T0));
+        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0 + 5, "m2", "d2"), T0 + 5));
+        h.processWatermark(new Watermark(T0 + 100));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        OperatorSubtaskState snap = h.snapshot(1, 1);
+        assertThat(h.numKeyedStateEntries()).as("written for the checkpoint").isEqualTo(2);
+        h.close();
+
+        h = harness(AckRules.defaults(), snap, 100);
+        h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 200, "m2", "d2"), T0 + 200));
+        h.processWatermark(new Watermark(T0 + 10_000));
+        assertThat(h.extractOutputValues())
+                .extracting(a -> a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt)
+                .containsExactly("200 acked m2 0", "10000 retry m1 1");
+        h.close();
+    }
+
+    @Test
+    void aFullHeapWritesItsOldestDevicesFirst() throws Exception {
+        var h = harness(AckRules.defaults(), null, 10);
+        for (int i = 0; i < 10; i++) {
+            h.processElement(
+                    new StreamRecord<>(LongconnEvent.sent(T0 + i, "m" + i, "d" + i), T0 + i));
+        }
+        h.processWatermark(new Watermark(T0 + 100));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 200, "m5", "d5"), T0 + 200));
+        h.processWatermark(new Watermark(T0 + 300));
+        assertThat(h.numKeyedStateEntries()).as("d0, the oldest of ten").isEqualTo(1);
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+        h.processWatermark(new Watermark(T0 + 20_000));
+        assertThat(h.extractOutputValues())
+                .filteredOn(a -> a.action.equals(LongconnAction.RETRY) && a.attempt == 1)
+                .extracting(a -> a.msgId)
+                .containsExactlyInAnyOrder("m0", "m1", "m2", "m3", "m4", "m6", "m7", "m8", "m9");
         h.close();
     }
 
@@ -211,7 +258,10 @@ class AckTrackerTest {
                             random.nextBoolean() ? "7.0" : "7.0.1");
             List<LongconnEvent> trace = randomTrace(random);
             List<String> expected = lines(AckModel.run(rules, trace));
-            List<String> actual = lines(run(rules, trace, random, true));
+            // a heap of two devices writes them back all the time, one of 100 only at the end of
+            // the hold window and at the checkpoint
+            int heap = run % 2 == 0 ? 2 : 100;
+            List<String> actual = lines(run(rules, trace, random, true, heap));
             assertThat(actual).as("run %d, rules %s", run, rules).isEqualTo(expected);
         }
     }
@@ -259,6 +309,12 @@ class AckTrackerTest {
     static List<LongconnAction> run(
             AckRules rules, List<LongconnEvent> trace, Random random, boolean restore)
             throws Exception {
+        return run(rules, trace, random, restore, 2);
+    }
+
+    static List<LongconnAction> run(
+            AckRules rules, List<LongconnEvent> trace, Random random, boolean restore, int heap)
+            throws Exception {
         List<LongconnAction> out = new ArrayList<>();
         List<List<LongconnEvent>> batches = new ArrayList<>();
         for (int i = 0; i < trace.size(); ) {
@@ -269,7 +325,7 @@ class AckTrackerTest {
             i = j;
         }
         int restoreAt = restore && !batches.isEmpty() ? random.nextInt(batches.size()) : -1;
-        var h = harness(rules, null);
+        var h = harness(rules, null, heap);
         long wm = Long.MIN_VALUE;
         for (int b = 0; b < batches.size(); b++) {
             for (LongconnEvent e : batches.get(b)) {
@@ -284,7 +340,7 @@ class AckTrackerTest {
                 OperatorSubtaskState snap = h.snapshot(1, 1);
                 collect(h, out);
                 h.close();
-                h = harness(rules, snap);
+                h = harness(rules, snap, heap);
             }
         }
         h.processWatermark(new Watermark(Long.MAX_VALUE));
@@ -304,9 +360,15 @@ class AckTrackerTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, LongconnEvent, LongconnAction>
             harness(AckRules rules, OperatorSubtaskState restoreFrom) throws Exception {
+        return harness(rules, restoreFrom, 2);
+    }
+
+    /** With room for 4 records in the event-time queue and {@code heap} devices on the heap. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, LongconnEvent, LongconnAction>
+            harness(AckRules rules, OperatorSubtaskState restoreFrom, int heap) throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new AckTracker(rules, TTL, 4, 2), e -> e.deviceId, Types.STRING);
+                        new AckTracker(rules, TTL, 4, heap), e -> e.deviceId, Types.STRING);
         if (restoreFrom != null) {
             h.initializeState(restoreFrom);
         }

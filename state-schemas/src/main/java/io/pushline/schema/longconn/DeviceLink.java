@@ -63,18 +63,6 @@ public class DeviceLink {
         tracked = n == 0 ? null : Arrays.copyOf(kept, n);
     }
 
-    /** Whether a tracked message is due at {@code due} (an acked one is removed first). */
-    public boolean anotherDueAt(long due) {
-        if (tracked != null) {
-            for (TrackedSend t : tracked) {
-                if (t.due() == due) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
     private static TrackedSend[] append(TrackedSend[] a, TrackedSend t) {
         TrackedSend[] b = Arrays.copyOf(a, a.length + 1);
         b[a.length] = t;
