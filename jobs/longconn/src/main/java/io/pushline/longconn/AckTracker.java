@@ -26,10 +26,11 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 /**
  * The long-connection ack tracker, keyed by deviceId (jobs/longconn/README.md). Sends, acks and
  * presence are handled in event-time order; each tracked message has an event-time timer at its
- * pending retry's due time, and a retry due at t runs after every input of time up to t and before
- * any later one, so the streaming job and a replay take the same decisions. Retries of one device
- * due at the same time run in msgId order, because a later-phase retry changes the device's learned
- * delay that the next one may read.
+ * pending retry's due time by then ({@link DeviceLinks}: most messages are acked before their
+ * device's state leaves the heap and never need one), and a retry due at t runs after every input
+ * of time up to t and before any later one, so the streaming job and a replay take the same
+ * decisions. Retries of one device due at the same time run in msgId order, because a later-phase
+ * retry changes the device's learned delay that the next one may read.
  */
 public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, LongconnAction>
         implements Triggerable<String, VoidNamespace> {
