@@ -210,12 +210,8 @@ final class DeviceLinks {
         }
         h.stored = h.link != null;
         h.changed = false;
+        registerTimers(h);
         long[] needed = dues(h.link);
-        for (long due : needed) {
-            if (Arrays.binarySearch(h.timers, due) < 0) {
-                timers.registerEventTimeTimer(VoidNamespace.INSTANCE, due);
-            }
-        }
         for (long due : h.timers) {
             if (Arrays.binarySearch(needed, due) < 0) {
                 timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, due);
