@@ -3,10 +3,8 @@ package io.pushline.udf;
 import io.pushline.schema.Json;
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
-import io.pushline.schema.gate.SpilledPush;
 import io.pushline.schema.registry.RegistryState;
 import java.util.function.Predicate;
-import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -22,8 +20,9 @@ import org.apache.flink.util.OutputTag;
  * key as the current key, so keyed state reads and writes are the key's. Outputs carry the record's
  * time as their timestamp.
  *
- * <p>The queue's state is named after {@code name}, and a savepoint of the earlier per-key buffer
- * of the same name (timers and a keyed map) restores into it.
+ * <p>The queue's state is named after {@code name}, and a savepoint of an earlier layout (a record
+ * per list element, or the per-key buffer of the same name with timers and a keyed map) restores
+ * into it.
  */
 public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
         implements OneInputStreamOperator<IN, OUT> {
@@ -35,8 +34,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private final int maxOnHeap;
 
     private transient EventTimeQueue<IN> queue;
-    private transient ListState<IN> onHeapState;
-    private transient ListState<SpilledPush> spilledState;
+    private transient EventTimeQueue.Checkpointed<IN> checkpointed;
     private transient EventTimeQueue.Waiting<IN>[] chunk;
     private transient StreamRecord<OUT> out;
     private transient Counter failureCount;
@@ -83,17 +81,19 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
                         this,
                         getKeyedStateStore().getMapState(RegistryState.spill(name, type)),
                         maxOnHeap);
-        onHeapState =
-                ctx.getOperatorStateStore()
-                        .getUnionListState(RegistryState.waitingOnHeap(name, type));
-        spilledState =
-                ctx.getOperatorStateStore().getUnionListState(RegistryState.waitingSpilled(name));
+        checkpointed =
+                new EventTimeQueue.Checkpointed<>(
+                        ctx.getOperatorStateStore(),
+                        RegistryState.waitingOnHeapChunks(name, type),
+                        RegistryState.waitingSpilledChunks(name),
+                        RegistryState.waitingOnHeap(name, type),
+                        RegistryState.waitingSpilled(name));
         chunk = new EventTimeQueue.Waiting[CHUNK];
         if (!ctx.isRestored()) {
             return;
         }
         Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
-        queue.restore(onHeapState.get(), spilledState.get(), owned);
+        queue.restore(checkpointed, owned);
         queue.restoreLegacy(ctx.getOperatorStateStore(), getKeyedStateStore(), name, type, owned);
     }
 
@@ -133,7 +133,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
-        queue.snapshot(onHeapState, spilledState);
+        queue.snapshot(checkpointed);
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.pushline.schema.gate;
 
+import io.pushline.schema.ChunkSerializer;
 import io.pushline.schema.StateTtl;
 import io.pushline.schema.dispatch.DevicePush;
 import java.time.Duration;
+import java.util.List;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -37,6 +39,24 @@ public final class GateStateDescriptors {
     public static ListStateDescriptor<SpilledPush> waitingSpilled() {
         return new ListStateDescriptor<>(
                 "gate-queue-spilled", TypeInformation.of(SpilledPush.class));
+    }
+
+    /**
+     * The pushes waiting on the heap at a checkpoint, in chunks: replaces {@link #waitingOnHeap}
+     * (one element per push, still read on restore), as a checkpoint stream notes its position for
+     * every element, a write to the file each time.
+     */
+    public static ListStateDescriptor<List<DevicePush>> waitingOnHeapChunks() {
+        return new ListStateDescriptor<>(
+                "gate-buffer-heap-chunks",
+                ChunkSerializer.typeOf(TypeInformation.of(DevicePush.class)));
+    }
+
+    /** {@link #waitingSpilled}'s places, in chunks. */
+    public static ListStateDescriptor<List<SpilledPush>> waitingSpilledChunks() {
+        return new ListStateDescriptor<>(
+                "gate-queue-spilled-chunks",
+                ChunkSerializer.typeOf(TypeInformation.of(SpilledPush.class)));
     }
 
     /** Per device: spilled waiting records by their queue reference. */

@@ -1,5 +1,6 @@
 package io.pushline.schema.registry;
 
+import io.pushline.schema.ChunkSerializer;
 import io.pushline.schema.gate.SpilledPush;
 import java.util.List;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -41,6 +42,23 @@ public final class RegistryState {
     public static ListStateDescriptor<SpilledPush> waitingSpilled(String name) {
         return new ListStateDescriptor<>(
                 name + "-queue-spilled", TypeInformation.of(SpilledPush.class));
+    }
+
+    /**
+     * Operator state of an ordered stage: the records waiting on the heap at a checkpoint, in
+     * chunks. Replaces {@link #waitingOnHeap}, one element per record, which a restore still reads:
+     * a checkpoint stream notes its position for every element, a write to the file each time.
+     */
+    public static <T> ListStateDescriptor<List<T>> waitingOnHeapChunks(String name, Class<T> type) {
+        return new ListStateDescriptor<>(
+                name + "-heap-chunks", ChunkSerializer.typeOf(TypeInformation.of(type)));
+    }
+
+    /** Operator state of an ordered stage: {@link #waitingSpilled}'s places, in chunks. */
+    public static ListStateDescriptor<List<SpilledPush>> waitingSpilledChunks(String name) {
+        return new ListStateDescriptor<>(
+                name + "-queue-spilled-chunks",
+                ChunkSerializer.typeOf(TypeInformation.of(SpilledPush.class)));
     }
 
     /** Keyed state of an ordered stage: spilled records by their place in the queue. */

@@ -11,7 +11,6 @@ import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.gate.GateState;
 import io.pushline.schema.gate.GateStateDescriptors;
-import io.pushline.schema.gate.SpilledPush;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.udf.EventTimeQueue;
 import io.pushline.udf.LegacyTimers;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.state.BroadcastState;
-import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -61,8 +59,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     private final int maxOnHeap;
 
     private transient ValueState<GateState> device;
-    private transient ListState<DevicePush> onHeapSnapshot;
-    private transient ListState<SpilledPush> spilledSnapshot;
+    private transient EventTimeQueue.Checkpointed<DevicePush> checkpointed;
     private transient BroadcastState<String, String> rulesState;
     private transient EventTimeQueue<DevicePush> queue;
     private transient Rules current;
@@ -126,11 +123,13 @@ public class GateOperator extends AbstractStreamOperator<Decision>
                         this,
                         getKeyedStateStore().getMapState(GateStateDescriptors.spill()),
                         maxOnHeap);
-        onHeapSnapshot =
-                ctx.getOperatorStateStore().getUnionListState(GateStateDescriptors.waitingOnHeap());
-        spilledSnapshot =
-                ctx.getOperatorStateStore()
-                        .getUnionListState(GateStateDescriptors.waitingSpilled());
+        checkpointed =
+                new EventTimeQueue.Checkpointed<>(
+                        ctx.getOperatorStateStore(),
+                        GateStateDescriptors.waitingOnHeapChunks(),
+                        GateStateDescriptors.waitingSpilledChunks(),
+                        GateStateDescriptors.waitingOnHeap(),
+                        GateStateDescriptors.waitingSpilled());
         rulesState = ctx.getOperatorStateStore().getBroadcastState(GateStateDescriptors.rules());
         names = new Names();
         String restored = rulesState.get(GateStateDescriptors.CURRENT_RULES);
@@ -140,7 +139,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
             return;
         }
         Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
-        queue.restore(onHeapSnapshot.get(), spilledSnapshot.get(), owned);
+        queue.restore(checkpointed, owned);
         // the first gate kept a buffer and timers per device
         queue.restoreLegacy(
                 ctx.getOperatorStateStore(),
@@ -285,7 +284,7 @@ public class GateOperator extends AbstractStreamOperator<Decision>
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
-        queue.snapshot(onHeapSnapshot, spilledSnapshot);
+        queue.snapshot(checkpointed);
     }
 
     static SendRecord send(PushRequest p, DeviceInfo device, int level) {
