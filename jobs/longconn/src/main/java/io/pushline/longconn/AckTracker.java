@@ -13,8 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -35,12 +38,15 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, LongconnAction>
         implements Triggerable<String, VoidNamespace> {
     private static final long serialVersionUID = 1L;
+    private static final int UNTIMED_CHUNK = 1024;
 
     private final AckRules rules;
     private final Duration stateTtl;
     private final int maxCachedDevices;
 
     private transient DeviceLinks devices;
+    private transient ListState<List<String>> untimed;
+    private transient boolean restored;
     private transient InternalTimerService<VoidNamespace> timers;
     private transient Map<String, Counter> actions;
     private transient Counter duplicateSends;
@@ -59,6 +65,13 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
     }
 
     @Override
+    public void initializeState(StateInitializationContext ctx) throws Exception {
+        super.initializeState(ctx);
+        untimed = ctx.getOperatorStateStore().getUnionListState(LongconnState.untimedDevices());
+        restored = ctx.isRestored();
+    }
+
+    @Override
     public void open() throws Exception {
         super.open();
         ValueState<DeviceLink> link = getRuntimeContext().getState(LongconnState.device(stateTtl));
@@ -71,6 +84,16 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
                         timers,
                         maxCachedDevices,
                         Math.min(DeviceLinks.HOLD_MS, rules.probeDelayMs));
+        if (restored) {
+            Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
+            for (List<String> chunk : untimed.get()) {
+                for (String deviceId : chunk) {
+                    if (owned.test(deviceId)) {
+                        devices.restoreTimers(deviceId);
+                    }
+                }
+            }
+        }
         var metrics = getRuntimeContext().getMetricGroup().addGroup("longconn");
         metrics.gauge("devicesOnHeap", devices::size);
         actions = new java.util.HashMap<>();
@@ -194,7 +217,12 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
-        devices.flush();
+        List<String> ids = devices.flush();
+        List<List<String>> chunks = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i += UNTIMED_CHUNK) {
+            chunks.add(ids.subList(i, Math.min(ids.size(), i + UNTIMED_CHUNK)));
+        }
+        untimed.update(chunks);
         super.snapshotState(ctx);
     }
 

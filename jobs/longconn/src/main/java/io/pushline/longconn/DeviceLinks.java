@@ -3,9 +3,11 @@ package io.pushline.longconn;
 import io.pushline.schema.longconn.DeviceLink;
 import io.pushline.schema.longconn.DeviceLinkSerializer;
 import io.pushline.schema.longconn.TrackedSend;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -30,8 +32,10 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * under a probe delay shorter than the window.
  *
  * <p>Callers get a copy and put it back when they changed it, so a record that fails half way
- * leaves nothing half changed. Everything is written before each checkpoint, and the oldest devices
- * are written once {@link #MAX_DEVICES} wait, so the heap stays bounded however fast records come.
+ * leaves nothing half changed. Every state is written before each checkpoint, but not the timers of
+ * devices still on the heap (the checkpoint notes those devices instead, and a restore registers
+ * their timers), and the oldest devices are written once {@link #MAX_DEVICES} wait, so the heap
+ * stays bounded however fast records come.
  */
 final class DeviceLinks {
     /** Devices a subtask holds on the heap at most. */
@@ -162,7 +166,7 @@ final class DeviceLinks {
         Iterator<Map.Entry<String, Held>> it = held.entrySet().iterator();
         while (n-- > 0 && it.hasNext()) {
             Map.Entry<String, Held> e = it.next();
-            write(e.getKey(), e.getValue());
+            write(e.getKey(), e.getValue(), true);
             it.remove();
         }
     }
@@ -178,18 +182,39 @@ final class DeviceLinks {
             if (e.getValue().deadline > watermark) {
                 return;
             }
-            write(e.getKey(), e.getValue());
+            write(e.getKey(), e.getValue(), true);
             it.remove();
         }
     }
 
     /**
      * Writes every device held that changed (before a checkpoint), and keeps them: a send and its
-     * ack on either side of a checkpoint still meet on the heap. Changes the current key.
+     * ack on either side of a checkpoint still meet on the heap. Registers no timers: a timer
+     * written now would mostly be deleted again by the ack that follows within the window (with
+     * timers in RocksDB, a write and a delete each). Returns the devices whose tracked messages
+     * have no timer yet, for the checkpoint to note: a restore registers theirs ({@link
+     * #restoreTimers}), and the end of the window registers them otherwise. Changes the current
+     * key.
      */
-    void flush() throws Exception {
+    List<String> flush() throws Exception {
+        List<String> untimed = new ArrayList<>();
         for (Map.Entry<String, Held> e : held.entrySet()) {
-            write(e.getKey(), e.getValue());
+            write(e.getKey(), e.getValue(), false);
+            if (missesTimers(e.getValue())) {
+                untimed.add(e.getKey());
+            }
+        }
+        return untimed;
+    }
+
+    /**
+     * Registers the timers of a device whose state a checkpoint wrote without them ({@link
+     * #flush}); on restore, before any record. Changes the current key.
+     */
+    void restoreTimers(String deviceId) throws Exception {
+        keys.setCurrentKey(deviceId);
+        for (long due : dues(state.value())) {
+            timers.registerEventTimeTimer(VoidNamespace.INSTANCE, due);
         }
     }
 
@@ -197,27 +222,47 @@ final class DeviceLinks {
         return held.size();
     }
 
-    /** The device's state and its timers as they should be in RocksDB. */
-    private void write(String deviceId, Held h) throws Exception {
-        if (!h.changed) {
+    /**
+     * The device's state as it should be in RocksDB, without the timers no longer needed; with
+     * {@code withTimers}, also the timers it needs.
+     */
+    private void write(String deviceId, Held h, boolean withTimers) throws Exception {
+        boolean register = withTimers && missesTimers(h);
+        if (!h.changed && !register) {
             return;
         }
         keys.setCurrentKey(deviceId);
-        if (h.link != null) {
-            state.update(h.link);
-        } else if (h.stored) {
-            state.clear();
+        if (h.changed) {
+            if (h.link != null) {
+                state.update(h.link);
+            } else if (h.stored) {
+                state.clear();
+            }
+            h.stored = h.link != null;
+            h.changed = false;
         }
-        h.stored = h.link != null;
-        h.changed = false;
-        registerTimers(h);
+        if (register) {
+            registerTimers(h);
+        }
         long[] needed = dues(h.link);
+        long[] kept = NONE;
         for (long due : h.timers) {
             if (Arrays.binarySearch(needed, due) < 0) {
                 timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, due);
+            } else {
+                kept = insert(kept, due);
             }
         }
-        h.timers = needed;
+        h.timers = kept;
+    }
+
+    private static boolean missesTimers(Held h) {
+        for (long due : dues(h.link)) {
+            if (Arrays.binarySearch(h.timers, due) < 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long[] insert(long[] sorted, long v) {

@@ -21,6 +21,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
@@ -148,6 +149,79 @@ class AckTrackerTest {
                 .extracting(a -> a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt)
                 .containsExactly("200 acked m2 0", "10000 retry m1 1");
         h.close();
+    }
+
+    @Test
+    void aCheckpointWritesNoTimerTheWindowsEndStillRegistersIt() throws Exception {
+        var h = harness(AckRules.defaults(), null, 100);
+        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0, "m1", "d1"), T0));
+        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0 + 5, "m2", "d2"), T0 + 5));
+        h.processWatermark(new Watermark(T0 + 100));
+        h.snapshot(1, 1);
+        assertThat(h.numKeyedStateEntries()).as("written for the checkpoint").isEqualTo(2);
+        assertThat(h.numEventTimeTimers()).as("but no timer yet").isZero();
+        // the job goes on: d2's ack within the window, d1's never
+        h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 300, "m2", "d2"), T0 + 300));
+        h.processWatermark(new Watermark(T0 + DeviceLinks.HOLD_MS + 5));
+        assertThat(h.numKeyedStateEntries()).as("d1's tracked message").isEqualTo(1);
+        assertThat(h.numEventTimeTimers()).as("d1's first retry").isEqualTo(1);
+        h.processWatermark(new Watermark(T0 + 10_000));
+        assertThat(h.extractOutputValues())
+                .extracting(a -> a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt)
+                .containsExactly("300 acked m2 0", "10000 retry m1 1");
+        h.close();
+    }
+
+    @Test
+    void onScaleOutEachSubtaskRegistersTheTimersOfItsOwnDevices() throws Exception {
+        OperatorSubtaskState snap;
+        List<String> expected = new ArrayList<>();
+        try (var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new AckTracker(AckRules.defaults(), TTL, 4, 100),
+                        e -> e.deviceId,
+                        Types.STRING,
+                        128,
+                        1,
+                        0)) {
+            h.open();
+            for (int i = 0; i < 8; i++) {
+                h.processElement(
+                        new StreamRecord<>(LongconnEvent.sent(T0 + i, "m" + i, "d" + i), T0 + i));
+                expected.add(10_000 + i + " retry m" + i + " 1");
+            }
+            h.processWatermark(new Watermark(T0 + 100));
+            snap = h.snapshot(1, 1);
+            assertThat(h.numEventTimeTimers()).as("the devices are still on the heap").isZero();
+        }
+        List<String> all = new ArrayList<>();
+        for (int subtask = 0; subtask < 2; subtask++) {
+            OperatorSubtaskState part =
+                    AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                            snap, 128, 1, 2, subtask);
+            try (var h =
+                    new KeyedOneInputStreamOperatorTestHarness<>(
+                            new AckTracker(AckRules.defaults(), TTL, 4, 100),
+                            e -> e.deviceId,
+                            Types.STRING,
+                            128,
+                            2,
+                            subtask)) {
+                h.initializeState(part);
+                h.open();
+                h.processWatermark(new Watermark(T0 + 10_010));
+                List<String> mine =
+                        h.extractOutputValues().stream()
+                                .map(
+                                        a ->
+                                                a.ts - T0 + " " + a.action + " " + a.msgId + " "
+                                                        + a.attempt)
+                                .toList();
+                assertThat(mine).hasSizeBetween(1, 7);
+                all.addAll(mine);
+            }
+        }
+        assertThat(all).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     @Test
@@ -303,8 +377,8 @@ class AckTrackerTest {
 
     /**
      * The tracker over {@code trace}: events arrive shuffled within the watermark's bound, the
-     * watermark moves in random steps, and with {@code restore} the operator is snapshotted and
-     * restored into a new instance at a random point.
+     * watermark moves in random steps, checkpoints come at random points, and with {@code restore}
+     * the operator is restored from one of them into a new instance.
      */
     static List<LongconnAction> run(
             AckRules rules, List<LongconnEvent> trace, Random random, boolean restore)
@@ -337,10 +411,13 @@ class AckTrackerTest {
             long safe = batches.get(b).stream().mapToLong(e -> e.ts).min().getAsLong() - 1;
             h.processWatermark(new Watermark(safe));
             if (b == restoreAt) {
-                OperatorSubtaskState snap = h.snapshot(1, 1);
+                OperatorSubtaskState snap = h.snapshot(b + 1, 1);
                 collect(h, out);
                 h.close();
                 h = harness(rules, snap, heap);
+            } else if (random.nextInt(4) == 0) {
+                // a checkpoint the job goes on from
+                h.snapshot(b + 1, 1);
             }
         }
         h.processWatermark(new Watermark(Long.MAX_VALUE));
