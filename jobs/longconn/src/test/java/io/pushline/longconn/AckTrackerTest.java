@@ -146,7 +146,7 @@ class AckTrackerTest {
         h.processElement(new StreamRecord<>(LongconnEvent.ack(T0 + 200, "m2", "d2"), T0 + 200));
         h.processWatermark(new Watermark(T0 + 10_000));
         assertThat(h.extractOutputValues())
-                .extracting(a -> a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt)
+                .extracting(AckTrackerTest::sinceT0)
                 .containsExactly("200 acked m2 0", "10000 retry m1 1");
         h.close();
     }
@@ -167,7 +167,7 @@ class AckTrackerTest {
         assertThat(h.numEventTimeTimers()).as("d1's first retry").isEqualTo(1);
         h.processWatermark(new Watermark(T0 + 10_000));
         assertThat(h.extractOutputValues())
-                .extracting(a -> a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt)
+                .extracting(AckTrackerTest::sinceT0)
                 .containsExactly("300 acked m2 0", "10000 retry m1 1");
         h.close();
     }
@@ -211,12 +211,7 @@ class AckTrackerTest {
                 h.open();
                 h.processWatermark(new Watermark(T0 + 10_010));
                 List<String> mine =
-                        h.extractOutputValues().stream()
-                                .map(
-                                        a ->
-                                                a.ts - T0 + " " + a.action + " " + a.msgId + " "
-                                                        + a.attempt)
-                                .toList();
+                        h.extractOutputValues().stream().map(AckTrackerTest::sinceT0).toList();
                 assertThat(mine).hasSizeBetween(1, 7);
                 all.addAll(mine);
             }
@@ -469,5 +464,10 @@ class AckTrackerTest {
             long ts, String msgId, String deviceId, String action, int attempt, Long delay) {
         return io.pushline.schema.Json.write(
                 LongconnAction.of(ts, msgId, deviceId, action, attempt, delay));
+    }
+
+    /** An action as "ms since T0, action, msgId, attempt", for comparing timelines. */
+    private static String sinceT0(LongconnAction a) {
+        return a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt;
     }
 }
