@@ -133,10 +133,7 @@ class AckTrackerTest {
 
     @Test
     void aCheckpointWritesTheDevicesOnTheHeapAndTheirRetriesStillCome() throws Exception {
-        var h = harness(AckRules.defaults(), null, 100);
-        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0, "m1", "d1"), T0));
-        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0 + 5, "m2", "d2"), T0 + 5));
-        h.processWatermark(new Watermark(T0 + 100));
+        var h = twoSendsOnTheHeap();
         assertThat(h.numKeyedStateEntries()).isZero();
         OperatorSubtaskState snap = h.snapshot(1, 1);
         assertThat(h.numKeyedStateEntries()).as("written for the checkpoint").isEqualTo(2);
@@ -153,10 +150,7 @@ class AckTrackerTest {
 
     @Test
     void aCheckpointWritesNoTimerTheWindowsEndStillRegistersIt() throws Exception {
-        var h = harness(AckRules.defaults(), null, 100);
-        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0, "m1", "d1"), T0));
-        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0 + 5, "m2", "d2"), T0 + 5));
-        h.processWatermark(new Watermark(T0 + 100));
+        var h = twoSendsOnTheHeap();
         h.snapshot(1, 1);
         assertThat(h.numKeyedStateEntries()).as("written for the checkpoint").isEqualTo(2);
         assertThat(h.numEventTimeTimers()).as("but no timer yet").isZero();
@@ -469,5 +463,15 @@ class AckTrackerTest {
     /** An action as "ms since T0, action, msgId, attempt", for comparing timelines. */
     private static String sinceT0(LongconnAction a) {
         return a.ts - T0 + " " + a.action + " " + a.msgId + " " + a.attempt;
+    }
+
+    /** m1 to d1 and m2 to d2, both held on the heap (within their window) by a watermark. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, LongconnEvent, LongconnAction>
+            twoSendsOnTheHeap() throws Exception {
+        var h = harness(AckRules.defaults(), null, 100);
+        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0, "m1", "d1"), T0));
+        h.processElement(new StreamRecord<>(LongconnEvent.sent(T0 + 5, "m2", "d2"), T0 + 5));
+        h.processWatermark(new Watermark(T0 + 100));
+        return h;
     }
 }
