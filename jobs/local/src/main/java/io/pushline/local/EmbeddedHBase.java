@@ -30,6 +30,14 @@ public final class EmbeddedHBase implements AutoCloseable {
         conf.setInt("hbase.master.info.port", -1);
         conf.setInt("hbase.regionserver.info.port", -1);
         conf.setInt("hbase.client.retries.number", 10);
+        // One region server: the master need not wait (4.5 s by default) for more to check in,
+        // and the region server reports every 0.5 s instead of every 3 s, so meta is assigned as
+        // soon as it is up. Every test JVM and `local up` starts one of these.
+        conf.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
+        conf.setInt("hbase.master.wait.on.regionservers.maxtostart", 1);
+        conf.setInt("hbase.master.wait.on.regionservers.timeout", 500);
+        conf.setInt("hbase.master.wait.on.regionservers.interval", 100);
+        conf.setInt("hbase.regionserver.msginterval", 500);
         HBaseTestingUtility util = new HBaseTestingUtility(conf);
         try {
             util.startMiniZKCluster();

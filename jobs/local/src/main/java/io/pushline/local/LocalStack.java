@@ -13,6 +13,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -64,8 +65,11 @@ public final class LocalStack implements AutoCloseable {
         deleteRecursively(root.resolve("hbase"));
         Files.createDirectories(root);
         long t0 = System.nanoTime();
+        // Kafka and HBase start side by side: neither needs the other, and each spends much of
+        // its start-up waiting on itself (controller election, region assignment).
         ExecutorService starter =
-                Executors.newSingleThreadExecutor(
+                Executors.newFixedThreadPool(
+                        2,
                         r -> {
                             Thread t = new Thread(r, "pushline-stack-start");
                             t.setDaemon(true);
@@ -73,7 +77,7 @@ public final class LocalStack implements AutoCloseable {
                         });
         EmbeddedKafka[] kafka = new EmbeddedKafka[1];
         EmbeddedHBase[] hbase = new EmbeddedHBase[1];
-        Future<?> started =
+        Future<?> kafkaStarted =
                 starter.submit(
                         () -> {
                             kafka[0] = EmbeddedKafka.start(root.resolve("kafka"));
@@ -81,18 +85,31 @@ public final class LocalStack implements AutoCloseable {
                                     "Kafka up at {} after {} ms",
                                     kafka[0].bootstrapServers(),
                                     (System.nanoTime() - t0) / 1_000_000);
+                            kafka[0].createTopics(Topics.all(), 2);
+                            return null;
+                        });
+        Future<?> hbaseStarted =
+                starter.submit(
+                        () -> {
                             hbase[0] = EmbeddedHBase.start(root.resolve("hbase"));
                             LOG.info(
                                     "HBase up at {} after {} ms",
                                     hbase[0].zkQuorum(),
                                     (System.nanoTime() - t0) / 1_000_000);
-                            kafka[0].createTopics(Topics.all(), 2);
                             return null;
                         });
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            started.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            for (Future<?> started : List.of(kafkaStarted, hbaseStarted)) {
+                started.get(
+                        Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (TimeoutException | ExecutionException | InterruptedException e) {
-            started.cancel(true);
+            kafkaStarted.cancel(true);
+            hbaseStarted.cancel(true);
+            starter.shutdownNow();
+            // A start still under way would leave its half-started server behind.
+            starter.awaitTermination(30, TimeUnit.SECONDS);
             closeQuietly(hbase[0]);
             closeQuietly(kafka[0]);
             if (e instanceof TimeoutException) {
