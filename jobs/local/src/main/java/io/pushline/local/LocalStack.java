@@ -101,8 +101,7 @@ public final class LocalStack implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             for (Future<?> started : List.of(kafkaStarted, hbaseStarted)) {
-                started.get(
-                        Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                started.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
         } catch (TimeoutException | ExecutionException | InterruptedException e) {
             kafkaStarted.cancel(true);
