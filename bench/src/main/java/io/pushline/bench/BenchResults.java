@@ -78,6 +78,30 @@ final class BenchResults {
         return v.length == 0 ? Double.NaN : median(v);
     }
 
+    /**
+     * One figure's median over the rounds with its spread, for a last line: {@code "0.52
+     * (0.31-0.77)"}, with {@code format} for each number.
+     */
+    String medianAndSpread(String figure, String format) {
+        double[] v =
+                rounds.stream()
+                        .filter(r -> r.containsKey(figure))
+                        .mapToDouble(r -> r.get(figure))
+                        .toArray();
+        if (v.length == 0) {
+            return "n/a";
+        }
+        double[] sorted = v.clone();
+        Arrays.sort(sorted);
+        java.util.Locale l = java.util.Locale.ROOT;
+        return String.format(l, format, median(v))
+                + " ("
+                + String.format(l, format, sorted[0])
+                + "-"
+                + String.format(l, format, sorted[sorted.length - 1])
+                + ")";
+    }
+
     /** One figure's values over the rounds, two decimals each, for a "rounds:" line. */
     String values(String figure) {
         List<String> out = new ArrayList<>();

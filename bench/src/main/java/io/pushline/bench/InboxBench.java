@@ -21,10 +21,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Result;
@@ -47,9 +49,11 @@ import org.roaringbitmap.RoaringBitmap;
  * average (default 30, drawn from a catalog of 3,000) and B broadcasts (default 20) to audiences of
  * 100,000 to 1,000,000, in the embedded HBase; then {@code pushline serve}'s inbox API in this JVM,
  * and C client threads (default 8, Apache HttpClient, HTTP/1.1 kept alive) reading random users'
- * first pages for S seconds (default 30, after 20 s of warm-up). Measured: reads per second,
- * p50/p99 latency as the clients see it, bytes stored per user (their rows), and the rows a
- * broadcast writes for a 10,000- and a 1,000,000-member audience.
+ * first pages for S seconds (default 30, after 20 s of warm-up), first cold (tables flushed, no
+ * inbox cache, each user read at most once) and then warm (the server's cache filled). Measured:
+ * reads per second, p50/p99 latency as the clients see it, failed requests, bytes stored per user
+ * (their rows), and the rows a broadcast writes for a 10,000- and a 1,000,000-member audience.
+ * Exits 1 when any request failed.
  */
 final class InboxBench {
     static final String NAMESPACE = "benchinbox";
@@ -170,6 +174,7 @@ final class InboxBench {
 
             Properties kafka = new Properties();
             kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
+            Cold cold = coldReads(hbase, kafka, users, clients, seconds);
             InboxStore served =
                     new InboxStore(
                             hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
@@ -202,19 +207,27 @@ final class InboxBench {
                     System.out.println("  inbox cache off: every read is an HBase get");
                 }
                 System.out.printf("  warm-up 20 s, then %d s of first-page reads%n", seconds);
-                load(port, users, clients, 20, null);
+                load(port, randomUsers(users), clients, 20, null);
                 long[] latencies = new long[1 << 24];
                 AtomicLong count = new AtomicLong();
-                long elapsed = load(port, users, clients, seconds, new Sink(latencies, count));
+                Load warm =
+                        load(
+                                port,
+                                randomUsers(users),
+                                clients,
+                                seconds,
+                                new Sink(latencies, count));
+                long errors = warm.failures + cold.failures;
                 int n = (int) Math.min(count.get(), latencies.length);
                 long[] sorted = Arrays.copyOf(latencies, n);
                 Arrays.sort(sorted);
-                double readsPerSecond = count.get() / (elapsed / 1e9);
-                double p50 = sorted[n / 2] / 1e6;
-                double p99 = sorted[(int) (n * 0.99)] / 1e6;
+                double readsPerSecond = count.get() / (warm.elapsedNs / 1e9);
+                double p50 = percentileMs(sorted, 0.50);
+                double p99 = percentileMs(sorted, 0.99);
                 System.out.printf(
-                        "  %,d reads in %.1f s by %d clients: p50 %.2f ms, p99 %.2f ms%n",
-                        count.get(), elapsed / 1e9, clients, p50, p99);
+                        "  warm: %,d reads in %.1f s by %d clients: p50 %.2f ms, p99 %.2f ms, %,d"
+                                + " failed%n",
+                        count.get(), warm.elapsedNs / 1e9, clients, p50, p99, warm.failures);
                 if (cache != null) {
                     System.out.printf(
                             "  inbox cache: %,d hits, %,d misses%n", cache.hits(), cache.misses());
@@ -224,6 +237,10 @@ final class InboxBench {
                                 "readsPerSecond", readsPerSecond,
                                 "p50Ms", p50,
                                 "p99Ms", p99,
+                                "coldReadsPerSecond", cold.readsPerSecond,
+                                "coldP50Ms", cold.p50Ms,
+                                "coldP99Ms", cold.p99Ms,
+                                "errors", errors,
                                 "bytesPerUser", bytesPerUser,
                                 "broadcastRowsSmall", small,
                                 "broadcastRowsLarge", large));
@@ -231,23 +248,131 @@ final class InboxBench {
                 results.put("clients", clients);
                 results.write();
                 System.out.printf(
-                        "inbox reads/s %.0f, p99 %.1f ms, bytes per user %.1f, broadcast rows"
-                                + " small/large %d/%d%n",
-                        readsPerSecond, p99, bytesPerUser, small, large);
+                        "inbox reads/s %.0f (cold %.0f), p99 %.1f ms (cold %.1f ms), errors %d,"
+                                + " bytes per user %.1f, broadcast rows small/large %d/%d%n",
+                        readsPerSecond,
+                        cold.readsPerSecond,
+                        p99,
+                        cold.p99Ms,
+                        errors,
+                        bytesPerUser,
+                        small,
+                        large);
+                if (errors > 0) {
+                    System.err.println("bench inbox: " + errors + " requests failed");
+                    return 1;
+                }
             }
             writer.close();
         }
         return 0;
     }
 
+    /** The cold phase's figures and its failed requests. */
+    record Cold(double readsPerSecond, double p50Ms, double p99Ms, long failures) {}
+
+    /**
+     * Cold reads: the tables flushed (nothing of the inboxes in HBase's memstore), a server with no
+     * inbox cache, and every client reading users nobody has read yet, each at most once, so every
+     * read goes to HBase and most find their blocks outside its block cache, as the first reads
+     * after a restart do. Until 2026-11-27 the benchmark only measured reads from a filled cache.
+     */
+    private static Cold coldReads(
+            Connection hbase, Properties kafka, int users, int clients, int seconds)
+            throws Exception {
+        try (Admin admin = hbase.getAdmin()) {
+            for (TableName table : admin.listTableNamesByNamespace(NAMESPACE)) {
+                admin.flush(table);
+            }
+        }
+        InboxStore store =
+                new InboxStore(hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
+        try (Server server =
+                new Server(
+                        new HBaseReminderStore(hbase, NAMESPACE, kafka),
+                        store,
+                        System::currentTimeMillis,
+                        Duration.ofSeconds(2),
+                        Duration.ofHours(24))) {
+            int port = server.start("127.0.0.1", 0);
+            int[] order = new int[users];
+            for (int u = 0; u < users; u++) {
+                order[u] = u;
+            }
+            SplittableRandom rnd = new SplittableRandom(7);
+            for (int u = users - 1; u > 0; u--) {
+                int j = rnd.nextInt(u + 1);
+                int x = order[u];
+                order[u] = order[j];
+                order[j] = x;
+            }
+            AtomicInteger next = new AtomicInteger();
+            UserPicker once =
+                    r -> {
+                        int i = next.getAndIncrement();
+                        return i < users ? order[i] : -1;
+                    };
+            long[] latencies = new long[users];
+            AtomicLong count = new AtomicLong();
+            Load load = load(port, () -> once, clients, seconds, new Sink(latencies, count));
+            int n = (int) Math.min(count.get(), latencies.length);
+            long[] sorted = Arrays.copyOf(latencies, n);
+            Arrays.sort(sorted);
+            Cold cold =
+                    new Cold(
+                            count.get() / (load.elapsedNs / 1e9),
+                            percentileMs(sorted, 0.50),
+                            percentileMs(sorted, 0.99),
+                            load.failures);
+            System.out.printf(
+                    "  cold (tables flushed, no inbox cache, each user read once): %,d reads in"
+                            + " %.1f s by %d clients: %.0f reads/s, p50 %.2f ms, p99 %.2f ms, %,d"
+                            + " failed%n",
+                    count.get(),
+                    load.elapsedNs / 1e9,
+                    clients,
+                    cold.readsPerSecond,
+                    cold.p50Ms,
+                    cold.p99Ms,
+                    load.failures);
+            return cold;
+        }
+    }
+
+    private static double percentileMs(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e6;
+    }
+
+    /** Which user a client reads next; -1 when there is nobody left. */
+    interface UserPicker {
+        int next(SplittableRandom rnd);
+    }
+
+    /** Random users, a fresh picker per client. */
+    private static java.util.function.Supplier<UserPicker> randomUsers(int users) {
+        return () -> rnd -> rnd.nextInt(users);
+    }
+
+    /** How long a load ran, and its failed requests (errors, non-200 answers, empty bodies). */
+    record Load(long elapsedNs, long failures) {}
+
     /** Where the measured reads go: each latency in ns, and the count. */
     record Sink(long[] latencies, AtomicLong count) {}
 
     /**
-     * C threads reading random first pages for {@code seconds}, each on a kept-alive connection of
-     * a pool of C (Apache HttpClient 4.5, HTTP/1.1); returns the elapsed ns.
+     * C threads reading first pages of the users {@code users} picks for {@code seconds} (or until
+     * it has nobody left), each on a kept-alive connection of a pool of C (Apache HttpClient 4.5,
+     * HTTP/1.1). A failed request is counted and the client goes on.
      */
-    private static long load(int port, int users, int clients, int seconds, Sink sink)
+    private static Load load(
+            int port,
+            java.util.function.Supplier<UserPicker> users,
+            int clients,
+            int seconds,
+            Sink sink)
             throws Exception {
         PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
         pool.setMaxTotal(clients);
@@ -259,20 +384,20 @@ final class InboxBench {
         try (CloseableHttpClient http = HttpClients.custom().setConnectionManager(pool).build()) {
             for (int c = 0; c < clients; c++) {
                 SplittableRandom rnd = new SplittableRandom(c);
+                UserPicker picker = users.get();
                 Thread th =
                         new Thread(
                                 () -> {
                                     try {
-                                        while (System.nanoTime() < end) {
-                                            read(
-                                                    http,
-                                                    port,
-                                                    uid(rnd.nextInt(users)),
-                                                    sink,
-                                                    failures);
+                                        int u;
+                                        while (System.nanoTime() < end
+                                                && (u = picker.next(rnd)) >= 0) {
+                                            try {
+                                                read(http, port, uid(u), sink, failures);
+                                            } catch (Exception e) {
+                                                failures.incrementAndGet();
+                                            }
                                         }
-                                    } catch (Exception e) {
-                                        failures.incrementAndGet();
                                     } finally {
                                         done.countDown();
                                     }
@@ -283,10 +408,7 @@ final class InboxBench {
             }
             done.await();
         }
-        if (failures.get() > 0) {
-            System.out.printf("  %,d requests failed%n", failures.get());
-        }
-        return System.nanoTime() - start;
+        return new Load(System.nanoTime() - start, failures.get());
     }
 
     /** One first-page read, its whole answer taken, timed as the client sees it. */

@@ -133,12 +133,17 @@ final class PacingBench {
                     results.values("shareErrorPercent"),
                     results.values("realtimeP99Ms"));
         }
+        // Each round's rate and share errors are the worst vendor's and window's; the line gives
+        // their median over the rounds and the spread (min-max). Until 2026-11-27 it printed the
+        // median under the label "max".
         System.out.printf(
                 Locale.ROOT,
-                "rate error max %.2f%%, share error max %.2f%%, realtime p99 %d ms%n",
-                results.median("rateErrorPercent"),
-                results.median("shareErrorPercent"),
-                Math.round(results.median("realtimeP99Ms")));
+                "median of %d rounds (min-max): rate error (worst vendor) %s%%, share error (worst"
+                        + " level) %s%%, realtime p99 %s ms%n",
+                repeat,
+                results.medianAndSpread("rateErrorPercent", "%.2f"),
+                results.medianAndSpread("shareErrorPercent", "%.2f"),
+                results.medianAndSpread("realtimeP99Ms", "%.0f"));
         return 0;
     }
 

@@ -31,7 +31,7 @@ import org.roaringbitmap.RoaringBitmap;
  * overlaps, saved audiences with their history, the gate-aware dry run and the funnel of a campaign
  * that used an audience. Everything needs the console token ({@link ConsoleAccess}).
  */
-final class ConsoleApi {
+final class ConsoleApi implements Api {
     private static final Pattern MSG_TYPE = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     private final ConsoleAccess access;
@@ -56,7 +56,8 @@ final class ConsoleApi {
         this.clock = clock;
     }
 
-    void routes(RoutesConfig r) {
+    @Override
+    public void routes(RoutesConfig r) {
         r.get("/console", this::page);
         r.get("/console/", this::page);
         r.post("/console/login", this::login);

@@ -2,6 +2,7 @@ package io.pushline.serve;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.pushline.inbox.InboxCursor;
 import io.pushline.inbox.InboxStore;
@@ -25,7 +26,7 @@ import java.util.function.LongSupplier;
  * so the answer's unread count and the next request already show them; they are also told to the
  * {@link ReadLog} (for the receipts' "read in inbox").
  */
-final class InboxApi {
+final class InboxApi implements Api {
     static final int DEFAULT_LIMIT = 20;
     static final int MAX_LIMIT = 100;
 
@@ -58,6 +59,13 @@ final class InboxApi {
         this.store = store;
         this.readLog = readLog;
         this.clock = clock;
+    }
+
+    @Override
+    public void routes(RoutesConfig r) {
+        r.get("/v1/inbox/{uid}", this::list);
+        r.get("/v1/inbox/{uid}/messages/{msgId}", this::message);
+        r.post("/v1/inbox/{uid}/read", this::read);
     }
 
     /** {@code GET /v1/inbox/{uid}?limit=L&before=C}. */

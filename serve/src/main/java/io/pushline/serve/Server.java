@@ -116,22 +116,26 @@ public final class Server implements AutoCloseable {
                                             }
                                         });
                             }
+                            List<Api> apis = new ArrayList<>();
                             if (console != null) {
-                                console.routes(cfg.routes);
+                                apis.add(console);
                             }
-                            cfg.routes.get("/v1/reminders/{uid}", this::reminders);
+                            apis.add(r -> r.get("/v1/reminders/{uid}", this::reminders));
                             if (inbox != null) {
-                                InboxApi api = new InboxApi(inbox, readLog, clock);
-                                cfg.routes.get("/v1/inbox/{uid}", api::list);
-                                cfg.routes.get("/v1/inbox/{uid}/messages/{msgId}", api::message);
-                                cfg.routes.post("/v1/inbox/{uid}/read", api::read);
+                                apis.add(new InboxApi(inbox, readLog, clock));
                             }
-                            cfg.routes.get("/health", ctx -> json(ctx, 200, Map.of("ok", true)));
-                            cfg.routes.get(
-                                    "/metrics",
-                                    ctx ->
-                                            ctx.contentType("text/plain; version=0.0.4")
-                                                    .result(prometheus()));
+                            apis.add(
+                                    r -> {
+                                        r.get("/health", ctx -> json(ctx, 200, Map.of("ok", true)));
+                                        r.get(
+                                                "/metrics",
+                                                ctx ->
+                                                        ctx.contentType(
+                                                                        "text/plain;"
+                                                                                + " version=0.0.4")
+                                                                .result(prometheus()));
+                                    });
+                            apis.forEach(api -> api.routes(cfg.routes));
                             cfg.routes.exception(
                                     BadRequest.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
                             cfg.routes.exception(

@@ -21,6 +21,11 @@ import org.openjdk.jmh.annotations.State;
  * {@link GateEngine#decide} alone, as the gate operator calls it for each (push, device): the
  * contract's example rules, 10,000 devices with their own state, pushes of four msgTypes spread
  * over two days, so every rule has work (windows, daily counts, dedupe memory).
+ *
+ * <p>Event time only moves forward: each pass over the 65,536 pushes is the next two days (longer
+ * than the 24 h dedupe window, so a msgId of the pass before is no duplicate). Before 2026-11-27
+ * every pass started again at the first day while the states kept the passes before, so most
+ * decisions were early exits (a duplicate, a cap already full, a push older than the last one).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -30,13 +35,16 @@ public class GateDecideBench {
     private static final String[] TYPES = {"news", "album_update", "live_start", "promo"};
     private static final int DEVICES = 10_000;
     private static final int PUSHES = 1 << 16;
+    private static final long PASS_MS = 2 * 86_400_000L;
 
     private Rules rules;
     private GateState[] states;
     private DeviceInfo[] devices;
     private PushRequest[] pushes;
     private int[] deviceOf;
+    private long[] baseTs;
     private int next;
+    private long shift;
 
     @Setup
     public void setUp() {
@@ -54,10 +62,11 @@ public class GateDecideBench {
             devices[i] = d;
         }
         pushes = new PushRequest[PUSHES];
+        baseTs = new long[PUSHES];
         deviceOf = new int[PUSHES];
         for (int i = 0; i < PUSHES; i++) {
             PushRequest p = new PushRequest();
-            p.ts = T0 + (long) i * 2 * 86_400_000L / PUSHES;
+            baseTs[i] = T0 + (long) i * PASS_MS / PUSHES;
             p.msgId = "m" + random.nextInt(PUSHES / 4);
             p.msgType = TYPES[random.nextInt(TYPES.length)];
             p.title = "title " + p.msgId;
@@ -70,8 +79,12 @@ public class GateDecideBench {
     @Benchmark
     public GateEngine.Outcome decide() {
         int i = next;
-        next = (i + 1) & (PUSHES - 1);
         PushRequest p = pushes[i];
+        p.ts = baseTs[i] + shift;
+        next = (i + 1) & (PUSHES - 1);
+        if (next == 0) {
+            shift += PASS_MS; // the next pass is the next two days
+        }
         int d = deviceOf[i];
         return GateEngine.decide(rules, states[d], p, devices[d], p.ts);
     }

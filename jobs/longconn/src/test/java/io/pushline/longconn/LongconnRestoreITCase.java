@@ -54,6 +54,23 @@ class LongconnRestoreITCase {
         LocalStack stack = STACK.get();
         String kafka = stack.kafkaBootstrap();
         stack.kafka().recreateTopics(Topics.all(), 2);
+        // retries at +2 s, +4 s, +8 s, +14 s; the fifth would wait 8 s > 6 s: give up at +22 s
+        Path rules = files.resolve("rules.yaml");
+        Files.writeString(rules, "probeDelay: 2s\nprobeTries: 2\nstep: 2s\nmaxDelay: 6s\n");
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(LongconnOptions.RULES.key(), rules.toString());
+        opts.put(LongconnOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-longconn-restore");
+        Path checkpoints = files.resolve("checkpoints");
+        Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
+
+        int silent = DEVICES / 3;
+        int offline = DEVICES / 3;
+        JobClient first = start(flink, opts);
+        // The input is made once the job runs and has checkpointed: its retries come 2 to 22 s
+        // after the sends, so sends made before a start that takes long (a loaded machine) would
+        // all be due at once when it begins, and the job would be through them before any cancel.
+        Checkpoints.awaitMore(checkpoints, first.getJobID(), 1, "a first checkpoint", WAIT);
         // devices i % 3: 0 acks at once, 1 stays silent (retries, then a give-up), 2 goes offline
         // after the first retry (a fallback on its vendor channel)
         List<String[]> sends = new ArrayList<>();
@@ -87,19 +104,6 @@ class LongconnRestoreITCase {
         KafkaTopics.produce(kafka, Topics.LONGCONN_ACKS, acks);
         KafkaTopics.produce(kafka, Topics.LONGCONN_PRESENCE, presence);
 
-        // retries at +2 s, +4 s, +8 s, +14 s; the fifth would wait 8 s > 6 s: give up at +22 s
-        Path rules = files.resolve("rules.yaml");
-        Files.writeString(rules, "probeDelay: 2s\nprobeTries: 2\nstep: 2s\nmaxDelay: 6s\n");
-        Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(LongconnOptions.RULES.key(), rules.toString());
-        opts.put(LongconnOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-longconn-restore");
-        Path checkpoints = files.resolve("checkpoints");
-        Configuration flink = Checkpoints.retained(stack.flinkConfiguration(), checkpoints);
-
-        int silent = DEVICES / 3;
-        int offline = DEVICES / 3;
-        JobClient first = start(flink, opts);
         // some retries of the silent devices made, not all: cancel after the next checkpoint
         Checkpoints.waitUntil(
                 () -> retries(KafkaTopics.readAll(kafka, LONGCONN)).size() >= silent,

@@ -37,7 +37,9 @@ final class LongconnTopics {
                             Json.read(
                                     new String(r.value(), StandardCharsets.UTF_8),
                                     SendRecord.class);
-                    out.put(s.deviceId, r.timestamp());
+                    if (s.attempt == null) { // a retry of the job's is no first send
+                        out.put(s.deviceId, r.timestamp());
+                    }
                 }
             }
         }
