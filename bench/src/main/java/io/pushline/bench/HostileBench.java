@@ -1,13 +1,13 @@
 package io.pushline.bench;
 
+import io.pushline.bench.hostile.HostileCase;
+import io.pushline.bench.hostile.HostileCases;
+import io.pushline.bench.hostile.HostileRun;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
-import io.pushline.dispatch.hostile.HostileCase;
-import io.pushline.dispatch.hostile.HostileCases;
-import io.pushline.dispatch.hostile.HostileRun;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import java.nio.charset.StandardCharsets;

@@ -64,6 +64,9 @@ final class Help {
                     "                       the same over the HBase segment store (default without",
                     "                       --segments); explain prints the tree with each node's size",
                     "  audience list        segments in the store: size, version, age, source",
+                    "  audience dry-run --expr 'EXPR' --msg-type TYPE [--checkpoints DIR]",
+                    "                       what the dispatch job's gate would do with a campaign",
+                    "                       now, from the job's own state",
                     "  audience build [--files DIR] [--key value ...]",
                     "                       the segment build job: package files and segment.changes",
                     "                       into the store",
@@ -79,6 +82,25 @@ final class Help {
                     "                       tasks firing together at one reminder rate, end to end",
                     "  bench sendtime [--users N] [--seed S]",
                     "                       plain reduce vs send-time predictors, accuracy vs truth",
+                    "  bench nightly [--users N] [--seed S] [--only sendtime|recall] [--repeat R]",
+                    "                       the nightly job's halves vs plain BATCH reduces",
+                    "  bench receipts [--events N] [--devices D] [--repeat R]",
+                    "                       the receipts job's operators vs a plain keyed count",
+                    "  bench latency [--devices N] [--realtime-per-second R] [--set key=value ...]",
+                    "                       realtime pushes as a read_committed gateway sees them,",
+                    "                       alone and behind a campaign; the campaign's devices/s",
+                    "  bench longconn [--sends N] [--devices D] [--tracker-sends M] [--repeat R]",
+                    "                       retry policies over a population with outages; the ack",
+                    "                       tracker vs a plain keyed count",
+                    "  bench inbox [--users N] [--clients C] [--seconds S] [--cache SIZE]",
+                    "                       inbox first-page reads over HTTP, cold and warm",
+                    "  bench chaos [--devices N] [--faults kill,kafka,hbase,savepoint]",
+                    "                       faults on a real multi-process cluster; exits 1 on any",
+                    "                       duplicate or missing send",
+                    "  bench hostile [--per-case SECONDS]",
+                    "                       hostile records against a dispatch job (needs local up)",
+                    "  bench jmh [REGEX] [JMH options]",
+                    "                       JMH micro benchmarks of the hot paths",
                     "  trace MSGID DEVICEID did the device get the message, and if not, why (the",
                     "                       lifecycle row of the receipts job)",
                     "  sql [-e 'QUERY']     Flink SQL on the receipts tables (metrics_minute,",
@@ -96,6 +118,28 @@ final class Help {
                     "");
 
     private Help() {}
+
+    /**
+     * The lines of {@link #TEXT} about one command (its usage lines and their descriptions), empty
+     * when there is no such command.
+     */
+    static String usageOf(String command) {
+        StringBuilder out = new StringBuilder();
+        boolean in = false;
+        for (String line : TEXT.split("\n")) {
+            boolean entry = line.startsWith("  ") && !line.startsWith("   ");
+            if (entry) {
+                String name = line.trim().split("\\s+")[0];
+                in = name.equals(command);
+            } else if (!line.startsWith("   ")) {
+                in = false;
+            }
+            if (in) {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
 
     static int run(String[] args) {
         if (args.length > 0 && args[0].equals("options")) {

@@ -18,6 +18,17 @@ public final class Main {
             return 0;
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        if (!args[0].equals("help")
+                && (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h"))) {
+            // Every command answers --help with its lines of the help text, before it looks for
+            // Kafka, files or anything else it needs.
+            String usage = Help.usageOf(args[0]);
+            if (usage.isEmpty()) {
+                throw new UsageException("unknown command '" + args[0] + "'; try ./pushline help");
+            }
+            System.out.print(usage);
+            return 0;
+        }
         switch (args[0]) {
             case "help":
             case "--help":

@@ -1,6 +1,6 @@
 package io.pushline.cluster;
 
-import io.pushline.local.LocalFlink;
+import io.pushline.common.PushlineDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,7 +59,7 @@ final class ClusterConfig {
     /** Flink's settings: production's file, then what one machine needs instead. */
     static Map<String, String> flinkConfig(ClusterLayout layout) {
         Map<String, String> conf = new TreeMap<>();
-        Path production = LocalFlink.findConfDir();
+        Path production = PushlineDirs.flinkConfDir();
         if (production == null) {
             production = layout.root().resolve("deploy/flink-conf");
         }

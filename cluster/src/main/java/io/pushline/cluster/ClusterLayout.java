@@ -1,6 +1,6 @@
 package io.pushline.cluster;
 
-import io.pushline.local.LocalStack;
+import io.pushline.common.PushlineDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ public final class ClusterLayout {
 
     /** {@code $PUSHLINE_HOME/cluster} and the repository found as {@link #findRoot()} does. */
     public static ClusterLayout standard() {
-        return new ClusterLayout(LocalStack.defaultDir().resolve("cluster"), findRoot());
+        return new ClusterLayout(PushlineDirs.home().resolve("cluster"), findRoot());
     }
 
     public Path home() {

@@ -1,7 +1,8 @@
 package io.pushline.cluster;
 
+import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
-import io.pushline.local.EmbeddedKafka;
+import io.pushline.common.PushlineDirs;
 import io.pushline.schema.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -143,7 +144,7 @@ public final class LocalCluster {
             Files.deleteIfExists(env);
         }
         if (purge) {
-            io.pushline.local.LocalStack.deleteRecursively(layout.home());
+            PushlineDirs.deleteRecursively(layout.home());
             out.println("  deleted " + layout.home());
         }
     }
@@ -307,7 +308,7 @@ public final class LocalCluster {
 
     private void createTopics() throws Exception {
         try (org.apache.kafka.clients.admin.Admin admin = kafkaAdmin()) {
-            EmbeddedKafka.createTopics(admin, Topics.all(), 2);
+            KafkaIO.createTopics(admin, Topics.all(), 2);
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
  * Shapes of bad JSON lines that every reader of outside records must refuse with a reason (and
  * never throw on), made from one good line of that input: cut short, nested 100,000 deep, a key
  * given twice, a raw NUL, {@code ts} out of range or of the wrong type, not an object, not text.
- * The hostile-input tests of each input run them; {@code io.pushline.dispatch.hostile} plays the
+ * The hostile-input tests of each input run them; {@code io.pushline.bench.hostile} plays the
  * dispatch job's through Kafka.
  */
 public final class HostileShapes {

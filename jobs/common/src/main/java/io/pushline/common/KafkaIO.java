@@ -318,4 +318,30 @@ public final class KafkaIO {
                             : Json.write(element).getBytes(StandardCharsets.UTF_8));
         }
     }
+
+    /** Creates the topics that do not exist yet, each with {@code partitions} and one replica. */
+    public static void createTopics(
+            org.apache.kafka.clients.admin.Admin admin,
+            java.util.Collection<String> topics,
+            int partitions)
+            throws Exception {
+        java.util.List<org.apache.kafka.clients.admin.NewTopic> missing =
+                topics.stream()
+                        .map(
+                                t ->
+                                        new org.apache.kafka.clients.admin.NewTopic(
+                                                t, partitions, (short) 1))
+                        .collect(java.util.stream.Collectors.toList());
+        for (org.apache.kafka.common.KafkaFuture<Void> f :
+                admin.createTopics(missing).values().values()) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException ex) {
+                if (!(ex.getCause()
+                        instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                    throw ex;
+                }
+            }
+        }
+    }
 }

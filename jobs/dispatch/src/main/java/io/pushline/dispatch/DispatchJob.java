@@ -1,7 +1,6 @@
 package io.pushline.dispatch;
 
 import io.pushline.common.CommonOptions;
-import io.pushline.common.HBaseTables;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.NoEventTime;
@@ -11,12 +10,8 @@ import io.pushline.dispatch.gate.RulesUpdates;
 import io.pushline.dispatch.pacing.FeedbackControls;
 import io.pushline.dispatch.pacing.RulesPacing;
 import io.pushline.dispatch.pacing.StatusReports;
-import io.pushline.dispatch.registry.HBaseRegistrySink;
 import io.pushline.dispatch.registry.RegistryOperator;
 import io.pushline.dispatch.registry.UidIndexOperator;
-import io.pushline.inbox.InboxOptions;
-import io.pushline.inbox.InboxWriter;
-import io.pushline.inbox.InboxWriterOperator;
 import io.pushline.reminders.ReminderMeter;
 import io.pushline.reminders.Reminders;
 import io.pushline.reminders.SubscriberIds;
@@ -31,25 +26,20 @@ import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.inbox.InboxOp;
-import io.pushline.schema.inbox.InboxRead;
 import io.pushline.schema.pacing.PacingControl;
 import io.pushline.schema.pacing.PacingStatus;
-import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
  * The dispatch job: device events and push requests in; one send per (request, device) to the
@@ -67,6 +57,10 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *
  * Every keyed stage decides in event-time order (see EventTimeQueue), so the job's decisions are
  * those of the input sorted by time, as the contract in docs/dispatch-gate.md requires.
+ *
+ * <p>{@link #build} wires the decision path; {@link #wire} adds production's sources, the inbox
+ * writing ({@link InboxWriting}) and the sinks ({@link DispatchKafkaSinks}, attached by {@link
+ * DispatchSinks#attach}).
  */
 public final class DispatchJob {
     public static final String NAME = "pushline-dispatch";
@@ -353,56 +347,7 @@ public final class DispatchJob {
 
     /** Sends the topology's output to {@code sinks}. */
     public static void sinkTo(DispatchStreams streams, DispatchSinks sinks) {
-        DataStream<SendRecord> sends = streams.sends();
-        if (streams.reminderSends() != null) {
-            if (sinks.reminderSends() != null) {
-                // parallelism 1, chained with the meter: a send is written when the meter lets it
-                // go
-                streams.reminderSends()
-                        .sinkTo(sinks.reminderSends())
-                        .uid("sink-reminder-sends")
-                        .name("Reminder vendor topics")
-                        .setParallelism(1);
-            } else {
-                sends = sends.union(streams.reminderSends());
-            }
-        }
-        sends.sinkTo(sinks.sends()).uid("sink-vendor-topics").name("Vendor topics");
-        DataStream<Decision> decisions = streams.decisions();
-        if (streams.reminderDecisions() != null) {
-            if (sinks.reminderDecisions() != null) {
-                // chained with the pulled-decision stage: see DispatchStreams#reminderDecisions
-                streams.reminderDecisions()
-                        .sinkTo(sinks.reminderDecisions())
-                        .uid("sink-pulled-decisions")
-                        .name("Pulled decisions");
-            } else {
-                decisions = decisions.union(streams.reminderDecisions());
-            }
-        }
-        decisions.sinkTo(sinks.decisions()).uid("sink-decisions").name("Decisions");
-        streams.deadLetters()
-                .sinkTo(sinks.deadLetters())
-                .uid("sink-dead-letters")
-                .name("Dead letters");
-        if (sinks.pacingReports() != null && streams.pacingReports() != null) {
-            streams.pacingReports()
-                    .sinkTo(sinks.pacingReports())
-                    .uid("sink-pacing-reports")
-                    .name("Pacing reports");
-        }
-        if (sinks.reminderRejected() != null && streams.reminderRejected() != null) {
-            streams.reminderRejected()
-                    .sinkTo(sinks.reminderRejected())
-                    .uid("sink-reminder-rejected")
-                    .name("Refused reminder events");
-        }
-        if (sinks.registry() != null) {
-            streams.registryChanges()
-                    .sinkTo(sinks.registry())
-                    .uid("sink-hbase-registry")
-                    .name("HBase registry");
-        }
+        sinks.attach(streams);
     }
 
     /** Wires the job against Kafka (and HBase, when a quorum is given) from typed options. */
@@ -488,142 +433,9 @@ public final class DispatchJob {
                         pacing,
                         reminders,
                         maxParallelism);
-        DispatchSinks sinks = kafkaSinks(options);
-        InboxWriter inbox = inboxWriter(options, audience);
-        if (inbox != null) {
-            SingleOutputStreamOperator<RegistryInput> reads =
-                    env.fromSource(
-                                    KafkaIO.dispatchInput(
-                                            options,
-                                            groupId + "-inbox",
-                                            List.of(Topics.INBOX_EVENTS)),
-                                    NoEventTime.<ParsedRecord>strategy(),
-                                    "Kafka inbox events")
-                            .uid("source-kafka-inbox")
-                            .setMaxParallelism(maxParallelism)
-                            .process(new SplitInput(false))
-                            .uid("split-inbox-events")
-                            .name("Inbox events")
-                            .setMaxParallelism(maxParallelism);
-            streams =
-                    streams.with(
-                            reads.getSideOutput(DispatchTags.INBOX),
-                            reads.getSideOutput(DispatchTags.DEAD_LETTERS));
-            SingleOutputStreamOperator<InboxRead> written =
-                    streams.inbox()
-                            .keyBy(InboxOp::key)
-                            .transform(
-                                    "Inbox writer",
-                                    TypeInformation.of(InboxRead.class),
-                                    new InboxWriterOperator(inbox))
-                            .uid("inbox-writer")
-                            .name("Inbox writer")
-                            .setMaxParallelism(maxParallelism);
-            written.sinkTo(
-                            KafkaIO.jsonSink(
-                                    options,
-                                    options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX),
-                                    "inbox-reads",
-                                    r -> Topics.RECEIPTS,
-                                    r -> r.uid))
-                    .uid("sink-inbox-reads")
-                    .name("Inbox reads");
-            // not transactional: a read_committed server would see a change only at the next
-            // checkpoint, and a notice told twice costs one more read of the row
-            written.getSideOutput(DispatchTags.INBOX_CHANGES)
-                    .sinkTo(
-                            KafkaIO.jsonAtLeastOnceSink(
-                                    options, c -> Topics.INBOX_CHANGES, c -> c.uid))
-                    .uid("sink-inbox-changes")
-                    .name("Inbox changes");
-            streams = streams.withDeadLetters(written.getSideOutput(DispatchTags.DEAD_LETTERS));
-        }
+        DispatchSinks sinks = DispatchKafkaSinks.of(options);
+        streams = InboxWriting.attach(env, options, streams, audience, groupId, maxParallelism);
         sinkTo(streams, sinks);
-    }
-
-    /**
-     * The inbox writer, or null when inboxes are off or there is no HBase. Inbox reads come from
-     * their own source, outside the input's event time: a quiet inbox.events must not hold back the
-     * decisions' watermark.
-     */
-    static InboxWriter inboxWriter(Configuration options, AudienceSettings audience) {
-        String quorum = HBaseTables.address(options);
-        if (!options.get(DispatchOptions.INBOX_ENABLED) || quorum == null || quorum.isBlank()) {
-            return null;
-        }
-        return new InboxWriter(
-                quorum,
-                options.get(CommonOptions.HBASE_NAMESPACE),
-                InboxOptions.retention(options),
-                audience.audiences);
-    }
-
-    static DispatchSinks kafkaSinks(Configuration options) throws Exception {
-        String idPrefix = options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX);
-        Sink<SendRecord> sends =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "sends",
-                        s -> Topics.vendorTopic(s.vendor),
-                        s -> s.deviceId);
-        Sink<SendRecord> reminderSends =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "reminder-sends",
-                        s -> Topics.vendorTopic(s.vendor),
-                        s -> s.deviceId);
-        Sink<Decision> decisions =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "decisions",
-                        d -> Topics.DECISIONS,
-                        d -> d.deviceId != null ? d.deviceId : d.uid);
-        Sink<Decision> pulledDecisions =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "pulled-decisions",
-                        d -> Topics.DECISIONS,
-                        d -> d.deviceId != null ? d.deviceId : d.uid);
-        Sink<DeadLetter> dead =
-                KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
-        // reports are current state, not data: at least once, seen at once (no transaction)
-        Sink<PacingStatus> reports =
-                KafkaIO.jsonAtLeastOnceSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
-        Sink<ReminderLine> refused =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "reminders",
-                        r -> Topics.REMINDER_REJECTED,
-                        r -> r.taskId);
-        return new DispatchSinks(
-                sends,
-                decisions,
-                dead,
-                registrySink(options),
-                reports,
-                refused,
-                reminderSends,
-                pulledDecisions);
-    }
-
-    static Sink<RegistryChange> registrySink(Configuration options) throws Exception {
-        String quorum = HBaseTables.address(options);
-        if (quorum == null || quorum.isBlank()) {
-            return null;
-        }
-        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
-        if (options.get(CommonOptions.HBASE_CREATE_TABLES)) {
-            try (Connection c =
-                    ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
-                HBaseTables.ensure(c, namespace);
-            }
-        }
-        return new HBaseRegistrySink(quorum, namespace);
     }
 
     /** Starts the job and returns at once; the job runs until cancelled (or its input ends). */

@@ -7,6 +7,7 @@ import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.reminders.ReminderLine;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * Where the dispatch job writes: sends (one per device, to its vendor's topic), every decision,
@@ -44,5 +45,59 @@ public record DispatchSinks(
             Sink<RegistryChange> registry,
             Sink<PacingStatus> pacingReports) {
         this(sends, decisions, deadLetters, registry, pacingReports, null, null, null);
+    }
+
+    /**
+     * Writes the topology's output here, each sink with its stable uid; the optional streams go to
+     * their own sinks where there are some, else join the main ones.
+     */
+    public void attach(DispatchStreams streams) {
+        DataStream<SendRecord> allSends = streams.sends();
+        if (streams.reminderSends() != null) {
+            if (reminderSends() != null) {
+                // parallelism 1, chained with the meter: a send is written when the meter lets it
+                // go
+                streams.reminderSends()
+                        .sinkTo(reminderSends())
+                        .uid("sink-reminder-sends")
+                        .name("Reminder vendor topics")
+                        .setParallelism(1);
+            } else {
+                allSends = allSends.union(streams.reminderSends());
+            }
+        }
+        allSends.sinkTo(sends()).uid("sink-vendor-topics").name("Vendor topics");
+        DataStream<Decision> allDecisions = streams.decisions();
+        if (streams.reminderDecisions() != null) {
+            if (reminderDecisions() != null) {
+                // chained with the pulled-decision stage: see DispatchStreams#reminderDecisions
+                streams.reminderDecisions()
+                        .sinkTo(reminderDecisions())
+                        .uid("sink-pulled-decisions")
+                        .name("Pulled decisions");
+            } else {
+                allDecisions = allDecisions.union(streams.reminderDecisions());
+            }
+        }
+        allDecisions.sinkTo(decisions()).uid("sink-decisions").name("Decisions");
+        streams.deadLetters().sinkTo(deadLetters()).uid("sink-dead-letters").name("Dead letters");
+        if (pacingReports() != null && streams.pacingReports() != null) {
+            streams.pacingReports()
+                    .sinkTo(pacingReports())
+                    .uid("sink-pacing-reports")
+                    .name("Pacing reports");
+        }
+        if (reminderRejected() != null && streams.reminderRejected() != null) {
+            streams.reminderRejected()
+                    .sinkTo(reminderRejected())
+                    .uid("sink-reminder-rejected")
+                    .name("Refused reminder events");
+        }
+        if (registry() != null) {
+            streams.registryChanges()
+                    .sinkTo(registry())
+                    .uid("sink-hbase-registry")
+                    .name("HBase registry");
+        }
     }
 }

@@ -1,12 +1,12 @@
 package io.pushline.local;
 
+import io.pushline.common.KafkaIO;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -16,10 +16,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -100,20 +98,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** The same through any broker's admin client (a broker of its own process, say). */
     public static void createTopics(Admin admin, Collection<String> topics, int partitions)
             throws Exception {
-        List<NewTopic> missing =
-                topics.stream()
-                        .map(t -> new NewTopic(t, partitions, (short) 1))
-                        .collect(Collectors.toList());
-        for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e :
-                admin.createTopics(missing).values().entrySet()) {
-            try {
-                e.getValue().get();
-            } catch (java.util.concurrent.ExecutionException ex) {
-                if (!(ex.getCause() instanceof TopicExistsException)) {
-                    throw ex;
-                }
-            }
-        }
+        KafkaIO.createTopics(admin, topics, partitions);
     }
 
     /**

@@ -1,8 +1,7 @@
 package io.pushline.local;
 
-import java.nio.file.Files;
+import io.pushline.common.PushlineDirs;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -15,9 +14,9 @@ import org.apache.flink.configuration.GlobalConfiguration;
  */
 public final class LocalFlink {
     /** System property or environment variable naming the folder that holds config.yaml. */
-    public static final String CONF_DIR_PROPERTY = "pushline.flink-conf-dir";
+    public static final String CONF_DIR_PROPERTY = PushlineDirs.FLINK_CONF_DIR_PROPERTY;
 
-    public static final String CONF_DIR_ENV = "PUSHLINE_FLINK_CONF_DIR";
+    public static final String CONF_DIR_ENV = PushlineDirs.FLINK_CONF_DIR_ENV;
 
     private LocalFlink() {}
 
@@ -81,18 +80,8 @@ public final class LocalFlink {
         return out;
     }
 
-    /** The folder of config.yaml: set explicitly, else the nearest deploy/flink-conf upwards. */
+    /** The folder of config.yaml: see {@link PushlineDirs#flinkConfDir}. */
     public static Path findConfDir() {
-        String explicit = System.getProperty(CONF_DIR_PROPERTY, System.getenv(CONF_DIR_ENV));
-        if (explicit != null && !explicit.isBlank()) {
-            return Paths.get(explicit);
-        }
-        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("deploy").resolve("flink-conf");
-            if (Files.isRegularFile(candidate.resolve("config.yaml"))) {
-                return candidate;
-            }
-        }
-        return null;
+        return PushlineDirs.flinkConfDir();
     }
 }

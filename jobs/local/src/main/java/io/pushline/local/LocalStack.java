@@ -1,16 +1,11 @@
 package io.pushline.local;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.PushlineDirs;
 import io.pushline.schema.Topics;
 import java.io.IOException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -44,13 +39,9 @@ public final class LocalStack implements AutoCloseable {
         this.hbase = hbase;
     }
 
-    /**
-     * The default folder: system property {@code pushline.home}, else {@code $PUSHLINE_HOME}, else
-     * {@code .pushline} in the working folder.
-     */
+    /** The default folder: Pushline's home ({@link PushlineDirs#home}). */
     public static Path defaultDir() {
-        String home = System.getProperty("pushline.home", System.getenv("PUSHLINE_HOME"));
-        return Paths.get(home == null || home.isBlank() ? ".pushline" : home).toAbsolutePath();
+        return PushlineDirs.home();
     }
 
     /**
@@ -193,44 +184,8 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    /**
-     * Deletes a file or a folder with everything in it; nothing when it does not exist. Files that
-     * vanish meanwhile (Flink still discarding a finished job's checkpoints) are no error.
-     */
+    /** See {@link PushlineDirs#deleteRecursively}. */
     public static void deleteRecursively(Path p) throws IOException {
-        Files.walkFileTree(
-                p,
-                new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult visitFile(Path f, BasicFileAttributes a)
-                            throws IOException {
-                        Files.deleteIfExists(f);
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFileFailed(Path f, IOException e)
-                            throws IOException {
-                        if (e instanceof NoSuchFileException) {
-                            return FileVisitResult.CONTINUE;
-                        }
-                        throw e;
-                    }
-
-                    @Override
-                    public FileVisitResult postVisitDirectory(Path d, IOException e)
-                            throws IOException {
-                        if (e != null && !(e instanceof NoSuchFileException)) {
-                            throw e;
-                        }
-                        try {
-                            Files.deleteIfExists(d);
-                        } catch (DirectoryNotEmptyException late) {
-                            // Something wrote into it meanwhile: walk it again.
-                            deleteRecursively(d);
-                        }
-                        return FileVisitResult.CONTINUE;
-                    }
-                });
+        PushlineDirs.deleteRecursively(p);
     }
 }

@@ -1,7 +1,7 @@
-package io.pushline.dispatch.hostile;
+package io.pushline.bench.hostile;
 
-import static io.pushline.dispatch.hostile.HostileCase.dead;
-import static io.pushline.dispatch.hostile.HostileCase.valid;
+import static io.pushline.bench.hostile.HostileCase.dead;
+import static io.pushline.bench.hostile.HostileCase.valid;
 
 import io.pushline.schema.Topics;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.pushline.dispatch.hostile;
+package io.pushline.bench.hostile;
 
 import java.nio.charset.StandardCharsets;
 

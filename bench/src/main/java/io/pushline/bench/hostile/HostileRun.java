@@ -1,4 +1,4 @@
-package io.pushline.dispatch.hostile;
+package io.pushline.bench.hostile;
 
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.KafkaIO;

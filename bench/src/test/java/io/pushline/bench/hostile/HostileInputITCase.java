@@ -1,9 +1,9 @@
-package io.pushline.dispatch;
+package io.pushline.bench.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.dispatch.hostile.HostileCases;
-import io.pushline.dispatch.hostile.HostileRun;
+import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;

@@ -1,0 +1,94 @@
+package io.pushline.dispatch;
+
+import io.pushline.common.CommonOptions;
+import io.pushline.common.HBaseTables;
+import io.pushline.common.KafkaIO;
+import io.pushline.dispatch.registry.HBaseRegistrySink;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Decision;
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
+import io.pushline.schema.pacing.PacingStatus;
+import io.pushline.schema.registry.RegistryChange;
+import io.pushline.schema.reminders.ReminderLine;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * The dispatch job's sinks in production: exactly-once Kafka topics (one transactional id per sink
+ * under {@code dispatch.transactional-id-prefix}), the pacing reports at least once, and the HBase
+ * registry when a quorum is given.
+ */
+final class DispatchKafkaSinks {
+    private DispatchKafkaSinks() {}
+
+    static DispatchSinks of(Configuration options) throws Exception {
+        String idPrefix = options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX);
+        Sink<SendRecord> sends =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "sends",
+                        s -> Topics.vendorTopic(s.vendor),
+                        s -> s.deviceId);
+        Sink<SendRecord> reminderSends =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "reminder-sends",
+                        s -> Topics.vendorTopic(s.vendor),
+                        s -> s.deviceId);
+        Sink<Decision> decisions =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "decisions",
+                        d -> Topics.DECISIONS,
+                        d -> d.deviceId != null ? d.deviceId : d.uid);
+        Sink<Decision> pulledDecisions =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "pulled-decisions",
+                        d -> Topics.DECISIONS,
+                        d -> d.deviceId != null ? d.deviceId : d.uid);
+        Sink<DeadLetter> dead =
+                KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
+        // reports are current state, not data: at least once, seen at once (no transaction)
+        Sink<PacingStatus> reports =
+                KafkaIO.jsonAtLeastOnceSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
+        Sink<ReminderLine> refused =
+                KafkaIO.jsonSink(
+                        options,
+                        idPrefix,
+                        "reminders",
+                        r -> Topics.REMINDER_REJECTED,
+                        r -> r.taskId);
+        return new DispatchSinks(
+                sends,
+                decisions,
+                dead,
+                registrySink(options),
+                reports,
+                refused,
+                reminderSends,
+                pulledDecisions);
+    }
+
+    static Sink<RegistryChange> registrySink(Configuration options) throws Exception {
+        String quorum = HBaseTables.address(options);
+        if (quorum == null || quorum.isBlank()) {
+            return null;
+        }
+        String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
+        if (options.get(CommonOptions.HBASE_CREATE_TABLES)) {
+            try (Connection c =
+                    ConnectionFactory.createConnection(HBaseTables.clientConf(quorum))) {
+                HBaseTables.ensure(c, namespace);
+            }
+        }
+        return new HBaseRegistrySink(quorum, namespace);
+    }
+}
