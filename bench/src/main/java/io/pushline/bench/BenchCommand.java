@@ -1,6 +1,7 @@
 package io.pushline.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.cluster.FlinkRest;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.gate.ExampleRules;
@@ -56,72 +57,13 @@ final class BenchCommand {
 
     private BenchCommand() {}
 
-    static int run(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("jmh")) {
-            return JmhCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("audience")) {
-            return AudienceBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("sendtime")) {
-            return SendTimeBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("nightly")) {
-            return NightlyBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("receipts")) {
-            return ReceiptsBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("latency")) {
-            return LatencyBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("reminders")) {
-            return ReminderBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("longconn")) {
-            return LongconnBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("inbox")) {
-            return InboxBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("chaos")) {
-            return ChaosBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("hostile")) {
-            return HostileBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && args[0].equals("pacing")) {
-            return PacingBench.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length == 0 || !args[0].equals("gate")) {
-            throw new UsageException(
-                    "usage: ./pushline bench gate [--devices N] [--events M] [--warmup W]"
-                            + " [--repeat R]\n"
-                            + "       ./pushline bench audience [--universe N] [--runs R]"
-                            + " [--campaign DEVICES]\n"
-                            + "       ./pushline bench pacing [--devices N] [--seconds S]"
-                            + " [--realtime-per-second R] [--out DIR]\n"
-                            + "       ./pushline bench sendtime [--users N] [--seed S]\n"
-                            + "       ./pushline bench nightly [--users N] [--seed S]\n"
-                            + "       ./pushline bench receipts [--events N] [--devices D]\n"
-                            + "       ./pushline bench hostile [--per-case SECONDS]\n"
-                            + "       ./pushline bench chaos [--devices N] [--realtime-per-second R]"
-                            + " [--rate PER_VENDOR]\n"
-                            + "       ./pushline bench longconn [--sends N] [--devices D] [--tracker-sends M]"
-                            + " [--seed S] [--repeat R]\n"
-                            + "       ./pushline bench inbox [--users N] [--clients C]"
-                            + " [--seconds S]\n"
-                            + "       ./pushline bench latency [--devices N]"
-                            + " [--realtime-per-second R]\n"
-                            + "       ./pushline bench reminders [--subscribers N] [--tasks T]"
-                            + " [--rate R] [--lead SECONDS]\n"
-                            + "       ./pushline bench jmh [REGEX] [JMH options]");
-        }
+    /** {@code ./pushline bench gate ARGS...} (the arguments after the name). */
+    static int gate(String[] args) throws Exception {
         int devices = 1_000_000;
         long events = 5_000_000;
         long warmup = 1_000_000;
         int repeat = 3;
-        for (int i = 1; i < args.length; i++) {
+        for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--devices") && i + 1 < args.length) {
                 devices = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--events") && i + 1 < args.length) {
@@ -367,7 +309,7 @@ final class BenchCommand {
      */
     private static long largestCheckpoint(URI rest, String jobId) throws Exception {
         long max = 0;
-        for (JsonNode c : FlinkRest.checkpoints(rest, jobId).path("history")) {
+        for (JsonNode c : FlinkRest.at(rest).checkpoints(jobId).path("history")) {
             if ("COMPLETED".equals(c.path("status").asText())) {
                 max = Math.max(max, c.path("state_size").asLong());
             }

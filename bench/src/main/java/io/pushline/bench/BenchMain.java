@@ -10,6 +10,6 @@ public final class BenchMain {
     private BenchMain() {}
 
     public static void main(String[] args) {
-        CommandExit.runAndHalt(() -> BenchCommand.run(args));
+        CommandExit.runAndHalt(() -> Benches.run(args));
     }
 }

@@ -1,5 +1,6 @@
 package io.pushline.bench;
 
+import io.pushline.cluster.FlinkRest;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
@@ -10,7 +11,6 @@ import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -298,12 +298,12 @@ final class LatencyBench {
      * bindings it has just loaded are mirrored.
      */
     private static void settled(int port, String jobId) throws Exception {
-        URI rest = FlinkRest.local(port);
+        FlinkRest rest = FlinkRest.local(port);
         long t0 = System.currentTimeMillis();
         long last = -1;
         int still = 0;
         while (still < 3 && System.currentTimeMillis() - t0 < 300_000) {
-            long now = FlinkRest.sum(rest, jobId, "hbase.registry.mutations");
+            long now = rest.sum(jobId, "hbase.registry.mutations");
             still = now == last && now > 0 ? still + 1 : 0;
             last = now;
             Thread.sleep(1000);
@@ -536,7 +536,7 @@ final class LatencyBench {
          */
         static String within(int port, String jobId, long from, long to) {
             try {
-                var root = FlinkRest.checkpoints(FlinkRest.local(port), jobId);
+                var root = FlinkRest.local(port).checkpoints(jobId);
                 List<String> out = new ArrayList<>();
                 for (var c : root.path("history")) {
                     long end = c.path("latest_ack_timestamp").asLong();
@@ -557,7 +557,7 @@ final class LatencyBench {
 
         static Checkpoints read(int port, String jobId) {
             try {
-                var root = FlinkRest.checkpoints(FlinkRest.local(port), jobId);
+                var root = FlinkRest.local(port).checkpoints(jobId);
                 var counts = root.path("counts");
                 var duration = root.path("summary").path("end_to_end_duration");
                 var size = root.path("summary").path("checkpointed_size");
@@ -588,7 +588,7 @@ final class LatencyBench {
      * {@link #toString} gives the averages, busiest first.
      */
     static final class Load extends Thread {
-        private final URI rest;
+        private final FlinkRest rest;
         private final String jobId;
         private final Map<String, long[]> sums = new LinkedHashMap<>();
         private volatile boolean stopped;
@@ -605,7 +605,7 @@ final class LatencyBench {
         public void run() {
             while (!stopped) {
                 try {
-                    Map<String, long[]> now = FlinkRest.load(rest, jobId);
+                    Map<String, long[]> now = rest.load(jobId);
                     synchronized (sums) {
                         now.forEach(
                                 (name, v) -> {

@@ -1,5 +1,6 @@
 package io.pushline.bench;
 
+import io.pushline.cluster.FlinkRest;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
@@ -11,7 +12,6 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.reminders.ReminderTimes;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,7 +101,7 @@ final class ReminderBench {
             JobClient job =
                     start(stack, dir.resolve("flink"), production, rate, meterDelay, restPort);
             String jobId = job.getJobID().toString();
-            URI rest = FlinkRest.local(restPort);
+            FlinkRest rest = FlinkRest.local(restPort);
             long t0 = System.currentTimeMillis();
             long mirrored = waitFor(rest, jobId, "hbase.registry.mutations", 2L * subscribers, 600);
             System.out.printf(
@@ -154,8 +154,8 @@ final class ReminderBench {
             }
             long applied = waitFor(rest, jobId, "reminderEvents", events, leadSeconds);
             double subscribeSecs = (System.currentTimeMillis() - produceStart) / 1e3;
-            long subs = FlinkRest.sum(rest, jobId, "subscriptions");
-            long bytes = FlinkRest.sum(rest, jobId, "subscriptionBytes");
+            long subs = rest.sum(jobId, "subscriptions");
+            long bytes = rest.sum(jobId, "subscriptionBytes");
             double perSubscription = subs == 0 ? Double.NaN : (double) bytes / subs;
             System.out.printf(
                     "  %,d task, subscribe and pull events applied in %.1f s = %,.0f events/s"
@@ -315,13 +315,14 @@ final class ReminderBench {
     }
 
     /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
-    private static long waitFor(URI rest, String jobId, String metric, long target, int seconds)
+    private static long waitFor(
+            FlinkRest rest, String jobId, String metric, long target, int seconds)
             throws Exception {
         long deadline = System.currentTimeMillis() + seconds * 1000L;
         long n = 0;
         while (System.currentTimeMillis() < deadline) {
             try {
-                n = FlinkRest.sum(rest, jobId, metric);
+                n = rest.sum(jobId, metric);
             } catch (Exception e) {
                 n = 0; // the job is still starting
             }

@@ -233,7 +233,7 @@ final class AudienceCommand {
                         LocalFlink.configuration(home.resolve("flink-segments")));
         env.setParallelism(2);
         long start = System.nanoTime();
-        SegmentsJob.Report r = SegmentsJob.run(options, env);
+        SegmentsJob.Report r = SegmentsJob.run(env, options);
         for (BuiltSegment b : r.segments()) {
             System.out.println(b);
         }

@@ -133,7 +133,7 @@ final class DemoCommand {
             StreamExecutionEnvironment batch =
                     StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
             batch.setParallelism(2);
-            SegmentsJob.Report built = SegmentsJob.run(Configuration.fromMap(segmentOpts), batch);
+            SegmentsJob.Report built = SegmentsJob.run(batch, Configuration.fromMap(segmentOpts));
             for (BuiltSegment b : built.segments()) {
                 System.out.println("      " + b);
             }

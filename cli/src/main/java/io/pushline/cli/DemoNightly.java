@@ -73,7 +73,7 @@ final class DemoNightly {
         // the demo decides tomorrow now, by event time: a wall-clock deadline would expire
         // early slots of zones east of UTC when it runs late in the UTC day
         opts.put(ScheduleOptions.DEADLINE.key(), "0 s");
-        NightlyJob.run(Configuration.fromMap(opts), env(stack));
+        NightlyJob.run(env(stack), Configuration.fromMap(opts));
 
         Map<String, int[]> truth = new HashMap<>();
         for (String line : Files.readAllLines(dir.resolve("truth.jsonl"), StandardCharsets.UTF_8)) {

@@ -30,8 +30,8 @@ import org.apache.flink.util.CloseableIterator;
 /**
  * {@code ./pushline reminders replay --rules R --trace T --out O}: the reminders operators (the
  * tasks keyed by taskId, the one pacer) on a local Flink environment with RocksDB, in event time,
- * over a trace (jobs/reminders/README.md). The uid dictionary is the trace's own: ids in order of
- * first appearance. Output lines are sorted by time, task and uid, so a run is reproducible.
+ * over a trace (reminders/README.md). The uid dictionary is the trace's own: ids in order of first
+ * appearance. Output lines are sorted by time, task and uid, so a run is reproducible.
  */
 final class RemindersCommand {
     private static final String USAGE =

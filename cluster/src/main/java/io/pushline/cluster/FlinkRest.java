@@ -9,10 +9,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The few calls to the JobManager's REST API that the cluster commands and the chaos bench make.
+ * The calls to a JobManager's REST API that the cluster commands and the benchmarks make (jobs,
+ * TaskManagers, checkpoint statistics, operator load and metrics): the one REST client of the
+ * project. Flink's own {@code RestClusterClient} submits and stops jobs but has no calls for the
+ * metrics and checkpoint statistics the benchmarks read, so this reads the documented JSON.
  */
 public final class FlinkRest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -22,7 +27,17 @@ public final class FlinkRest {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public FlinkRest(String base) {
-        this.base = base;
+        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    /** The REST API of a JobManager (or MiniCluster) on this machine. */
+    public static FlinkRest local(int port) {
+        return new FlinkRest("http://localhost:" + port);
+    }
+
+    /** The REST API at {@code uri} (a MiniCluster's address, say). */
+    public static FlinkRest at(URI uri) {
+        return new FlinkRest(uri.toString());
     }
 
     public JsonNode get(String path) throws IOException {
@@ -74,6 +89,60 @@ public final class FlinkRest {
                             j.path("state").asText()));
         }
         return jobs;
+    }
+
+    /** {@code /jobs/:id/checkpoints}: counts, summary (durations, sizes) and recent history. */
+    public JsonNode checkpoints(String jobId) throws IOException {
+        return get("/jobs/" + jobId + "/checkpoints");
+    }
+
+    /**
+     * Each operator chain's busy and backpressured time (ms per second, the busiest subtask) at
+     * this moment, by name: where a pipeline's time goes while it is loaded.
+     */
+    public Map<String, long[]> load(String jobId) throws IOException {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> v : vertexMetrics(jobId).entrySet()) {
+            JsonNode metrics =
+                    get(
+                            v.getValue()
+                                    + "?get=busyTimeMsPerSecond,"
+                                    + "backPressuredTimeMsPerSecond&agg=max");
+            long[] busyAndPressured = new long[2];
+            for (JsonNode m : metrics) {
+                int i = m.path("id").asText().startsWith("busy") ? 0 : 1;
+                busyAndPressured[i] = Math.round(m.path("max").asDouble());
+            }
+            out.put(v.getKey(), busyAndPressured);
+        }
+        return out;
+    }
+
+    /** The sum over every subtask of each metric whose name ends with {@code suffix}. */
+    public long sum(String jobId, String suffix) throws IOException {
+        long total = 0;
+        for (String metricsPath : vertexMetrics(jobId).values()) {
+            for (JsonNode m : get(metricsPath)) {
+                String id = m.path("id").asText();
+                if (id.endsWith(suffix)) {
+                    for (JsonNode value : get(metricsPath + "?get=" + id + "&agg=sum")) {
+                        total += Math.round(value.path("sum").asDouble());
+                    }
+                }
+            }
+        }
+        return total;
+    }
+
+    /** Each operator chain's name and the path of its subtasks' metrics. */
+    private Map<String, String> vertexMetrics(String jobId) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (JsonNode v : get("/jobs/" + jobId).path("vertices")) {
+            out.put(
+                    v.path("name").asText(),
+                    "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics");
+        }
+        return out;
     }
 
     public record Job(String id, String name, String state) {}

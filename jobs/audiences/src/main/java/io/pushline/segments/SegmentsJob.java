@@ -94,7 +94,7 @@ public final class SegmentsJob {
      *
      * @throws IllegalArgumentException naming the option when the configuration is bad
      */
-    public static Report run(Configuration options, StreamExecutionEnvironment env)
+    public static Report run(StreamExecutionEnvironment env, Configuration options)
             throws Exception {
         String quorum = HBaseTables.requireAddress(options);
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
@@ -164,7 +164,7 @@ public final class SegmentsJob {
                             OptionsParser.require(o, CommonOptions.KAFKA_BOOTSTRAP);
                             PackageFiles.list(o);
                         });
-        Report r = run(options, StreamExecutionEnvironment.getExecutionEnvironment());
+        Report r = run(StreamExecutionEnvironment.getExecutionEnvironment(), options);
         for (BuiltSegment b : r.segments) {
             System.out.println(b);
         }

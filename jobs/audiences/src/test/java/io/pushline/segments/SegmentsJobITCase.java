@@ -161,7 +161,7 @@ class SegmentsJobITCase {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
-        return SegmentsJob.run(Configuration.fromMap(opts), env);
+        return SegmentsJob.run(env, Configuration.fromMap(opts));
     }
 
     static List<String> uids(int from, int to) {

@@ -57,7 +57,7 @@ public final class RecallJob {
      * Flink file system) in, HBase {@code user_recall} out; dead letters to push.dlq when {@code
      * kafka.bootstrap-servers} is set, else to the task log.
      */
-    public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
+    public static JobExecutionResult run(StreamExecutionEnvironment env, Configuration options)
             throws Exception {
         String quorum = HBaseTables.requireAddress(options);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
@@ -156,7 +156,7 @@ public final class RecallJob {
                             OptionsParser.require(o, RecallOptions.DATA);
                             OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                         });
-        run(options, StreamExecutionEnvironment.getExecutionEnvironment());
+        run(StreamExecutionEnvironment.getExecutionEnvironment(), options);
     }
 
     public static DataStream<UserRecall> build(

@@ -73,7 +73,7 @@ class RecallHBaseITCase {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
-        RecallJob.run(Configuration.fromMap(opts), env);
+        RecallJob.run(env, Configuration.fromMap(opts));
 
         List<Material> materials = new ArrayList<>();
         Files.readAllLines(dir.resolve("materials.jsonl"))

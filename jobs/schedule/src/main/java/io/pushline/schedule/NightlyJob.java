@@ -60,7 +60,7 @@ public final class NightlyJob {
     }
 
     /** The production run: files in, HBase tables out; returns when the job has finished. */
-    public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
+    public static JobExecutionResult run(StreamExecutionEnvironment env, Configuration options)
             throws Exception {
         String quorum = HBaseTables.requireAddress(options);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
@@ -128,6 +128,6 @@ public final class NightlyJob {
                             OptionsParser.require(o, RecallOptions.DATA);
                             OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                         });
-        run(options, StreamExecutionEnvironment.getExecutionEnvironment());
+        run(StreamExecutionEnvironment.getExecutionEnvironment(), options);
     }
 }

@@ -97,7 +97,7 @@ public final class SendTimeJob {
      * HBase out; dead letters to push.dlq when {@code kafka.bootstrap-servers} is set, else to the
      * task log. Returns when the job has finished.
      */
-    public static JobExecutionResult run(Configuration options, StreamExecutionEnvironment env)
+    public static JobExecutionResult run(StreamExecutionEnvironment env, Configuration options)
             throws Exception {
         String quorum = HBaseTables.requireAddress(options);
         String namespace = options.get(CommonOptions.HBASE_NAMESPACE);
@@ -262,7 +262,7 @@ public final class SendTimeJob {
                             }
                             OptionsParser.require(o, CommonOptions.HBASE_ZK_QUORUM);
                         });
-        run(options, StreamExecutionEnvironment.getExecutionEnvironment());
+        run(StreamExecutionEnvironment.getExecutionEnvironment(), options);
     }
 
     /** An event on its looked-at day, or nothing when its local date is not one of them. */

@@ -79,7 +79,7 @@ class SendTimeHBaseITCase {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
-        SendTimeJob.run(Configuration.fromMap(opts), env);
+        SendTimeJob.run(env, Configuration.fromMap(opts));
 
         List<ActivityEvent> events = new ArrayList<>();
         lines.forEach(l -> events.add(ActivityParser.parse(l)));
@@ -124,7 +124,7 @@ class SendTimeHBaseITCase {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
-        SendTimeJob.run(Configuration.fromMap(opts), env);
+        SendTimeJob.run(env, Configuration.fromMap(opts));
 
         List<ActivityEvent> events = new ArrayList<>();
         lines.forEach(l -> events.add(ActivityParser.parse(l)));

@@ -82,7 +82,7 @@ final class Campaigns {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
         env.setParallelism(2);
-        SegmentsJob.Report r = SegmentsJob.run(Configuration.fromMap(opts), env);
+        SegmentsJob.Report r = SegmentsJob.run(env, Configuration.fromMap(opts));
         if (r.segments().size() != 3 || r.rejectedRows() != 0) {
             throw new IllegalStateException("segment build: " + r.segments() + " " + r.rejected());
         }

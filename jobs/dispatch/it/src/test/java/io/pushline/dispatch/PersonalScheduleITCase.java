@@ -104,7 +104,7 @@ class PersonalScheduleITCase {
         opts.put(SendTimeOptions.ACTIVITY.key(), dir.resolve("activity.jsonl").toString());
         opts.put(RecallOptions.DATA.key(), dir.toString());
         opts.put(ScheduleOptions.DATE.key(), D.toString());
-        NightlyJob.run(Configuration.fromMap(opts), env(stack));
+        NightlyJob.run(env(stack), Configuration.fromMap(opts));
         readNightlyTables(stack);
         addReminders(stack);
 
