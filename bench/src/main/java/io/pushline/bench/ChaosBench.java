@@ -356,10 +356,12 @@ final class ChaosBench {
                 return -1;
             }
             long deadline = System.currentTimeMillis() + 60_000;
-            boolean gone;
-            while (!(gone = !cluster.rest().taskManagers().contains(tm.resourceId()))
-                    && System.currentTimeMillis() < deadline) {
-                Thread.sleep(200);
+            boolean gone = false;
+            while (!gone && System.currentTimeMillis() < deadline) {
+                gone = !cluster.rest().taskManagers().contains(tm.resourceId());
+                if (!gone) {
+                    Thread.sleep(200);
+                }
             }
             if (!gone) {
                 System.out.printf(

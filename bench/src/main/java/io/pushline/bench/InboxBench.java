@@ -174,17 +174,11 @@ final class InboxBench {
 
             Properties kafka = new Properties();
             kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
-            Cold cold = coldReads(hbase, kafka, users, clients, seconds);
+            Cold cold = coldReads(hbase, stack.hbaseZkQuorum(), kafka, users, clients, seconds);
             InboxStore served =
                     new InboxStore(
                             hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
-            try (Server server =
-                            new Server(
-                                    new HBaseReminderStore(hbase, NAMESPACE, kafka),
-                                    served,
-                                    System::currentTimeMillis,
-                                    Duration.ofSeconds(2),
-                                    Duration.ofHours(24));
+            try (Server server = server(hbase, kafka, served);
                     InboxChangeFeed feed =
                             cacheBytes == 0
                                     ? null
@@ -278,22 +272,24 @@ final class InboxBench {
      * after a restart do. Until 2026-11-27 the benchmark only measured reads from a filled cache.
      */
     private static Cold coldReads(
-            Connection hbase, Properties kafka, int users, int clients, int seconds)
+            Connection hbase,
+            String zkQuorum,
+            Properties kafka,
+            int users,
+            int clients,
+            int seconds)
             throws Exception {
         try (Admin admin = hbase.getAdmin()) {
             for (TableName table : admin.listTableNamesByNamespace(NAMESPACE)) {
                 admin.flush(table);
             }
         }
+        // A connection of its own: closing the server closes the connection it was given.
+        Connection own = ConnectionFactory.createConnection(HBaseTables.clientConf(zkQuorum));
         InboxStore store =
-                new InboxStore(hbase, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
-        try (Server server =
-                new Server(
-                        new HBaseReminderStore(hbase, NAMESPACE, kafka),
-                        store,
-                        System::currentTimeMillis,
-                        Duration.ofSeconds(2),
-                        Duration.ofHours(24))) {
+                new InboxStore(own, NAMESPACE, Duration.ofDays(90), System::currentTimeMillis);
+        try (own;
+                Server server = server(own, kafka, store)) {
             int port = server.start("127.0.0.1", 0);
             int[] order = new int[users];
             for (int u = 0; u < users; u++) {
@@ -337,6 +333,17 @@ final class InboxBench {
                     load.failures);
             return cold;
         }
+    }
+
+    /** {@code pushline serve}'s server over {@code store}, as the benchmark runs it. */
+    private static Server server(Connection hbase, Properties kafka, InboxStore store)
+            throws Exception {
+        return new Server(
+                new HBaseReminderStore(hbase, NAMESPACE, kafka),
+                store,
+                System::currentTimeMillis,
+                Duration.ofSeconds(2),
+                Duration.ofHours(24));
     }
 
     private static double percentileMs(long[] sorted, double q) {
