@@ -7,7 +7,6 @@ import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.Topics;
-import io.pushline.testkit.Clusters;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,7 +16,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,8 +28,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class HostileInputITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
-
-    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     @Test
     void noHostileRecordStopsTheJobOrLeaksAToken() throws Exception {
