@@ -70,12 +70,16 @@ final class BenchResults {
 
     /** The median of one figure over the rounds so far; NaN when no round has it. */
     double median(String figure) {
-        double[] v =
-                rounds.stream()
-                        .filter(r -> r.containsKey(figure))
-                        .mapToDouble(r -> r.get(figure))
-                        .toArray();
+        double[] v = valuesOf(figure);
         return v.length == 0 ? Double.NaN : median(v);
+    }
+
+    /** One figure's values, round by round, leaving out rounds without it. */
+    private double[] valuesOf(String figure) {
+        return rounds.stream()
+                .filter(r -> r.containsKey(figure))
+                .mapToDouble(r -> r.get(figure))
+                .toArray();
     }
 
     /**
@@ -83,11 +87,7 @@ final class BenchResults {
      * (0.31-0.77)"}, with {@code format} for each number.
      */
     String medianAndSpread(String figure, String format) {
-        double[] v =
-                rounds.stream()
-                        .filter(r -> r.containsKey(figure))
-                        .mapToDouble(r -> r.get(figure))
-                        .toArray();
+        double[] v = valuesOf(figure);
         if (v.length == 0) {
             return "n/a";
         }

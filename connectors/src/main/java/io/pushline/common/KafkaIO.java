@@ -9,9 +9,11 @@ import io.pushline.schema.segments.MemberRow;
 import io.pushline.schema.segments.SegmentChange;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
@@ -25,10 +27,14 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.function.SerializableFunction;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Kafka sources and sinks of the jobs, built from {@link CommonOptions} and a job's own ids. */
 public final class KafkaIO {
@@ -320,26 +326,16 @@ public final class KafkaIO {
     }
 
     /** Creates the topics that do not exist yet, each with {@code partitions} and one replica. */
-    public static void createTopics(
-            org.apache.kafka.clients.admin.Admin admin,
-            java.util.Collection<String> topics,
-            int partitions)
+    public static void createTopics(Admin admin, Collection<String> topics, int partitions)
             throws Exception {
-        java.util.List<org.apache.kafka.clients.admin.NewTopic> missing =
-                topics.stream()
-                        .map(
-                                t ->
-                                        new org.apache.kafka.clients.admin.NewTopic(
-                                                t, partitions, (short) 1))
-                        .collect(java.util.stream.Collectors.toList());
-        for (org.apache.kafka.common.KafkaFuture<Void> f :
-                admin.createTopics(missing).values().values()) {
+        List<NewTopic> missing =
+                topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList();
+        for (KafkaFuture<Void> created : admin.createTopics(missing).values().values()) {
             try {
-                f.get();
-            } catch (java.util.concurrent.ExecutionException ex) {
-                if (!(ex.getCause()
-                        instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                    throw ex;
+                created.get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
                 }
             }
         }
