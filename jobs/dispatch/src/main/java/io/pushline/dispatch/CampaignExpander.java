@@ -14,11 +14,6 @@ import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingStatus;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -32,7 +27,6 @@ import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.operators.YieldingOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
@@ -57,9 +51,6 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     /** How often a paused expansion looks at the backlogs again. */
     static final long PAUSE_CHECK_MS = 100;
 
-    /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
-    static final long STATUS_FRESH_MS = 5_000;
-
     /** First and longest wait before asking a failing segment store again. */
     static final long RETRY_FIRST_MS = 1_000;
 
@@ -73,18 +64,6 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     static final long MAX_HELD_BYTES = 256L << 20;
 
     static final int MAX_WAITING = 10_000;
-
-    /** The adaptive rate is changed at most this often (the pacer reports every 200 ms). */
-    static final long ADJUST_EVERY_MS = 200;
-
-    /** A pacer report older than this says nothing about congestion now. */
-    static final long LAG_FRESH_MS = 1_000;
-
-    /** The adaptive rate never goes below this, so a campaign always moves. */
-    static final double MIN_ADAPTIVE_RATE = 1_000;
-
-    /** Where the adaptive rate starts when a campaign starts with nothing learned yet. */
-    static final double INITIAL_ADAPTIVE_RATE = 5_000;
 
     /**
      * Without the hold, the ids emitted before the input watermark moves on. Chunks are stamped at
@@ -108,19 +87,18 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private final long targetDelayMs;
 
     private transient Audiences audiences;
-    private transient ArrayDeque<Running> running;
+    private transient RunningCampaigns running;
     private transient ListState<CampaignProgress> checkpointed;
     private transient long inputWatermark;
     private transient long outputWatermark;
-    private transient boolean stepScheduled;
-    private transient long stepDueMs;
-    private transient long stepGeneration;
+    private transient StepTimer steps;
     private transient long idsAtThisWatermark;
 
     /** When the batch of this watermark filled up; {@code Long.MIN_VALUE} while it has room. */
     private transient long batchFullAt;
 
     private transient Counter watermarkWaits;
+    private transient PacerFeedback feedback;
     private transient boolean inputIdle;
     private transient boolean outputIdle;
     private transient Counter campaigns;
@@ -128,41 +106,16 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient Counter chunks;
     private transient Counter ids;
     private transient Counter pausedMs;
-    private transient Map<String, PacingStatus> vendors;
     private transient long pausedSince;
-    private transient ArrayDeque<ParsedRecord> waiting;
-    private transient ListState<ParsedRecord> waitingState;
-    private transient Backoff backoff;
+    private transient StoreWaits waiting;
     private transient Counter storeFailures;
 
-    /** Ids per second for all campaigns together, learned from the pacer's reports; 0: none. */
-    private transient double adaptiveRate;
-
-    /** Until the first cut the rate grows fast; after it, gently (as TCP after slow start). */
-    private transient boolean slowStart;
-
-    private transient long nextGlobalDueMs;
-    private transient long lastAdjustMs;
-    private transient long idsSinceAdjust;
-    private transient long lastSlowLogMs;
-    private transient Counter rateCuts;
-
-    /**
-     * @param chunkSize ids per chunk
-     * @param maxIdsPerSecond expansion rate limit per campaign stream, 0 for none
-     */
+    /** Holding the watermark for each campaign, never pausing. */
     public CampaignExpander(Audiences.Factory factory, int chunkSize, long maxIdsPerSecond) {
         this(factory, chunkSize, maxIdsPerSecond, 0, true);
     }
 
-    /**
-     * @param maxVendorBacklog expansion pauses while a vendor's pacer reports more waiting sends
-     *     than this (input 2); 0 never pauses
-     * @param holdWatermark true: a campaign is decided at its request's time, and the output
-     *     watermark waits for its last chunk (replay's order; later pushes wait for the campaign);
-     *     false: each chunk is decided when it is expanded (at the request's time or the input
-     *     watermark, the later), and nothing waits for a campaign
-     */
+    /** Without an adaptive rate. */
     public CampaignExpander(
             Audiences.Factory factory,
             int chunkSize,
@@ -173,10 +126,17 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     }
 
     /**
-     * @param targetDelayMs with {@code holdWatermark} false: the expansion rate adapts (cut by a
-     *     third while the pacer reports its sends arriving more than this late beyond the
-     *     watermark's own delay, raised by a tenth while they do not), so that a campaign does not
-     *     queue up in front of the pacer where realtime sends cannot overtake it; 0 turns it off
+     * @param chunkSize ids per chunk
+     * @param maxIdsPerSecond expansion rate limit per campaign stream, 0 for none
+     * @param maxVendorBacklog expansion pauses while a vendor's pacer reports more waiting sends
+     *     than this (input 2); 0 never pauses
+     * @param holdWatermark true: a campaign is decided at its request's time, and the output
+     *     watermark waits for its last chunk (replay's order; later pushes wait for the campaign);
+     *     false: each chunk is decided when it is expanded (at the request's time or the input
+     *     watermark, the later), and nothing waits for a campaign
+     * @param targetDelayMs with {@code holdWatermark} false: the expansion rate adapts to keep the
+     *     queue in front of the pacer under this (see {@link PacerFeedback}), so that realtime
+     *     sends are not stuck behind a campaign; 0 turns it off
      */
     public CampaignExpander(
             Audiences.Factory factory,
@@ -196,24 +156,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         this.targetDelayMs = targetDelayMs;
     }
 
-    /** A campaign being expanded: its checkpointed progress and the audience it walks. */
-    private static final class Running {
-        final CampaignProgress progress;
-        final IdSet audience;
-
-        /** Processing time before which its rate allows no next chunk. */
-        long nextDueMs;
-
-        Running(CampaignProgress progress, IdSet audience) {
-            this.progress = progress;
-            this.audience = audience;
-        }
-    }
-
     @Override
     public void initializeState(StateInitializationContext ctx) throws Exception {
         super.initializeState(ctx);
-        running = new ArrayDeque<>();
+        running = new RunningCampaigns();
         inputWatermark = Long.MIN_VALUE;
         outputWatermark = Long.MIN_VALUE;
         checkpointed =
@@ -221,19 +167,9 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                         .getListState(
                                 new ListStateDescriptor<>(
                                         "campaigns", TypeInformation.of(CampaignProgress.class)));
-        for (CampaignProgress p : checkpointed.get()) {
-            running.add(new Running(p, IdSet.fromBytes(p.audience)));
-        }
-        waiting = new ArrayDeque<>();
-        waitingState =
-                ctx.getOperatorStateStore()
-                        .getListState(
-                                new ListStateDescriptor<>(
-                                        "campaigns-waiting-for-store",
-                                        TypeInformation.of(ParsedRecord.class)));
-        for (ParsedRecord r : waitingState.get()) {
-            waiting.add(r);
-        }
+        running.restore(checkpointed.get());
+        waiting = new StoreWaits(RETRY_FIRST_MS, RETRY_MAX_MS);
+        waiting.initialize(ctx.getOperatorStateStore());
         if (!running.isEmpty()) {
             LOG.info("Resuming {} campaign(s) from the checkpoint", running.size());
         }
@@ -248,20 +184,23 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         chunks = getMetricGroup().counter("audienceChunks");
         ids = getMetricGroup().counter("audienceIds");
         pausedMs = getMetricGroup().counter("expansionPausedMs");
-        vendors = new HashMap<>();
         getMetricGroup().gauge("expansionPaused", () -> pausedSince > 0 ? 1 : 0);
         getMetricGroup().gauge("campaignsRunning", () -> running.size());
-        getMetricGroup().gauge("campaignIdsPending", this::pendingIds);
+        getMetricGroup().gauge("campaignIdsPending", running::pendingIds);
         getMetricGroup().gauge("campaignsWaitingForStore", () -> waiting.size());
         storeFailures = getMetricGroup().counter("segmentStoreFailures");
-        rateCuts = getMetricGroup().counter("expansionRateCuts");
+        feedback =
+                new PacerFeedback(
+                        maxVendorBacklog,
+                        holdWatermark ? 0 : targetDelayMs,
+                        getMetricGroup().counter("expansionRateCuts"));
         watermarkWaits = getMetricGroup().counter("expansionWatermarkWaits");
         batchFullAt = Long.MIN_VALUE;
-        getMetricGroup().gauge("expansionRateLimit", () -> Math.round(adaptiveRate));
-        backoff = new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS);
+        getMetricGroup().gauge("expansionRateLimit", () -> Math.round(feedback.rate()));
+        steps = new StepTimer(getProcessingTimeService(), this::step);
         schedule(0);
         if (!waiting.isEmpty()) {
-            scheduleRetry();
+            waiting.scheduleRetry(getProcessingTimeService(), t -> retry());
         }
     }
 
@@ -273,12 +212,12 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     @Override
     public void processElement1(StreamRecord<ParsedRecord> element) throws Exception {
         while (mailbox != null
-                && (heldBytes() >= MAX_HELD_BYTES || waiting.size() >= MAX_WAITING)) {
+                && (running.heldBytes() >= MAX_HELD_BYTES || waiting.size() >= MAX_WAITING)) {
             mailbox.yield(); // expansion steps and store retries are mail: they run here
         }
         ParsedRecord in = element.getValue();
         if (!waiting.isEmpty()) {
-            waiting.add(in); // in order, behind those already waiting for the store
+            waiting.add(in);
             return;
         }
         expand(in, false);
@@ -311,19 +250,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         } catch (Throwable t) {
             if (RecordFailure.isOutsideFailure(t)) {
                 storeFailures.inc();
-                if (waiting.isEmpty()) {
-                    LOG.warn(
-                            "Segment store failed ({}): campaign {} waits and is asked again in"
-                                    + " {} ms; realtime pushes go on",
-                            t.toString(),
-                            p.msgId,
-                            backoff.delayMs());
-                }
-                if (waited) {
-                    backoff.failedAgain();
-                }
-                waiting.addFirst(in);
-                scheduleRetry();
+                waiting.failed(in, t, waited);
+                waiting.scheduleRetry(getProcessingTimeService(), time -> retry());
                 return false;
             }
             reject(
@@ -354,35 +282,22 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (waited && p.ts <= inputWatermark) {
             p.ts = inputWatermark + 1;
         }
-        if (adaptiveRate == 0
-                && adapts()
-                && queueingMs(getProcessingTimeService().getCurrentProcessingTime())
-                        != Long.MIN_VALUE) {
-            adaptiveRate = INITIAL_ADAPTIVE_RATE; // slow start: the reports will tell how fast
-            slowStart = true;
-        }
-        running.add(
-                new Running(
-                        CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size),
-                        audience));
+        feedback.campaignStarts(
+                getProcessingTimeService().getCurrentProcessingTime(), inputWatermark);
+        running.start(
+                CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size), audience);
         schedule(0);
         return true;
-    }
-
-    private void scheduleRetry() {
-        backoff.schedule(getProcessingTimeService(), t -> retry());
     }
 
     /** Asks the store again for the campaigns waiting on it, in order, until one fails. */
     private void retry() {
         while (!waiting.isEmpty()) {
-            if (!expand(waiting.poll(), true)) {
+            if (!expand(waiting.next(), true)) {
                 return;
             }
         }
-        if (backoff.reset()) {
-            LOG.info("Segment store answers again: waiting campaigns started");
-        }
+        waiting.answered();
         forwardStatus();
     }
 
@@ -391,84 +306,14 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         output.collect(DispatchTags.DEAD_LETTERS, new StreamRecord<>(dead));
     }
 
-    /** A vendor's backlog from the pacer (through push.pacing). */
+    /** A vendor's backlog and delay from the pacer (through push.pacing). */
     @Override
     public void processElement2(StreamRecord<PacingStatus> element) {
-        PacingStatus s = element.getValue();
-        vendors.put(s.vendor, s);
-        adapt();
-    }
-
-    /**
-     * Congestion control for campaigns. The pacer reports how far event time has come through the
-     * stages before it (its watermark); the gap to the event time here is what those stages hold,
-     * the campaign's queue that realtime sends wait behind. While it exceeds the target the rate is
-     * cut by a third; while it does not, the rate grows by a quarter per report until the first cut
-     * and by a twentieth after it: so a campaign starts slowly, finds what the stages absorb within
-     * seconds, and then stays just under it without overshooting by much. Without fresh reports
-     * nothing is known, and only backpressure limits the expansion.
-     */
-    private void adapt() {
-        if (!adapts()) {
-            return;
-        }
-        long now = getProcessingTimeService().getCurrentProcessingTime();
-        if (now - lastAdjustMs < ADJUST_EVERY_MS) {
-            return;
-        }
-        long elapsed = now - lastAdjustMs;
-        long emitted = idsSinceAdjust;
-        lastAdjustMs = now;
-        idsSinceAdjust = 0;
-        long queued = queueingMs(now);
-        if (queued == Long.MIN_VALUE) {
-            adaptiveRate = 0;
-            return;
-        }
-        if (running.isEmpty() || pausedSince > 0) {
-            return; // nothing is being expanded: the reports say nothing about its rate
-        }
-        if (queued > targetDelayMs) {
-            slowStart = false;
-            adaptiveRate = Math.max(MIN_ADAPTIVE_RATE, adaptiveRate * 2 / 3);
-            rateCuts.inc();
-            if (now - lastSlowLogMs >= 10_000) {
-                lastSlowLogMs = now;
-                LOG.info(
-                        "Campaign expansion slowed to {} ids/s: the pacer's event time trails"
-                                + " this stage's by {} ms (target {} ms)",
-                        Math.round(adaptiveRate),
-                        queued,
-                        targetDelayMs);
-            }
-        } else if (adaptiveRate > 0) {
-            // grows only while it is what limits: at most twice the rate achieved
-            double achieved = emitted * 1000.0 / Math.max(1, elapsed);
-            double growth = slowStart ? 1.25 : 1.05;
-            adaptiveRate = Math.min(adaptiveRate * growth, Math.max(2 * achieved, adaptiveRate));
-        }
-    }
-
-    /** Whether the rate adapts at all: a target is set and chunks do not hold the watermark. */
-    private boolean adapts() {
-        return targetDelayMs > 0 && !holdWatermark;
-    }
-
-    /**
-     * How far the pacers' event time trailed this stage's, from the freshest report of each vendor
-     * (the slowest vendor counts); {@code Long.MIN_VALUE} without fresh reports.
-     */
-    private long queueingMs(long now) {
-        long worst = Long.MIN_VALUE;
-        for (PacingStatus s : vendors.values()) {
-            if (now - s.ts <= LAG_FRESH_MS && s.watermark > 0) {
-                worst = Math.max(worst, s.ts - s.watermark);
-            }
-        }
-        if (worst == Long.MIN_VALUE || inputWatermark == Long.MIN_VALUE) {
-            return Long.MIN_VALUE;
-        }
-        return worst - Math.max(0, now - inputWatermark);
+        feedback.report(
+                element.getValue(),
+                getProcessingTimeService().getCurrentProcessingTime(),
+                inputWatermark,
+                !running.isEmpty() && pausedSince == 0);
     }
 
     @Override
@@ -517,7 +362,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         // Processing-time steps do not run after the input ends: finish what is left here, with
         // one last question to the store for the campaigns that wait on it.
         retry();
-        for (ParsedRecord in : waiting) {
+        for (ParsedRecord in : waiting.drain()) {
             reject(
                     DeadLetter.of(
                             in.source,
@@ -525,9 +370,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                             "the segment store did not answer before the input ended",
                             Json.write(in.request)));
         }
-        waiting.clear();
         while (!running.isEmpty()) {
-            emitChunk(running.peek());
+            emitChunk(running.first());
         }
         forwardWatermark();
     }
@@ -535,12 +379,8 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
-        List<CampaignProgress> all = new ArrayList<>(running.size());
-        for (Running r : running) {
-            all.add(r.progress);
-        }
-        checkpointed.update(all);
-        waitingState.update(new ArrayList<>(waiting));
+        checkpointed.update(running.snapshot());
+        waiting.snapshot();
     }
 
     @Override
@@ -551,33 +391,14 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         super.close();
     }
 
-    /**
-     * Runs the next step in {@code delayMs}, unless one is due sooner. A step due later is replaced
-     * (its timer still fires, but does nothing), so there is only ever one chain of steps.
-     */
+    /** Runs the next step in {@code delayMs}, unless one is due sooner. */
     private void schedule(long delayMs) {
-        if (running.isEmpty()) {
-            return;
+        if (!running.isEmpty()) {
+            steps.in(delayMs);
         }
-        ProcessingTimeService time = getProcessingTimeService();
-        long due = time.getCurrentProcessingTime() + delayMs;
-        if (stepScheduled && stepDueMs <= due) {
-            return;
-        }
-        stepScheduled = true;
-        stepDueMs = due;
-        long generation = ++stepGeneration;
-        time.registerTimer(
-                due,
-                t -> {
-                    if (generation == stepGeneration) {
-                        step();
-                    }
-                });
     }
 
     private void step() {
-        stepScheduled = false;
         if (running.isEmpty()) {
             return;
         }
@@ -595,11 +416,11 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             idsAtThisWatermark = 0;
             batchFullAt = Long.MIN_VALUE;
         }
-        String behind = vendorBehind(now);
+        String behind = feedback.vendorBehind(now);
         if (behind != null) {
             if (pausedSince == 0) {
                 pausedSince = now;
-                LOG.info("Campaign expansion paused: {}", vendors.get(behind));
+                LOG.info("Campaign expansion paused: {}", feedback.status(behind));
             }
             schedule(PAUSE_CHECK_MS);
             return;
@@ -609,66 +430,32 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             LOG.info("Campaign expansion resumed after {} ms", now - pausedSince);
             pausedSince = 0;
         }
-        if (adaptiveRate > 0 && now < nextGlobalDueMs) {
-            schedule(nextGlobalDueMs - now);
+        if (now < feedback.nextDueMs()) {
+            schedule(feedback.nextDueMs() - now);
             return;
         }
-        Running next = null;
-        long due = Long.MAX_VALUE;
-        for (Running r : running) {
-            if (r.nextDueMs <= now) {
-                next = r;
-                break;
-            }
-            due = Math.min(due, r.nextDueMs);
-        }
+        RunningCampaigns.Campaign next = running.due(now);
         if (next == null) {
-            schedule(due - now);
+            schedule(running.earliestDueMs() - now);
             return;
         }
-        long rate = rate(next);
+        long rate = next.rate(maxIdsPerSecond);
         int size = emitChunk(next);
         idsAtThisWatermark += size;
         next.nextDueMs = rate > 0 ? now + Math.max(1, size * 1000L / rate) : now;
-        idsSinceAdjust += size;
-        if (adaptiveRate > 0) {
-            nextGlobalDueMs = now + Math.max(1, Math.round(size * 1000.0 / adaptiveRate));
-        }
-        if (running.remove(next)) {
-            running.addLast(next); // round robin: a slow campaign does not hold the others back
-        }
-        due = Long.MAX_VALUE;
-        for (Running r : running) {
-            due = Math.min(due, r.nextDueMs);
-        }
-        if (adaptiveRate > 0) {
-            due = Math.max(due, nextGlobalDueMs);
-        }
+        feedback.emitted(size, now);
+        running.rotate(next);
+        long due = Math.max(running.earliestDueMs(), feedback.nextDueMs());
         schedule(Math.max(0, due - now));
     }
 
-    /**
-     * Ids per second for this campaign: its own {@code maxRate} and {@code
-     * audience.max-ids-per-second}, the lower of those given; 0 for no limit.
-     */
-    private long rate(Running r) {
-        Integer own = r.progress.request.maxRate;
-        if (own == null) {
-            return maxIdsPerSecond;
-        }
-        return maxIdsPerSecond > 0 ? Math.min(maxIdsPerSecond, own) : own;
-    }
-
     /** Emits the next chunk of {@code r}, dropping it when done; returns the chunk's size. */
-    private int emitChunk(Running r) {
+    private int emitChunk(RunningCampaigns.Campaign r) {
         CampaignProgress p = r.progress;
-        long rate = rate(r);
+        long rate = r.rate(maxIdsPerSecond);
         // a limited campaign goes in chunks of a tenth of a second's worth, so it flows evenly
         int size = rate > 0 ? (int) Math.max(1, Math.min(chunkSize, rate / 10)) : chunkSize;
-        if (adaptiveRate > 0) {
-            // a twentieth of a second's worth at a time, so the adapted rate flows evenly
-            size = (int) Math.max(1, Math.min(size, adaptiveRate / 20));
-        }
+        size = feedback.chunkSize(size);
         int[] next = r.audience.chunk(p.nextId, size);
         if (next.length > 0) {
             PushRequest request = p.request;
@@ -702,44 +489,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
 
     /** The input watermark, held below the event time of every campaign still expanding. */
     private void forwardWatermark() {
-        long w = inputWatermark;
-        for (Running r : running) {
-            if (holdWatermark) {
-                w = Math.min(w, r.progress.request.ts - 1);
-            }
-        }
+        long w = holdWatermark ? running.holdBelow(inputWatermark) : inputWatermark;
         if (w > outputWatermark) {
             outputWatermark = w;
             output.emitWatermark(new Watermark(w));
         }
-    }
-
-    /** A vendor whose fresh report says more is waiting than the bound, or null. */
-    private String vendorBehind(long now) {
-        if (maxVendorBacklog <= 0) {
-            return null;
-        }
-        for (PacingStatus s : vendors.values()) {
-            if (s.backlog > maxVendorBacklog && now - s.ts <= STATUS_FRESH_MS) {
-                return s.vendor;
-            }
-        }
-        return null;
-    }
-
-    private long heldBytes() {
-        long n = 0;
-        for (Running r : running) {
-            n += r.progress.audience.length;
-        }
-        return n;
-    }
-
-    private long pendingIds() {
-        long n = 0;
-        for (Running r : running) {
-            n += r.progress.size - r.progress.idsEmitted;
-        }
-        return n;
     }
 }

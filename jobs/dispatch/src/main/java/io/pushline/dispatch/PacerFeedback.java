@@ -1,0 +1,175 @@
+package io.pushline.dispatch;
+
+import io.pushline.schema.pacing.PacingStatus;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.metrics.Counter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the campaign expander learns from the pacers' reports (through {@code push.pacing}): whether
+ * a vendor's backlog asks it to pause, and, with a target delay, how fast all campaigns together
+ * may expand.
+ *
+ * <p>The rate is congestion control. The pacer reports how far event time has come through the
+ * stages before it (its watermark); the gap to the event time of the expander is what those stages
+ * hold, the campaign's queue that realtime sends wait behind. While it exceeds the target the rate
+ * is cut by a third; while it does not, the rate grows by a quarter per report until the first cut
+ * and by a twentieth after it: so a campaign starts slowly, finds what the stages absorb within
+ * seconds, and then stays just under it without overshooting by much. Without fresh reports nothing
+ * is known, and only backpressure limits the expansion.
+ */
+final class PacerFeedback {
+    private static final Logger LOG = LoggerFactory.getLogger(PacerFeedback.class);
+
+    /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
+    static final long STATUS_FRESH_MS = 5_000;
+
+    /** The adaptive rate is changed at most this often (the pacer reports every 200 ms). */
+    static final long ADJUST_EVERY_MS = 200;
+
+    /** A pacer report older than this says nothing about congestion now. */
+    static final long LAG_FRESH_MS = 1_000;
+
+    /** The adaptive rate never goes below this, so a campaign always moves. */
+    static final double MIN_ADAPTIVE_RATE = 1_000;
+
+    /** Where the adaptive rate starts when a campaign starts with nothing learned yet. */
+    static final double INITIAL_ADAPTIVE_RATE = 5_000;
+
+    private final long maxVendorBacklog;
+    private final long targetDelayMs;
+    private final Counter rateCuts;
+    private final Map<String, PacingStatus> vendors = new HashMap<>();
+
+    /** Ids per second for all campaigns together, learned from the reports; 0: none. */
+    private double rate;
+
+    /** Until the first cut the rate grows fast; after it, gently (as TCP after slow start). */
+    private boolean slowStart;
+
+    private long nextDueMs;
+    private long lastAdjustMs;
+    private long idsSinceAdjust;
+    private long lastSlowLogMs;
+
+    /**
+     * @param maxVendorBacklog pause while a vendor reports more waiting sends than this; 0 never
+     * @param targetDelayMs the queue in front of the pacer the rate aims at; 0: no adaptive rate
+     */
+    PacerFeedback(long maxVendorBacklog, long targetDelayMs, Counter rateCuts) {
+        this.maxVendorBacklog = maxVendorBacklog;
+        this.targetDelayMs = targetDelayMs;
+        this.rateCuts = rateCuts;
+    }
+
+    /** The adaptive rate in ids per second, 0 while none applies. */
+    double rate() {
+        return rate;
+    }
+
+    PacingStatus status(String vendor) {
+        return vendors.get(vendor);
+    }
+
+    /**
+     * A report from a vendor's pacer.
+     *
+     * @param expanding whether a campaign is being expanded now (else the report says nothing about
+     *     the rate)
+     */
+    void report(PacingStatus s, long now, long inputWatermark, boolean expanding) {
+        vendors.put(s.vendor, s);
+        if (targetDelayMs <= 0 || now - lastAdjustMs < ADJUST_EVERY_MS) {
+            return;
+        }
+        long elapsed = now - lastAdjustMs;
+        long emitted = idsSinceAdjust;
+        lastAdjustMs = now;
+        idsSinceAdjust = 0;
+        long queued = queueingMs(now, inputWatermark);
+        if (queued == Long.MIN_VALUE) {
+            rate = 0;
+            return;
+        }
+        if (!expanding) {
+            return;
+        }
+        if (queued > targetDelayMs) {
+            slowStart = false;
+            rate = Math.max(MIN_ADAPTIVE_RATE, rate * 2 / 3);
+            rateCuts.inc();
+            if (now - lastSlowLogMs >= 10_000) {
+                lastSlowLogMs = now;
+                LOG.info(
+                        "Campaign expansion slowed to {} ids/s: the pacer's event time trails"
+                                + " this stage's by {} ms (target {} ms)",
+                        Math.round(rate),
+                        queued,
+                        targetDelayMs);
+            }
+        } else if (rate > 0) {
+            // grows only while it is what limits: at most twice the rate achieved
+            double achieved = emitted * 1000.0 / Math.max(1, elapsed);
+            double growth = slowStart ? 1.25 : 1.05;
+            rate = Math.min(rate * growth, Math.max(2 * achieved, rate));
+        }
+    }
+
+    /** A campaign starts: with fresh reports and nothing learned yet, the rate starts slowly. */
+    void campaignStarts(long now, long inputWatermark) {
+        if (rate == 0 && targetDelayMs > 0 && queueingMs(now, inputWatermark) != Long.MIN_VALUE) {
+            rate = INITIAL_ADAPTIVE_RATE;
+            slowStart = true;
+        }
+    }
+
+    /** {@code size} ids went out at {@code now}: the next chunk is due when the rate allows. */
+    void emitted(int size, long now) {
+        idsSinceAdjust += size;
+        if (rate > 0) {
+            nextDueMs = now + Math.max(1, Math.round(size * 1000.0 / rate));
+        }
+    }
+
+    /** When the adaptive rate allows the next chunk; {@code Long.MIN_VALUE} without one. */
+    long nextDueMs() {
+        return rate > 0 ? nextDueMs : Long.MIN_VALUE;
+    }
+
+    /** A chunk of at most a twentieth of a second's worth, so the adapted rate flows evenly. */
+    int chunkSize(int size) {
+        return rate > 0 ? (int) Math.max(1, Math.min(size, rate / 20)) : size;
+    }
+
+    /**
+     * How far the pacers' event time trailed the expander's, from the freshest report of each
+     * vendor (the slowest vendor counts); {@code Long.MIN_VALUE} without fresh reports.
+     */
+    private long queueingMs(long now, long inputWatermark) {
+        long worst = Long.MIN_VALUE;
+        for (PacingStatus s : vendors.values()) {
+            if (now - s.ts <= LAG_FRESH_MS && s.watermark > 0) {
+                worst = Math.max(worst, s.ts - s.watermark);
+            }
+        }
+        if (worst == Long.MIN_VALUE || inputWatermark == Long.MIN_VALUE) {
+            return Long.MIN_VALUE;
+        }
+        return worst - Math.max(0, now - inputWatermark);
+    }
+
+    /** A vendor whose fresh report says more is waiting than the bound, or null. */
+    String vendorBehind(long now) {
+        if (maxVendorBacklog <= 0) {
+            return null;
+        }
+        for (PacingStatus s : vendors.values()) {
+            if (s.backlog > maxVendorBacklog && now - s.ts <= STATUS_FRESH_MS) {
+                return s.vendor;
+            }
+        }
+        return null;
+    }
+}
