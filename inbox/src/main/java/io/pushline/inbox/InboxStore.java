@@ -9,13 +9,10 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -29,7 +26,6 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -51,10 +47,7 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class InboxStore implements AutoCloseable {
     static final byte[] F = HBaseTables.FAMILY;
-    private static final byte[] MSG_ID = Bytes.toBytes("msgId");
-    private static final byte[] TITLE = Bytes.toBytes("title");
-    private static final byte[] BODY = Bytes.toBytes("body");
-    private static final byte[] TS = Bytes.toBytes("ts");
+    static final byte[] TS = Bytes.toBytes("ts");
     private static final byte[] SENT = Bytes.toBytes("sent");
     private static final byte[] READ = Bytes.toBytes("read");
     private static final byte[] VERSION = Bytes.toBytes("v");
@@ -63,37 +56,29 @@ public final class InboxStore implements AutoCloseable {
     private static final byte[] MEMBER = Bytes.toBytes("i");
 
     private static final byte[] NO_IDS = IdSet.wrap(new RoaringBitmap()).toBytes();
-    private static final byte[] CHUNKS = Bytes.toBytes("chunks");
-    private static final byte[] BYTES = Bytes.toBytes("b");
-    private static final byte[] BROADCAST_PREFIX = Bytes.toBytes("b:");
-
-    /** Audience bytes per row: far below HBase's cell limit whatever the audience's size. */
-    static final int CHUNK = 2 << 20;
-
-    /** How long a list of broadcasts is reused before it is scanned again. */
-    private static final long BROADCASTS_FRESH_MS = 1_000;
-
     private static final int MAX_ATTEMPTS = 50;
 
     private final SharedTable table;
-    private final IdDictionary msgIds;
     private final IdDictionary uidIds;
     private final long retentionMs;
     private final LongSupplier clock;
-    private final BoundedCache<Integer, Message> messages = new BoundedCache<>(100_000);
-    private final BoundedCache<Integer, RoaringBitmap> audiences = new BoundedCache<>(256L << 20);
+    private final Messages messages;
     private volatile InboxCache cache;
-    private volatile List<Broadcast> broadcasts;
-    private volatile long broadcastsAt = Long.MIN_VALUE;
+    private final Broadcasts broadcasts;
 
     public InboxStore(
             Connection connection, String namespace, Duration retention, LongSupplier clock)
             throws IOException {
         this.table = new SharedTable(connection, TableName.valueOf(namespace, HBaseTables.INBOX));
-        this.msgIds =
-                new IdDictionary(
-                        connection, TableName.valueOf(namespace, HBaseTables.INBOX_IDS), 100_000);
+        this.messages =
+                new Messages(
+                        table,
+                        new IdDictionary(
+                                connection,
+                                TableName.valueOf(namespace, HBaseTables.INBOX_IDS),
+                                100_000));
         this.uidIds = new IdDictionary(connection, namespace, 100_000);
+        this.broadcasts = new Broadcasts(table, uidIds, clock);
         this.retentionMs = retention.toMillis();
         this.clock = clock;
     }
@@ -106,8 +91,6 @@ public final class InboxStore implements AutoCloseable {
 
     /** A message's state in one inbox. */
     public record Status(boolean readable, boolean read) {}
-
-    private record Broadcast(int id, long ts, int chunks) {}
 
     /** One message for one inbox, for {@link #addAll}. */
     public record Add(String uid, String msgId, String title, String body, long ts) {}
@@ -159,26 +142,9 @@ public final class InboxStore implements AutoCloseable {
     public void broadcast(String msgId, String title, String body, long ts, IdSet audience)
             throws IOException {
         Integer id = store(msgId, title, body, ts);
-        if (id == null || table.exists(new Get(broadcastRow(id)))) {
-            return;
+        if (id != null) {
+            broadcasts.write(id, ts, ttl(ts), audience);
         }
-        long ttl = ttl(ts);
-        byte[] bytes = audience.toBytes();
-        int chunks = Math.max(1, (bytes.length + CHUNK - 1) / CHUNK);
-        List<Put> puts = new ArrayList<>(chunks + 1);
-        for (int c = 0; c < chunks; c++) {
-            byte[] part =
-                    Arrays.copyOfRange(bytes, c * CHUNK, Math.min(bytes.length, (c + 1) * CHUNK));
-            puts.add(new Put(audienceRow(id, c)).addColumn(F, BYTES, part).setTTL(ttl));
-        }
-        table.put(puts);
-        // the broadcast's row last: a reader never finds a broadcast without its audience
-        table.put(
-                new Put(broadcastRow(id))
-                        .addColumn(F, TS, Bytes.toBytes(ts))
-                        .addColumn(F, CHUNKS, Bytes.toBytes(chunks))
-                        .setTTL(ttl));
-        broadcastsAt = Long.MIN_VALUE;
     }
 
     /** Reads inboxes from {@code cache} while it is on, and tells it the rows this store writes. */
@@ -205,8 +171,8 @@ public final class InboxStore implements AutoCloseable {
             byte[] m = r.getValue(F, MEMBER);
             member = m == null ? null : Bytes.toInt(m);
         }
-        RoaringBitmap all = RoaringBitmap.or(sent, broadcastsOf(uid, member));
-        return new InboxView(found(all), read, oldest());
+        RoaringBitmap all = RoaringBitmap.or(sent, broadcasts.holding(uid, member, oldest()));
+        return new InboxView(messages.inIdOrder(all), read, oldest());
     }
 
     /** The rows of {@code uids} as stored now, validated; null for a uid without one. */
@@ -291,7 +257,7 @@ public final class InboxStore implements AutoCloseable {
         RoaringBitmap reading = new RoaringBitmap();
         List<String> ignored = new ArrayList<>();
         for (String msgId : ids) {
-            Integer id = msgIds.idOf(msgId);
+            Integer id = messages.idOf(msgId);
             if (id != null && view.contains(id)) {
                 reading.add(id);
             } else {
@@ -317,7 +283,7 @@ public final class InboxStore implements AutoCloseable {
 
     /** A message's state in {@code uid}'s inbox. */
     public Status status(String uid, String msgId) throws IOException {
-        Integer id = msgIds.idOf(msgId);
+        Integer id = messages.idOf(msgId);
         if (id == null) {
             return new Status(false, false);
         }
@@ -369,21 +335,7 @@ public final class InboxStore implements AutoCloseable {
         if (ttl <= 0) {
             return null;
         }
-        int id = msgIds.assign(msgId);
-        if (messages.containsKey(id)) {
-            return id;
-        }
-        byte[] row = messageRow(id);
-        Put put =
-                new Put(row)
-                        .addColumn(F, MSG_ID, Bytes.toBytes(msgId))
-                        .addColumn(F, TITLE, Bytes.toBytes(title == null ? "" : title))
-                        .addColumn(F, BODY, Bytes.toBytes(body == null ? "" : body))
-                        .addColumn(F, TS, Bytes.toBytes(ts))
-                        .setTTL(ttl);
-        // the first request of a msgId wins: a repeat changes nothing
-        table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, MSG_ID).build(put));
-        return id;
+        return messages.store(msgId, title, body, ts, ttl);
     }
 
     /** Sent and read of one inbox, as a change sees them. */
@@ -482,7 +434,7 @@ public final class InboxStore implements AutoCloseable {
 
     /** The ids among {@code ids} whose messages have left the inbox. */
     private RoaringBitmap expired(RoaringBitmap ids) throws IOException {
-        Map<Integer, Message> stored = messages(ids);
+        Map<Integer, Message> stored = messages.of(ids);
         long oldest = oldest();
         RoaringBitmap out = new RoaringBitmap();
         for (int id : ids) {
@@ -492,128 +444,6 @@ public final class InboxStore implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    /** The stored messages of {@code ids} in id order; an id without one has expired. */
-    private List<Message> found(RoaringBitmap ids) throws IOException {
-        List<Message> out = new ArrayList<>(ids.getCardinality());
-        boolean missing = false;
-        for (IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
-            Message m = messages.get(i.next());
-            if (m == null) {
-                missing = true;
-                break;
-            }
-            out.add(m);
-        }
-        return missing ? InboxView.found(ids, messages(ids)) : out;
-    }
-
-    /** The stored messages of {@code ids}; an id without one has expired. */
-    Map<Integer, Message> messages(RoaringBitmap ids) throws IOException {
-        Map<Integer, Message> out = new HashMap<>();
-        List<Integer> missing = new ArrayList<>();
-        for (int id : ids) {
-            Message m = messages.get(id);
-            if (m != null) {
-                out.put(id, m);
-            } else {
-                missing.add(id);
-            }
-        }
-        if (missing.isEmpty()) {
-            return out;
-        }
-        List<Get> gets = new ArrayList<>(missing.size());
-        for (int id : missing) {
-            gets.add(new Get(messageRow(id)));
-        }
-        Result[] found = table.get(gets);
-        for (int i = 0; i < found.length; i++) {
-            Result r = found[i];
-            if (r.isEmpty() || r.getValue(F, TS) == null) {
-                continue;
-            }
-            int id = missing.get(i);
-            Message m =
-                    new Message(
-                            id,
-                            Bytes.toString(r.getValue(F, MSG_ID)),
-                            Bytes.toString(r.getValue(F, TITLE)),
-                            Bytes.toString(r.getValue(F, BODY)),
-                            Bytes.toLong(r.getValue(F, TS)));
-            messages.put(id, m, 1);
-            out.put(id, m);
-        }
-        return out;
-    }
-
-    /** Ids of the live broadcasts whose audience holds {@code uid}. */
-    private RoaringBitmap broadcastsOf(String uid, Integer known) throws IOException {
-        RoaringBitmap out = new RoaringBitmap();
-        List<Broadcast> live = broadcasts();
-        if (live.isEmpty()) {
-            return out;
-        }
-        Integer member = known != null ? known : uidIds.idOf(uid);
-        if (member == null) {
-            return out;
-        }
-        long oldest = oldest();
-        for (Broadcast b : live) {
-            if (b.ts >= oldest && audience(b).contains(member)) {
-                out.add(b.id);
-            }
-        }
-        return out;
-    }
-
-    private List<Broadcast> broadcasts() throws IOException {
-        long now = clock.getAsLong();
-        List<Broadcast> cached = broadcasts;
-        if (cached != null && now - broadcastsAt < BROADCASTS_FRESH_MS && now >= broadcastsAt) {
-            return cached;
-        }
-        List<Broadcast> out = new ArrayList<>();
-        Scan scan = new Scan().setRowPrefixFilter(BROADCAST_PREFIX);
-        try (ResultScanner rows = table.getScanner(scan)) {
-            for (Result r : rows) {
-                byte[] ts = r.getValue(F, TS);
-                byte[] chunks = r.getValue(F, CHUNKS);
-                if (ts != null && chunks != null) {
-                    out.add(
-                            new Broadcast(
-                                    Bytes.toInt(r.getRow(), BROADCAST_PREFIX.length),
-                                    Bytes.toLong(ts),
-                                    Bytes.toInt(chunks)));
-                }
-            }
-        }
-        broadcasts = out;
-        broadcastsAt = now;
-        return out;
-    }
-
-    private RoaringBitmap audience(Broadcast b) throws IOException {
-        RoaringBitmap cached = audiences.get(b.id);
-        if (cached != null) {
-            return cached;
-        }
-        List<Get> gets = new ArrayList<>(b.chunks);
-        for (int c = 0; c < b.chunks; c++) {
-            gets.add(new Get(audienceRow(b.id, c)));
-        }
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        for (Result r : table.get(gets)) {
-            byte[] part = r.getValue(F, BYTES);
-            if (part == null) {
-                return new RoaringBitmap(); // expired between the scan and now
-            }
-            bytes.write(part, 0, part.length);
-        }
-        RoaringBitmap bits = IdSet.fromBytes(bytes.toByteArray()).unwrap();
-        audiences.put(b.id, bits, bytes.size());
-        return bits;
     }
 
     private long oldest() {
@@ -654,69 +484,10 @@ public final class InboxStore implements AutoCloseable {
         return Bytes.toBytes("u:" + uid);
     }
 
-    static byte[] messageRow(int id) {
-        return Bytes.add(Bytes.toBytes("m:"), Bytes.toBytes(id));
-    }
-
-    static byte[] broadcastRow(int id) {
-        return Bytes.add(BROADCAST_PREFIX, Bytes.toBytes(id));
-    }
-
-    static byte[] audienceRow(int id, int chunk) {
-        return Bytes.add(Bytes.toBytes("a:"), Bytes.toBytes(id), Bytes.toBytes(chunk));
-    }
-
-    /**
-     * A cache of immutable values (messages, broadcast audiences) that many threads read at once: a
-     * concurrent map, no lock on a hit. When its weight passes the bound, about a quarter of the
-     * entries go, whichever the map iterates first: a miss costs one batched read.
-     */
-    static final class BoundedCache<K, V> {
-        private final long maxWeight;
-        private final ConcurrentHashMap<K, V> values = new ConcurrentHashMap<>();
-        private final ConcurrentHashMap<K, Long> weights = new ConcurrentHashMap<>();
-        private final AtomicLong weight = new AtomicLong();
-
-        BoundedCache(long maxWeight) {
-            this.maxWeight = maxWeight;
-        }
-
-        V get(K key) {
-            return values.get(key);
-        }
-
-        boolean containsKey(K key) {
-            return values.containsKey(key);
-        }
-
-        void put(K key, V value, long w) {
-            if (values.putIfAbsent(key, value) == null) {
-                weights.put(key, w);
-                if (weight.addAndGet(w) > maxWeight) {
-                    shrink();
-                }
-            }
-        }
-
-        private synchronized void shrink() {
-            long target = maxWeight - maxWeight / 4;
-            for (K k : values.keySet()) {
-                if (weight.get() <= target) {
-                    return;
-                }
-                Long w = weights.remove(k);
-                if (w != null) {
-                    values.remove(k);
-                    weight.addAndGet(-w);
-                }
-            }
-        }
-    }
-
     @Override
     public void close() throws IOException {
         try {
-            msgIds.close();
+            messages.close();
         } finally {
             uidIds.close();
         }
