@@ -28,4 +28,10 @@ final class BenchCluster {
                 .setNumSlotsPerTaskManager(2)
                 .build();
     }
+
+    static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
 }

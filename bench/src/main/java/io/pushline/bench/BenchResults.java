@@ -181,4 +181,12 @@ final class BenchResults {
         System.err.println("results: " + out);
         return out;
     }
+
+    /** The {@code p}-th percentile of sorted values; -1 when there are none. */
+    static long pct(long[] sorted, int p) {
+        if (sorted.length == 0) {
+            return -1;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)];
+    }
 }

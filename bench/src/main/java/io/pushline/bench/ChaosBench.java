@@ -154,7 +154,7 @@ final class ChaosBench {
             }
             long bindTs = System.currentTimeMillis() - 60_000;
             Vendor[] vendors = Vendor.values();
-            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+            try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                 for (int i = 0; i < devices; i++) {
                     p.send(bind(bindTs, "d" + i, "user-" + i, vendors[i % vendors.length]));
                 }
@@ -167,7 +167,7 @@ final class ChaosBench {
             tally.start();
             jobId = submit(null, firstJar);
             long t0 = System.currentTimeMillis();
-            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+            try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                 p.send(push("chaos-marker", System.currentTimeMillis(), uids("marker-u"), 1)).get();
             }
             tally.awaitSeen("chaos-marker", Duration.ofMinutes(10));
@@ -176,7 +176,7 @@ final class ChaosBench {
                     (System.currentTimeMillis() - t0) / 1e3, jobId);
 
             Realtime realtime = new Realtime(kafka, realtimePerSecond);
-            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+            try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                 p.send(push(CAMPAIGN, System.currentTimeMillis(), "{\"audience\":\"everyone\"}", 1))
                         .get();
             }
@@ -432,7 +432,7 @@ final class ChaosBench {
         public void run() {
             AtomicInteger next = new AtomicInteger();
             Vendor[] vendors = Vendor.values();
-            try (KafkaProducer<String, String> p = LatencyBench.producer(kafka)) {
+            try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                 long tick = System.currentTimeMillis();
                 while (!stop.get()) {
                     long now = System.currentTimeMillis();
@@ -471,11 +471,11 @@ final class ChaosBench {
     }
 
     static ProducerRecord<String, String> bind(long ts, String device, String uid, Vendor v) {
-        return LatencyBench.bind(ts, device, uid, v.wireName());
+        return Pushes.bind(ts, device, uid, v.wireName());
     }
 
     static ProducerRecord<String, String> push(String msgId, long ts, String target, int level) {
         return new ProducerRecord<>(
-                Topics.PUSH_REQUESTS, msgId, LatencyBench.push(msgId, ts, target, level));
+                Topics.PUSH_REQUESTS, msgId, Pushes.push(msgId, ts, target, level));
     }
 }

@@ -253,6 +253,6 @@ final class ChaosTally extends Thread implements AutoCloseable {
     }
 
     private static String field(String json, String name) {
-        return LatencyBench.field(json, name);
+        return Pushes.field(json, name);
     }
 }

@@ -2,39 +2,26 @@ package io.pushline.bench;
 
 import io.pushline.cluster.FlinkRest;
 import io.pushline.common.CommonOptions;
-import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
-import io.pushline.dispatch.pacing.PacingConfig;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
-import io.pushline.schema.Vendor;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code ./pushline bench latency [--devices N] [--realtime-per-second R] [--set key=value ...]}:
@@ -87,22 +74,22 @@ final class LatencyBench {
             stack.kafka().recreateTopics(Topics.all(), 2);
             CampaignBench.everyone(stack, NAMESPACE, devices);
             long bindTs = System.currentTimeMillis() - 60_000;
-            try (KafkaProducer<String, String> p = producer(kafka)) {
-                String[] vendorOf = vendorsByRate();
+            try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
+                String[] vendorOf = Pushes.vendorsByRate();
                 for (int i = 0; i < devices; i++) {
-                    p.send(bind(bindTs, "d" + i, uid(i), vendorOf[i % vendorOf.length]));
+                    p.send(Pushes.bind(bindTs, "d" + i, uid(i), vendorOf[i % vendorOf.length]));
                 }
                 for (int i = 0; i < REALTIME_DEVICES; i++) {
-                    p.send(bind(bindTs, "rt-d" + i, "rt-u" + i, "fcm"));
+                    p.send(Pushes.bind(bindTs, "rt-d" + i, "rt-u" + i, "fcm"));
                 }
                 p.flush();
             }
             System.out.printf("  %,d binds produced%n", devices + REALTIME_DEVICES);
-            Visible seen = new Visible(kafka);
+            VisibleSends seen = new VisibleSends(kafka);
             seen.start();
             try {
                 // phase 1: the campaign at the vendors' pace, realtime pushes throughout
-                int rest = freePort();
+                int rest = BenchCluster.freePort();
                 JobClient job =
                         start(stack, dir.resolve("flink-1"), production, true, "lat-1", rest);
                 long loaded = marker(kafka, seen, "marker-1", 0);
@@ -112,7 +99,7 @@ final class LatencyBench {
                 Map<String, Long> quietAt = new ConcurrentHashMap<>();
                 AtomicBoolean quietStop = new AtomicBoolean();
                 Thread quiet = realtime(kafka, perSecond, quietAt, quietStop, "rt0-");
-                Cpu cpu0 = Cpu.start();
+                ProcessCpu cpu0 = ProcessCpu.start();
                 quiet.start();
                 Thread.sleep(QUIET_PHASE_MS);
                 quietStop.set(true);
@@ -126,25 +113,28 @@ final class LatencyBench {
                         "Phase 0 (no campaign): %,d realtime pushes, visible p50 %d ms, p99 %d ms,"
                                 + " max %d ms; %.2f cores busy%n",
                         quietAt.size(),
-                        pct(l0, 50),
-                        pct(l0, 99),
+                        BenchResults.pct(l0, 50),
+                        BenchResults.pct(l0, 99),
                         l0.length == 0 ? -1 : l0[l0.length - 1],
                         cores0);
-                Checkpoints cp0 = Checkpoints.read(rest, job.getJobID().toString());
+                CheckpointStats cp0 = CheckpointStats.read(rest, job.getJobID().toString());
                 System.out.printf(
                         "  of which produced to written into the job's transaction: p50 %d ms,"
                                 + " p99 %d ms; written to visible (commit): p50 %d ms, p99 %d"
                                 + " ms%n",
-                        pct(written, 50), pct(written, 99), pct(committed, 50), pct(committed, 99));
+                        BenchResults.pct(written, 50),
+                        BenchResults.pct(written, 99),
+                        BenchResults.pct(committed, 50),
+                        BenchResults.pct(committed, 99));
                 System.out.println("  checkpoints so far: " + cp0);
 
-                Cpu cpu1 = Cpu.start();
+                ProcessCpu cpu1 = ProcessCpu.start();
                 long campaignAt = request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
                 AtomicBoolean stop = new AtomicBoolean();
                 Map<String, Long> producedAt = new ConcurrentHashMap<>();
                 Thread realtime = realtime(kafka, perSecond, producedAt, stop, "rt-");
                 realtime.start();
-                Load load1 = new Load(rest, job.getJobID().toString());
+                OperatorLoad load1 = new OperatorLoad(rest, job.getJobID().toString());
                 load1.start();
                 long drained = seen.await("campaign-1", devices, Duration.ofMinutes(20));
                 String busy1 = load1.finish();
@@ -153,7 +143,7 @@ final class LatencyBench {
                 seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
                 long[] l = gaps(producedAt.keySet(), producedAt, seen.firstSeen);
                 double cores1 = cpu1.cores();
-                Checkpoints cp1 = Checkpoints.read(rest, job.getJobID().toString());
+                CheckpointStats cp1 = CheckpointStats.read(rest, job.getJobID().toString());
                 job.cancel().get();
                 long missingRealtime = producedAt.size() - l.length;
                 double pacedRate = seen.count("campaign-1") / ((drained - campaignAt) / 1e3);
@@ -162,24 +152,27 @@ final class LatencyBench {
                                 + " pushes, visible p50 %d ms, p99 %d ms, max %d ms%n",
                         pacedRate,
                         producedAt.size(),
-                        pct(l, 50),
-                        pct(l, 99),
+                        BenchResults.pct(l, 50),
+                        BenchResults.pct(l, 99),
                         l.length == 0 ? -1 : l[l.length - 1]);
                 long[] decided1 = gaps(producedAt.keySet(), producedAt, seen.decidedAt);
                 long[] paced1 = gaps(producedAt.keySet(), seen.decidedAt, seen.writtenAt);
                 System.out.printf(
                         "  produced to decided: p50 %d ms, p99 %d ms; decided to written (pacer):"
                                 + " p50 %d ms, p99 %d ms%n",
-                        pct(decided1, 50), pct(decided1, 99), pct(paced1, 50), pct(paced1, 99));
+                        BenchResults.pct(decided1, 50),
+                        BenchResults.pct(decided1, 99),
+                        BenchResults.pct(paced1, 50),
+                        BenchResults.pct(paced1, 99));
                 long[] written1 = gaps(producedAt.keySet(), producedAt, seen.writtenAt);
                 long[] committed1 = gaps(producedAt.keySet(), seen.writtenAt, seen.firstSeen);
                 System.out.printf(
                         "  of which produced to written: p50 %d ms, p99 %d ms; written to visible:"
                                 + " p50 %d ms, p99 %d ms%n",
-                        pct(written1, 50),
-                        pct(written1, 99),
-                        pct(committed1, 50),
-                        pct(committed1, 99));
+                        BenchResults.pct(written1, 50),
+                        BenchResults.pct(written1, 99),
+                        BenchResults.pct(committed1, 50),
+                        BenchResults.pct(committed1, 99));
                 System.out.printf(
                         "  %.2f cores busy; checkpoints of the whole run: %s%n", cores1, cp1);
                 System.out.println("  busy/backpressured ms per s (busiest subtask): " + busy1);
@@ -187,7 +180,7 @@ final class LatencyBench {
                 // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
                 // the binds again; the requests topic starts empty, so phase 1's are not resent.
                 stack.kafka().recreateTopics(List.of(Topics.PUSH_REQUESTS), 2);
-                int rest2 = freePort();
+                int rest2 = BenchCluster.freePort();
                 JobClient job2 =
                         start(stack, dir.resolve("flink-2"), production, false, "lat-2", rest2);
                 long loaded2 = marker(kafka, seen, "marker-2", 0);
@@ -196,16 +189,17 @@ final class LatencyBench {
                 // that is done, not while its writes share the machine with the campaign.
                 settled(rest2, job2.getJobID().toString());
                 long c2At = request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
-                Cpu cpu2 = Cpu.start();
-                Load load2 = new Load(rest2, job2.getJobID().toString());
+                ProcessCpu cpu2 = ProcessCpu.start();
+                OperatorLoad load2 = new OperatorLoad(rest2, job2.getJobID().toString());
                 load2.start();
                 long c2Done = seen.await("campaign-2", devices, Duration.ofMinutes(20));
                 String busy2 = load2.finish();
                 double cores2 = cpu2.cores();
                 // for matching a profile of the run to this phase
                 System.out.printf("  phase 2 campaign window (epoch ms): %d %d%n", c2At, c2Done);
-                Checkpoints cp2 = Checkpoints.read(rest2, job2.getJobID().toString());
-                String during = Checkpoints.within(rest2, job2.getJobID().toString(), c2At, c2Done);
+                CheckpointStats cp2 = CheckpointStats.read(rest2, job2.getJobID().toString());
+                String during =
+                        CheckpointStats.within(rest2, job2.getJobID().toString(), c2At, c2Done);
                 job2.cancel().get();
                 double rate = seen.count("campaign-2") / ((c2Done - c2At) / 1e3);
                 System.out.printf(
@@ -229,14 +223,14 @@ final class LatencyBench {
                 results.put("realtimePerSecond", perSecond);
                 results.put("checkpoints", production);
                 results.put("realtimeCount", producedAt.size());
-                results.put("quietRealtimeP50Ms", pct(l0, 50));
-                results.put("quietRealtimeP99Ms", pct(l0, 99));
+                results.put("quietRealtimeP50Ms", BenchResults.pct(l0, 50));
+                results.put("quietRealtimeP99Ms", BenchResults.pct(l0, 99));
                 results.put("pacedCheckpoints", cp1.toString());
                 results.put("campaignCheckpoints", cp2.toString());
                 results.put("pacedCoresBusy", Math.round(cores1 * 100) / 100.0);
                 results.put("campaignCoresBusy", Math.round(cores2 * 100) / 100.0);
-                results.put("realtimeP50Ms", pct(l, 50));
-                results.put("realtimeP99Ms", pct(l, 99));
+                results.put("realtimeP50Ms", BenchResults.pct(l, 50));
+                results.put("realtimeP99Ms", BenchResults.pct(l, 99));
                 results.put("pacedDevicesPerSecond", Math.round(pacedRate));
                 results.put("campaignDevicesPerSecond", Math.round(rate));
                 results.put("duplicates", seen.duplicates.get());
@@ -245,7 +239,11 @@ final class LatencyBench {
                 System.out.printf(
                         "realtime visible p50 %d ms, p99 %d ms, campaign %,.0f devices/s,"
                                 + " duplicates %d, missing %d%n",
-                        pct(l, 50), pct(l, 99), rate, seen.duplicates.get(), missing);
+                        BenchResults.pct(l, 50),
+                        BenchResults.pct(l, 99),
+                        rate,
+                        seen.duplicates.get(),
+                        missing);
                 return 0;
             } finally {
                 seen.close();
@@ -314,7 +312,7 @@ final class LatencyBench {
     }
 
     /** Waits until a push sent now to a realtime device is visible: the job is caught up. */
-    private static long marker(String kafka, Visible seen, String msgId, int device)
+    private static long marker(String kafka, VisibleSends seen, String msgId, int device)
             throws Exception {
         long t0 = System.currentTimeMillis();
         request(kafka, msgId, "{\"uids\":[\"rt-u" + device + "\"]}", 3);
@@ -324,11 +322,13 @@ final class LatencyBench {
 
     private static long request(String kafka, String msgId, String target, int level)
             throws Exception {
-        try (KafkaProducer<String, String> p = producer(kafka)) {
+        try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
             long now = System.currentTimeMillis();
             p.send(
                             new ProducerRecord<>(
-                                    Topics.PUSH_REQUESTS, msgId, push(msgId, now, target, level)))
+                                    Topics.PUSH_REQUESTS,
+                                    msgId,
+                                    Pushes.push(msgId, now, target, level)))
                     .get();
             return now;
         }
@@ -343,7 +343,7 @@ final class LatencyBench {
             String prefix) {
         return new Thread(
                 () -> {
-                    try (KafkaProducer<String, String> p = producer(kafka)) {
+                    try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                         long gap = 1000L / Math.max(1, perSecond);
                         for (int i = 0; !stop.get(); i++) {
                             String msgId = prefix + i;
@@ -352,7 +352,7 @@ final class LatencyBench {
                                     new ProducerRecord<>(
                                             Topics.PUSH_REQUESTS,
                                             msgId,
-                                            push(
+                                            Pushes.push(
                                                     msgId,
                                                     now,
                                                     "{\"uids\":[\"rt-u"
@@ -370,128 +370,6 @@ final class LatencyBench {
                 "bench-realtime");
     }
 
-    /** Reads every vendor topic as a gateway does (read_committed), stamping first sight. */
-    static final class Visible extends Thread implements AutoCloseable {
-        final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
-
-        /** When the job wrote the send into its (still open) transaction: the record's time. */
-        final Map<String, Long> writtenAt = new ConcurrentHashMap<>();
-
-        /**
-         * When the job wrote a realtime push's decision (the gate decided it a network hop before):
-         * what the send then waited for is the pacer's.
-         */
-        final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
-
-        final Map<String, AtomicLong> perMsg = new ConcurrentHashMap<>();
-        final AtomicLong duplicates = new AtomicLong();
-        private final Set<String> pairs = new HashSet<>();
-        private final KafkaConsumer<byte[], byte[]> consumer;
-        private volatile boolean closed;
-
-        Visible(String kafka) {
-            super("bench-visible");
-            setDaemon(true);
-            Properties p = KafkaIO.committedReader(kafka);
-            p.put("max.poll.records", "5000");
-            consumer = new KafkaConsumer<>(p);
-            List<TopicPartition> parts = new ArrayList<>();
-            for (Vendor v : Vendor.values()) {
-                consumer.partitionsFor(v.topic())
-                        .forEach(i -> parts.add(new TopicPartition(v.topic(), i.partition())));
-            }
-            consumer.partitionsFor(Topics.DECISIONS)
-                    .forEach(i -> parts.add(new TopicPartition(Topics.DECISIONS, i.partition())));
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-        }
-
-        @Override
-        public void run() {
-            while (!closed) {
-                var polled = consumer.poll(Duration.ofMillis(100));
-                long now = System.currentTimeMillis();
-                for (ConsumerRecord<byte[], byte[]> r : polled) {
-                    String v = new String(r.value(), StandardCharsets.UTF_8);
-                    String msgId = field(v, "msgId");
-                    if (r.topic().equals(Topics.DECISIONS)) {
-                        if (msgId.startsWith("rt")) {
-                            decidedAt.putIfAbsent(msgId, r.timestamp());
-                        }
-                        continue;
-                    }
-                    String device = field(v, "deviceId");
-                    if (!pairs.add(msgId + "\u0000" + device)) {
-                        duplicates.incrementAndGet();
-                        continue;
-                    }
-                    firstSeen.putIfAbsent(msgId, now);
-                    writtenAt.putIfAbsent(msgId, r.timestamp());
-                    perMsg.computeIfAbsent(msgId, k -> new AtomicLong()).incrementAndGet();
-                }
-            }
-            consumer.close();
-        }
-
-        long count(String msgId) {
-            AtomicLong n = perMsg.get(msgId);
-            return n == null ? 0 : n.get();
-        }
-
-        /** When the last {@link #await} saw half and nine tenths of its sends (wall clock). */
-        long halfAt;
-
-        long ninetyAt;
-
-        /** Waits until {@code n} sends of {@code msgId} are visible; returns when (wall clock). */
-        long await(String msgId, long n, Duration max) throws InterruptedException {
-            long deadline = System.nanoTime() + max.toNanos();
-            long last = 0;
-            long lastReport = System.currentTimeMillis();
-            halfAt = 0;
-            ninetyAt = 0;
-            while (count(msgId) < n && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-                long seenNow = count(msgId);
-                if (halfAt == 0 && seenNow * 2 >= n) {
-                    halfAt = System.currentTimeMillis();
-                }
-                if (ninetyAt == 0 && seenNow * 10 >= n * 9) {
-                    ninetyAt = System.currentTimeMillis();
-                }
-                if (n > 1 && System.currentTimeMillis() - lastReport >= 10_000) {
-                    lastReport = System.currentTimeMillis();
-                    System.out.printf("    %s: %,d of %,d visible%n", msgId, count(msgId), n);
-                }
-                last = System.currentTimeMillis();
-            }
-            return Math.max(last, System.currentTimeMillis());
-        }
-
-        void awaitAll(Set<String> msgIds, Duration max) throws InterruptedException {
-            long deadline = System.nanoTime() + max.toNanos();
-            while (!firstSeen.keySet().containsAll(msgIds) && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            closed = true;
-            join(5_000);
-        }
-    }
-
-    static String field(String json, String name) {
-        String key = "\"" + name + "\":\"";
-        int i = json.indexOf(key);
-        if (i < 0) {
-            return "";
-        }
-        int from = i + key.length();
-        return json.substring(from, json.indexOf('"', from));
-    }
-
     /** Sorted times from {@code from} to {@code to} of the pushes in {@code ids} that have both. */
     private static long[] gaps(Set<String> ids, Map<String, Long> from, Map<String, Long> to) {
         return ids.stream()
@@ -501,212 +379,7 @@ final class LatencyBench {
                 .toArray();
     }
 
-    static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** CPU the whole process used since {@link #start}, in cores (2.0: both cores busy). */
-    record Cpu(long cpuNanos, long wallNanos) {
-        static Cpu start() {
-            return new Cpu(processCpu(), System.nanoTime());
-        }
-
-        double cores() {
-            long wall = System.nanoTime() - wallNanos;
-            return wall <= 0 ? 0 : (processCpu() - cpuNanos) / (double) wall;
-        }
-
-        private static long processCpu() {
-            var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-            return os instanceof com.sun.management.OperatingSystemMXBean sun
-                    ? sun.getProcessCpuTime()
-                    : 0;
-        }
-    }
-
-    /** What Flink's REST API says of a job's checkpoints: count, duration, bytes. */
-    record Checkpoints(
-            long completed, long failed, long p50Ms, long p99Ms, long maxMs, long avgBytes) {
-        /**
-         * The checkpoints that completed between {@code from} and {@code to} (epoch ms), from the
-         * REST API's recent history: when each completed and how long it took, which tells whether
-         * transactions could commit while a campaign ran.
-         */
-        static String within(int port, String jobId, long from, long to) {
-            try {
-                var root = FlinkRest.local(port).checkpoints(jobId);
-                List<String> out = new ArrayList<>();
-                for (var c : root.path("history")) {
-                    long end = c.path("latest_ack_timestamp").asLong();
-                    if ("COMPLETED".equals(c.path("status").asText()) && end >= from && end <= to) {
-                        out.add(
-                                String.format(
-                                        "+%.1f s (took %d ms)",
-                                        (end - from) / 1e3,
-                                        c.path("end_to_end_duration").asLong()));
-                    }
-                }
-                java.util.Collections.reverse(out);
-                return out.isEmpty() ? "none" : out.size() + ": " + String.join(", ", out);
-            } catch (Exception e) {
-                return "unavailable (" + e + ")";
-            }
-        }
-
-        static Checkpoints read(int port, String jobId) {
-            try {
-                var root = FlinkRest.local(port).checkpoints(jobId);
-                var counts = root.path("counts");
-                var duration = root.path("summary").path("end_to_end_duration");
-                var size = root.path("summary").path("checkpointed_size");
-                return new Checkpoints(
-                        counts.path("completed").asLong(),
-                        counts.path("failed").asLong(),
-                        duration.path("p50").asLong(),
-                        duration.path("p99").asLong(),
-                        duration.path("max").asLong(),
-                        size.path("avg").asLong());
-            } catch (Exception e) {
-                System.out.println("  (checkpoint statistics unavailable: " + e + ")");
-                return new Checkpoints(-1, -1, -1, -1, -1, -1);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return String.format(
-                    "%,d completed, %d failed, duration p50 %d ms, p99 %d ms, max %d ms,"
-                            + " %,d bytes each on average",
-                    completed, failed, p50Ms, p99Ms, maxMs, avgBytes);
-        }
-    }
-
-    /**
-     * Samples each operator chain's busy and backpressured time every second while a phase runs;
-     * {@link #toString} gives the averages, busiest first.
-     */
-    static final class Load extends Thread {
-        private final FlinkRest rest;
-        private final String jobId;
-        private final Map<String, long[]> sums = new LinkedHashMap<>();
-        private volatile boolean stopped;
-        private int samples;
-
-        Load(int port, String jobId) {
-            super("bench-load");
-            setDaemon(true);
-            this.rest = FlinkRest.local(port);
-            this.jobId = jobId;
-        }
-
-        @Override
-        public void run() {
-            while (!stopped) {
-                try {
-                    Map<String, long[]> now = rest.load(jobId);
-                    synchronized (sums) {
-                        now.forEach(
-                                (name, v) -> {
-                                    long[] sum = sums.computeIfAbsent(name, k -> new long[2]);
-                                    sum[0] += v[0];
-                                    sum[1] += v[1];
-                                });
-                        samples++;
-                    }
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (Exception e) {
-                    // a sample lost (the job restarting, say) is only a sample
-                }
-            }
-        }
-
-        String finish() throws InterruptedException {
-            stopped = true;
-            interrupt();
-            join();
-            return toString();
-        }
-
-        @Override
-        public String toString() {
-            synchronized (sums) {
-                if (samples == 0) {
-                    return "no samples";
-                }
-                List<Map.Entry<String, long[]>> busiest = new ArrayList<>(sums.entrySet());
-                busiest.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
-                StringBuilder out = new StringBuilder();
-                for (Map.Entry<String, long[]> e : busiest) {
-                    out.append(out.length() == 0 ? "" : "; ")
-                            .append(
-                                    e.getKey().length() > 40
-                                            ? e.getKey().substring(0, 40) + "…"
-                                            : e.getKey())
-                            .append(' ')
-                            .append(e.getValue()[0] / samples)
-                            .append('/')
-                            .append(e.getValue()[1] / samples);
-                }
-                return out.toString();
-            }
-        }
-    }
-
-    static long pct(long[] sorted, int p) {
-        if (sorted.length == 0) {
-            return -1;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * p / 100.0) - 1)];
-    }
-
-    /**
-     * Vendors in proportion to their default rates (one entry per 500 sends/s): devices spread this
-     * way keep every vendor busy until the campaign ends, so it drains at the sum of the rates, the
-     * vendors' pace, not at the slowest vendor's (xiaomi's 500/s over an even share).
-     */
-    static String[] vendorsByRate() {
-        List<String> out = new ArrayList<>();
-        for (Vendor v : Vendor.values()) {
-            long units = Math.round(PacingConfig.DEFAULT_RATES.get(v.wireName()) / 500);
-            for (long u = 0; u < units; u++) {
-                out.add(v.wireName());
-            }
-        }
-        return out.toArray(new String[0]);
-    }
-
-    static ProducerRecord<String, String> bind(long ts, String device, String uid, String vendor) {
-        return new ProducerRecord<>(
-                Topics.DEVICE_EVENTS,
-                device,
-                String.format(
-                        "{\"ts\":%d,\"type\":\"bind\",\"deviceId\":\"%s\",\"uid\":\"%s\","
-                                + "\"vendor\":\"%s\",\"token\":\"t-%s\"}",
-                        ts, device, uid, vendor, device));
-    }
-
     private static String uid(int i) {
         return "user-" + i;
-    }
-
-    static String push(String msgId, long ts, String target, int level) {
-        return String.format(
-                "{\"ts\":%d,\"type\":\"push\",\"msgId\":\"%s\",\"msgType\":\"%s\",\"level\":%d,"
-                        + "\"title\":\"t\",\"body\":\"b\",\"target\":%s}",
-                ts, msgId, level == 3 ? "live_start" : "promo", level, target);
-    }
-
-    static KafkaProducer<String, String> producer(String kafka) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", kafka);
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("linger.ms", "5");
-        p.put("batch.size", "262144");
-        return new KafkaProducer<>(p);
     }
 }

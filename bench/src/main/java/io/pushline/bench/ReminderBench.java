@@ -97,7 +97,7 @@ final class ReminderBench {
                 }
                 p.flush();
             }
-            int restPort = LatencyBench.freePort();
+            int restPort = BenchCluster.freePort();
             JobClient job =
                     start(stack, dir.resolve("flink"), production, rate, meterDelay, restPort);
             String jobId = job.getJobID().toString();
@@ -175,7 +175,7 @@ final class ReminderBench {
 
             double ideal = (double) expectedPushes / rate;
             // each operator chain's busy and backpressured time while the tasks fire
-            LatencyBench.Load load = new LatencyBench.Load(restPort, jobId);
+            OperatorLoad load = new OperatorLoad(restPort, jobId);
             load.start();
             Sends sends =
                     Sends.read(

@@ -1,0 +1,130 @@
+package io.pushline.bench;
+
+import io.pushline.common.KafkaIO;
+import io.pushline.schema.Topics;
+import io.pushline.schema.Vendor;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+
+/** Reads every vendor topic as a gateway does (read_committed), stamping first sight. */
+final class VisibleSends extends Thread implements AutoCloseable {
+    final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
+
+    /** When the job wrote the send into its (still open) transaction: the record's time. */
+    final Map<String, Long> writtenAt = new ConcurrentHashMap<>();
+
+    /**
+     * When the job wrote a realtime push's decision (the gate decided it a network hop before):
+     * what the send then waited for is the pacer's.
+     */
+    final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
+
+    final Map<String, AtomicLong> perMsg = new ConcurrentHashMap<>();
+    final AtomicLong duplicates = new AtomicLong();
+    private final Set<String> pairs = new HashSet<>();
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private volatile boolean closed;
+
+    VisibleSends(String kafka) {
+        super("bench-visible");
+        setDaemon(true);
+        Properties p = KafkaIO.committedReader(kafka);
+        p.put("max.poll.records", "5000");
+        consumer = new KafkaConsumer<>(p);
+        List<TopicPartition> parts = new ArrayList<>();
+        for (Vendor v : Vendor.values()) {
+            consumer.partitionsFor(v.topic())
+                    .forEach(i -> parts.add(new TopicPartition(v.topic(), i.partition())));
+        }
+        consumer.partitionsFor(Topics.DECISIONS)
+                .forEach(i -> parts.add(new TopicPartition(Topics.DECISIONS, i.partition())));
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
+    }
+
+    @Override
+    public void run() {
+        while (!closed) {
+            var polled = consumer.poll(Duration.ofMillis(100));
+            long now = System.currentTimeMillis();
+            for (ConsumerRecord<byte[], byte[]> r : polled) {
+                String v = new String(r.value(), StandardCharsets.UTF_8);
+                String msgId = Pushes.field(v, "msgId");
+                if (r.topic().equals(Topics.DECISIONS)) {
+                    if (msgId.startsWith("rt")) {
+                        decidedAt.putIfAbsent(msgId, r.timestamp());
+                    }
+                    continue;
+                }
+                String device = Pushes.field(v, "deviceId");
+                if (!pairs.add(msgId + "\u0000" + device)) {
+                    duplicates.incrementAndGet();
+                    continue;
+                }
+                firstSeen.putIfAbsent(msgId, now);
+                writtenAt.putIfAbsent(msgId, r.timestamp());
+                perMsg.computeIfAbsent(msgId, k -> new AtomicLong()).incrementAndGet();
+            }
+        }
+        consumer.close();
+    }
+
+    long count(String msgId) {
+        AtomicLong n = perMsg.get(msgId);
+        return n == null ? 0 : n.get();
+    }
+
+    /** When the last {@link #await} saw half and nine tenths of its sends (wall clock). */
+    long halfAt;
+
+    long ninetyAt;
+
+    /** Waits until {@code n} sends of {@code msgId} are visible; returns when (wall clock). */
+    long await(String msgId, long n, Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        long last = 0;
+        long lastReport = System.currentTimeMillis();
+        halfAt = 0;
+        ninetyAt = 0;
+        while (count(msgId) < n && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            long seenNow = count(msgId);
+            if (halfAt == 0 && seenNow * 2 >= n) {
+                halfAt = System.currentTimeMillis();
+            }
+            if (ninetyAt == 0 && seenNow * 10 >= n * 9) {
+                ninetyAt = System.currentTimeMillis();
+            }
+            if (n > 1 && System.currentTimeMillis() - lastReport >= 10_000) {
+                lastReport = System.currentTimeMillis();
+                System.out.printf("    %s: %,d of %,d visible%n", msgId, count(msgId), n);
+            }
+            last = System.currentTimeMillis();
+        }
+        return Math.max(last, System.currentTimeMillis());
+    }
+
+    void awaitAll(Set<String> msgIds, Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (!firstSeen.keySet().containsAll(msgIds) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        join(5_000);
+    }
+}
