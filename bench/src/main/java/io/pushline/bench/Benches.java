@@ -27,7 +27,7 @@ final class Benches {
                             "gate",
                             "[--devices N] [--events M] [--warmup W] [--repeat R]",
                             "the gate vs a plain keyed count on one MiniCluster, state bytes",
-                            BenchCommand::gate),
+                            GateBench::gate),
                     new Entry(
                             "audience",
                             "[--universe N] [--runs R] [--campaign DEVICES]",

@@ -316,7 +316,7 @@ final class LongconnBench {
                     .sinkTo(new DiscardingSink<>());
         } else {
             input.keyBy(e -> e.deviceId)
-                    .process(new BenchCommand.Count<LongconnEvent>())
+                    .process(new CountPerKey<LongconnEvent>())
                     .returns(Types.LONG)
                     .setMaxParallelism(MAX_PARALLELISM)
                     .sinkTo(new DiscardingSink<>());

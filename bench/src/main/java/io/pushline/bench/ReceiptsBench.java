@@ -131,7 +131,7 @@ final class ReceiptsBench {
                             new DiscardingSink<>()));
         } else {
             input.keyBy(ReceiptEvent::lifecycleKey)
-                    .process(new BenchCommand.Count<ReceiptEvent>())
+                    .process(new CountPerKey<ReceiptEvent>())
                     .returns(Types.LONG)
                     .sinkTo(new DiscardingSink<>());
         }

@@ -11,10 +11,8 @@ import io.pushline.dispatch.gate.Rules;
 import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Decision;
-import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.gate.GateState;
-import io.pushline.schema.registry.DeviceInfo;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,11 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -40,22 +34,20 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.util.Collector;
 
 /**
  * {@code ./pushline bench gate [--devices N] [--events M]}: the gate operator against a plain keyed
  * count over the same generated pushes, one job after the other on one MiniCluster (RocksDB,
  * parallelism 2); then the serialized size of the gate's state per (device, msgType).
  */
-final class BenchCommand {
+final class GateBench {
     static final String[] TYPES = {
         "news", "album_update", "live_start", "promo", "security_notice"
     };
     static final long T0 = 1_767_225_600_000L;
     static final int MAX_PARALLELISM = 720;
 
-    private BenchCommand() {}
+    private GateBench() {}
 
     /** {@code ./pushline bench gate ARGS...} (the arguments after the name). */
     static int gate(String[] args) throws Exception {
@@ -211,7 +203,7 @@ final class BenchCommand {
             results.put("oneCoreEventsPerCpuSecond", oneCore.perCore);
             results.put("checkpointBytesPerPair", (double) checkpointBytes / pairs);
             results.write();
-            System.out.printf("gate/plain ratio %.2f%n", median(ratios));
+            System.out.printf("gate/plain ratio %.2f%n", BenchResults.median(ratios));
         } finally {
             LocalStack.deleteRecursively(work);
         }
@@ -238,14 +230,7 @@ final class BenchCommand {
         for (int i = 0; i < v.length; i++) {
             v[i] = figure.apply(runs.get(i));
         }
-        return median(v);
-    }
-
-    static double median(double[] values) {
-        double[] v = values.clone();
-        java.util.Arrays.sort(v);
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        return BenchResults.median(v);
     }
 
     private static Run timed(
@@ -320,7 +305,7 @@ final class BenchCommand {
     private static DataStream<DevicePush> pushes(
             StreamExecutionEnvironment env, long events, int devices, boolean oneReader) {
         return env.fromSequence(0, events - 1)
-                .map(new Generate(devices, events, oneReader))
+                .map(new GatePushes(devices, events, oneReader))
                 .returns(TypeInformation.of(DevicePush.class))
                 .assignTimestampsAndWatermarks(
                         WatermarkStrategy.<DevicePush>forMonotonousTimestamps()
@@ -330,7 +315,7 @@ final class BenchCommand {
     private static void plainJob(StreamExecutionEnvironment env, int devices, long events) {
         pushes(env, events, devices, false)
                 .keyBy(d -> d.device.deviceId)
-                .process(new Count<DevicePush>())
+                .process(new CountPerKey<DevicePush>())
                 .returns(Types.LONG)
                 .name("Count")
                 .sinkTo(new TaskWallClock.EndSink<>());
@@ -363,7 +348,7 @@ final class BenchCommand {
             throws Exception {
         Rules rules = RulesParser.parse(rulesText);
         int n = (int) Math.min(events, 1_000_000L);
-        Generate gen = new Generate(devices, events);
+        GatePushes gen = new GatePushes(devices, events);
         List<DevicePush> pushes = new java.util.ArrayList<>(n);
         Map<String, Long> expected = new java.util.TreeMap<>();
         Map<Integer, GateState> states = new java.util.HashMap<>();
@@ -375,7 +360,7 @@ final class BenchCommand {
                     GateEngine.decide(
                             rules,
                             states.computeIfAbsent(
-                                    Generate.device(i, devices), k -> new GateState()),
+                                    GatePushes.device(i, devices), k -> new GateState()),
                             d.request,
                             d.device,
                             d.request.ts);
@@ -416,18 +401,18 @@ final class BenchCommand {
             boolean bloomFilter)
             throws Exception {
         Rules rules = RulesParser.parse(rulesText);
-        Generate gen = new Generate(devices, events);
+        GatePushes gen = new GatePushes(devices, events);
         GateState[] states = new GateState[devices];
         Set<Long> pairs = new HashSet<>();
         for (long j = 0; j < events; j++) {
             long i = gen.inTimeOrder(j);
             DevicePush d = gen.push(i);
-            int dev = Generate.device(i, devices);
+            int dev = GatePushes.device(i, devices);
             if (states[dev] == null) {
                 states[dev] = new GateState();
             }
             GateEngine.decide(rules, states[dev], d.request, d.device, d.request.ts);
-            pairs.add((long) dev * TYPES.length + Generate.type(i));
+            pairs.add((long) dev * TYPES.length + GatePushes.type(i));
         }
         SerializerConfigImpl config = new SerializerConfigImpl();
         config.setGenericTypes(false);
@@ -446,12 +431,12 @@ final class BenchCommand {
                 out.clear();
                 s.serialize(states[dev], out);
                 key.clear();
-                StringSerializer.INSTANCE.serialize(Generate.deviceId(dev), key);
+                StringSerializer.INSTANCE.serialize(GatePushes.deviceId(dev), key);
                 bytes += out.length() + key.length() + 2;
                 kept++;
                 disk.put(
                         KeyGroupRangeAssignment.assignToKeyGroup(
-                                Generate.deviceId(dev), MAX_PARALLELISM),
+                                GatePushes.deviceId(dev), MAX_PARALLELISM),
                         key.getCopyOfBuffer(),
                         out.getCopyOfBuffer(),
                         T0);
@@ -470,98 +455,5 @@ final class BenchCommand {
                 bloomFilter ? ", bloom filters" : "",
                 (double) onDisk / pairs.size());
         return pairs.size();
-    }
-
-    /**
-     * The i-th push: a spread device, one of five msgTypes, an hour of event time (08:00 in
-     * Shanghai, 01:00 in Berlin), eleven copies. The sequence source hands each of its two readers
-     * one half of the numbers; event time interleaves the halves, so both readers move through the
-     * day together, as partitions of a topic do.
-     */
-    static final class Generate extends RichMapFunction<Long, DevicePush> {
-        private static final long serialVersionUID = 1L;
-        private final int devices;
-        private final long span;
-        private final long half;
-        private final boolean oneReader;
-
-        Generate(int devices, long events) {
-            this(devices, events, false);
-        }
-
-        /** {@code oneReader}: the j-th number read makes the j-th push in time order. */
-        Generate(int devices, long events, boolean oneReader) {
-            this.oneReader = oneReader;
-            this.devices = devices;
-            // All pushes within one hour, so intervals, caps and dedupe all have their say.
-            this.span = 3_600_000L;
-            this.half = (events + 1) / 2;
-        }
-
-        long ts(long i) {
-            return T0 + ((i % half) * 2 + i / half) * span / (2 * half);
-        }
-
-        /** The number of the j-th push in event-time order. */
-        long inTimeOrder(long j) {
-            return (j % 2) * half + j / 2;
-        }
-
-        static int device(long i, int devices) {
-            return (int) Math.floorMod(i * 2_654_435_761L, (long) devices);
-        }
-
-        static int type(long i) {
-            return (int) Math.floorMod(i * 31 + (i >>> 7), (long) TYPES.length);
-        }
-
-        static String deviceId(int dev) {
-            return "dev-" + dev;
-        }
-
-        @Override
-        public void open(OpenContext ctx) {
-            TaskWallClock.started();
-        }
-
-        @Override
-        public DevicePush map(Long j) {
-            return push(oneReader ? inTimeOrder(j) : j);
-        }
-
-        /** The i-th push. */
-        DevicePush push(long i) {
-            int dev = device(i, devices);
-            DeviceInfo d = new DeviceInfo();
-            d.deviceId = deviceId(dev);
-            d.uid = "u-" + dev;
-            d.vendor = "huawei";
-            d.token = "t";
-            d.tz = (dev & 3) == 0 ? "Europe/Berlin" : null;
-            PushRequest p = new PushRequest();
-            p.ts = ts(i);
-            p.seq = i;
-            p.msgId = "m-" + (i >>> 4);
-            p.msgType = TYPES[type(i)];
-            p.title = "title " + (i % 11);
-            p.body = "body";
-            return DevicePush.of(p, d);
-        }
-    }
-
-    /** The baseline: one ValueState read and write per event. */
-    static final class Count<T> extends KeyedProcessFunction<String, T, Long> {
-        private transient ValueState<Long> count;
-
-        @Override
-        public void open(OpenContext ctx) {
-            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
-        }
-
-        @Override
-        public void processElement(T value, Context ctx, Collector<Long> out) throws Exception {
-            Long c = count.value();
-            count.update(c == null ? 1 : c + 1);
-        }
     }
 }
