@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.MemorySize;
@@ -35,12 +34,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.http.client.methods.CloseableHttpResponse;
-import org.apache.http.client.methods.HttpGet;
-import org.apache.http.impl.client.CloseableHttpClient;
-import org.apache.http.impl.client.HttpClients;
-import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
-import org.apache.http.util.EntityUtils;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -201,27 +194,27 @@ final class InboxBench {
                     System.out.println("  inbox cache off: every read is an HBase get");
                 }
                 System.out.printf("  warm-up 20 s, then %d s of first-page reads%n", seconds);
-                load(port, randomUsers(users), clients, 20, null);
+                InboxReaders.load(port, InboxReaders.randomUsers(users), clients, 20, null);
                 long[] latencies = new long[1 << 24];
                 AtomicLong count = new AtomicLong();
-                Load warm =
-                        load(
+                InboxReaders.Load warm =
+                        InboxReaders.load(
                                 port,
-                                randomUsers(users),
+                                InboxReaders.randomUsers(users),
                                 clients,
                                 seconds,
-                                new Sink(latencies, count));
-                long errors = warm.failures + cold.failures;
+                                new InboxReaders.Sink(latencies, count));
+                long errors = warm.failures() + cold.failures;
                 int n = (int) Math.min(count.get(), latencies.length);
                 long[] sorted = Arrays.copyOf(latencies, n);
                 Arrays.sort(sorted);
-                double readsPerSecond = count.get() / (warm.elapsedNs / 1e9);
-                double p50 = percentileMs(sorted, 0.50);
-                double p99 = percentileMs(sorted, 0.99);
+                double readsPerSecond = count.get() / (warm.elapsedNs() / 1e9);
+                double p50 = InboxReaders.percentileMs(sorted, 0.50);
+                double p99 = InboxReaders.percentileMs(sorted, 0.99);
                 System.out.printf(
                         "  warm: %,d reads in %.1f s by %d clients: p50 %.2f ms, p99 %.2f ms, %,d"
                                 + " failed%n",
-                        count.get(), warm.elapsedNs / 1e9, clients, p50, p99, warm.failures);
+                        count.get(), warm.elapsedNs() / 1e9, clients, p50, p99, warm.failures());
                 if (cache != null) {
                     System.out.printf(
                             "  inbox cache: %,d hits, %,d misses%n", cache.hits(), cache.misses());
@@ -231,9 +224,9 @@ final class InboxBench {
                                 "readsPerSecond", readsPerSecond,
                                 "p50Ms", p50,
                                 "p99Ms", p99,
-                                "coldReadsPerSecond", cold.readsPerSecond,
-                                "coldP50Ms", cold.p50Ms,
-                                "coldP99Ms", cold.p99Ms,
+                                "coldReadsPerSecond", cold.readsPerSecond(),
+                                "coldP50Ms", cold.p50Ms(),
+                                "coldP99Ms", cold.p99Ms(),
                                 "errors", errors,
                                 "bytesPerUser", bytesPerUser,
                                 "broadcastRowsSmall", small,
@@ -245,9 +238,9 @@ final class InboxBench {
                         "inbox reads/s %.0f (cold %.0f), p99 %.1f ms (cold %.1f ms), errors %d,"
                                 + " bytes per user %.1f, broadcast rows small/large %d/%d%n",
                         readsPerSecond,
-                        cold.readsPerSecond,
+                        cold.readsPerSecond(),
                         p99,
-                        cold.p99Ms,
+                        cold.p99Ms(),
                         errors,
                         bytesPerUser,
                         small,
@@ -303,34 +296,40 @@ final class InboxBench {
                 order[j] = x;
             }
             AtomicInteger next = new AtomicInteger();
-            UserPicker once =
+            InboxReaders.UserPicker once =
                     r -> {
                         int i = next.getAndIncrement();
                         return i < users ? order[i] : -1;
                     };
             long[] latencies = new long[users];
             AtomicLong count = new AtomicLong();
-            Load load = load(port, () -> once, clients, seconds, new Sink(latencies, count));
+            InboxReaders.Load load =
+                    InboxReaders.load(
+                            port,
+                            () -> once,
+                            clients,
+                            seconds,
+                            new InboxReaders.Sink(latencies, count));
             int n = (int) Math.min(count.get(), latencies.length);
             long[] sorted = Arrays.copyOf(latencies, n);
             Arrays.sort(sorted);
             Cold cold =
                     new Cold(
-                            count.get() / (load.elapsedNs / 1e9),
-                            percentileMs(sorted, 0.50),
-                            percentileMs(sorted, 0.99),
-                            load.failures);
+                            count.get() / (load.elapsedNs() / 1e9),
+                            InboxReaders.percentileMs(sorted, 0.50),
+                            InboxReaders.percentileMs(sorted, 0.99),
+                            load.failures());
             System.out.printf(
                     "  cold (tables flushed, no inbox cache, each user read once): %,d reads in"
                             + " %.1f s by %d clients: %.0f reads/s, p50 %.2f ms, p99 %.2f ms, %,d"
                             + " failed%n",
                     count.get(),
-                    load.elapsedNs / 1e9,
+                    load.elapsedNs() / 1e9,
                     clients,
-                    cold.readsPerSecond,
-                    cold.p50Ms,
-                    cold.p99Ms,
-                    load.failures);
+                    cold.readsPerSecond(),
+                    cold.p50Ms(),
+                    cold.p99Ms(),
+                    load.failures());
             return cold;
         }
     }
@@ -344,98 +343,6 @@ final class InboxBench {
                 System::currentTimeMillis,
                 Duration.ofSeconds(2),
                 Duration.ofHours(24));
-    }
-
-    private static double percentileMs(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e6;
-    }
-
-    /** Which user a client reads next; -1 when there is nobody left. */
-    interface UserPicker {
-        int next(SplittableRandom rnd);
-    }
-
-    /** Random users, a fresh picker per client. */
-    private static java.util.function.Supplier<UserPicker> randomUsers(int users) {
-        return () -> rnd -> rnd.nextInt(users);
-    }
-
-    /** How long a load ran, and its failed requests (errors, non-200 answers, empty bodies). */
-    record Load(long elapsedNs, long failures) {}
-
-    /** Where the measured reads go: each latency in ns, and the count. */
-    record Sink(long[] latencies, AtomicLong count) {}
-
-    /**
-     * C threads reading first pages of the users {@code users} picks for {@code seconds} (or until
-     * it has nobody left), each on a kept-alive connection of a pool of C (Apache HttpClient 4.5,
-     * HTTP/1.1). A failed request is counted and the client goes on.
-     */
-    private static Load load(
-            int port,
-            java.util.function.Supplier<UserPicker> users,
-            int clients,
-            int seconds,
-            Sink sink)
-            throws Exception {
-        PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
-        pool.setMaxTotal(clients);
-        pool.setDefaultMaxPerRoute(clients);
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        CountDownLatch done = new CountDownLatch(clients);
-        AtomicLong failures = new AtomicLong();
-        long start = System.nanoTime();
-        try (CloseableHttpClient http = HttpClients.custom().setConnectionManager(pool).build()) {
-            for (int c = 0; c < clients; c++) {
-                SplittableRandom rnd = new SplittableRandom(c);
-                UserPicker picker = users.get();
-                Thread th =
-                        new Thread(
-                                () -> {
-                                    try {
-                                        int u;
-                                        while (System.nanoTime() < end
-                                                && (u = picker.next(rnd)) >= 0) {
-                                            try {
-                                                read(http, port, uid(u), sink, failures);
-                                            } catch (Exception e) {
-                                                failures.incrementAndGet();
-                                            }
-                                        }
-                                    } finally {
-                                        done.countDown();
-                                    }
-                                },
-                                "inbox-client-" + c);
-                th.setDaemon(true);
-                th.start();
-            }
-            done.await();
-        }
-        return new Load(System.nanoTime() - start, failures.get());
-    }
-
-    /** One first-page read, its whole answer taken, timed as the client sees it. */
-    private static void read(
-            CloseableHttpClient http, int port, String uid, Sink sink, AtomicLong failures)
-            throws Exception {
-        long t0 = System.nanoTime();
-        try (CloseableHttpResponse r =
-                http.execute(new HttpGet("http://127.0.0.1:" + port + "/v1/inbox/" + uid))) {
-            byte[] body = EntityUtils.toByteArray(r.getEntity());
-            long dt = System.nanoTime() - t0;
-            if (r.getStatusLine().getStatusCode() != 200 || body.length == 0) {
-                failures.incrementAndGet();
-            } else if (sink != null) {
-                long i = sink.count.getAndIncrement();
-                if (i < sink.latencies.length) {
-                    sink.latencies[(int) i] = dt;
-                }
-            }
-        }
     }
 
     /** The rows of the inbox tables a broadcast to {@code audience} adds. */
