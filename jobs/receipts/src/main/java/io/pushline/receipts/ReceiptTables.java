@@ -1,5 +1,6 @@
 package io.pushline.receipts;
 
+import io.pushline.common.HBaseTables;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricRow;
 import java.io.ByteArrayInputStream;
@@ -9,6 +10,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -20,6 +23,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -298,27 +302,23 @@ public final class ReceiptTables {
             } catch (NamespaceNotFoundException e) {
                 admin.createNamespace(NamespaceDescriptor.create(namespace).build());
             }
+            List<TableDescriptor> tables = new ArrayList<>();
             for (String name : new String[] {METRICS, METRICS_DAILY}) {
-                TableName t = TableName.valueOf(namespace, name);
-                if (!admin.tableExists(t)) {
-                    admin.createTable(
-                            TableDescriptorBuilder.newBuilder(t)
-                                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(COUNTS))
-                                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(DROPS))
-                                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAILS))
-                                    .build());
-                }
-            }
-            TableName t = TableName.valueOf(namespace, LIFECYCLE);
-            if (!admin.tableExists(t)) {
-                admin.createTable(
-                        TableDescriptorBuilder.newBuilder(t)
-                                .setColumnFamily(
-                                        ColumnFamilyDescriptorBuilder.newBuilder(COUNTS)
-                                                .setTimeToLive(LIFECYCLE_TTL_SECONDS)
-                                                .build())
+                tables.add(
+                        TableDescriptorBuilder.newBuilder(TableName.valueOf(namespace, name))
+                                .setColumnFamily(ColumnFamilyDescriptorBuilder.of(COUNTS))
+                                .setColumnFamily(ColumnFamilyDescriptorBuilder.of(DROPS))
+                                .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAILS))
                                 .build());
             }
+            tables.add(
+                    TableDescriptorBuilder.newBuilder(TableName.valueOf(namespace, LIFECYCLE))
+                            .setColumnFamily(
+                                    ColumnFamilyDescriptorBuilder.newBuilder(COUNTS)
+                                            .setTimeToLive(LIFECYCLE_TTL_SECONDS)
+                                            .build())
+                            .build());
+            HBaseTables.createMissing(admin, tables);
         }
     }
 }

@@ -33,11 +33,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Pacing end to end on the real embedded Kafka and Flink (parallelism 2): a level-1 campaign to 400
- * Huawei devices paced at 20/s, then five level-3 pushes. The vendor topic (one partition) shows
- * the realtime pushes ahead of the bulk backlog that was waiting before them; a campaign past its
- * deadline is dropped as expired in push.decisions; a bad feedback record is a dead letter. Only
- * orders and counts are asserted, no wall-clock timings.
+ * Pacing end to end on the real embedded Kafka and Flink (parallelism 2): a level-1 campaign to 300
+ * Huawei devices paced at 30/s (ten seconds of backlog), then five level-3 pushes. The vendor topic
+ * (one partition) shows the realtime pushes ahead of the bulk backlog that was waiting before them;
+ * a campaign past its deadline is dropped as expired in push.decisions; a bad feedback record is a
+ * dead letter. Only orders and counts are asserted, no wall-clock timings.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PacingKafkaITCase {
@@ -46,7 +46,7 @@ class PacingKafkaITCase {
     @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     static final long T = 1_767_225_600_000L;
-    static final int BULK = 400;
+    static final int BULK = 300;
     static final String BAD_FEEDBACK = "{\"vendor\":\"nokia\",\"status\":\"throttled\"}";
 
     static Map<String, List<String>> topics = new HashMap<>();
@@ -89,7 +89,7 @@ class PacingKafkaITCase {
         // stamped at fixed dates long past: no wall-clock horizon behind
         opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "it-pacing");
-        opts.put(DispatchOptions.PACING_RATES.key(), "huawei:20");
+        opts.put(DispatchOptions.PACING_RATES.key(), "huawei:30");
         // its own registry tables: other ITCases assert the exact rows of theirs
         opts.put(CommonOptions.HBASE_NAMESPACE.key(), "itpacing");
         StreamExecutionEnvironment env =
@@ -141,9 +141,9 @@ class PacingKafkaITCase {
                         .map(s -> Json.read(s, PacingStatus.class))
                         .filter(r -> r.vendor.equals("huawei"))
                         .collect(Collectors.toList());
-        // 400 bulk and 5 realtime sends at 20/s: reports five times a second while they drain
+        // 300 bulk and 5 realtime sends at 30/s: reports five times a second while they drain
         assertThat(huawei).hasSizeGreaterThan(25);
-        assertThat(huawei).allMatch(r -> r.maxRate == 20.0 && r.rate == 20.0);
+        assertThat(huawei).allMatch(r -> r.maxRate == 30.0 && r.rate == 30.0);
         assertThat(huawei.stream().mapToLong(r -> r.backlog).max().orElse(0))
                 .isBetween(BULK / 2L, BULK + 5L);
         // and the event time the pacer has reached, which only moves forward
