@@ -48,13 +48,18 @@ final class Pushes {
     }
 
     static KafkaProducer<String, String> producer(String kafka) {
+        return new KafkaProducer<>(producerProperties(kafka));
+    }
+
+    /** A producer of strings in big batches: what the workloads write with. */
+    static Properties producerProperties(String kafka) {
         Properties p = new Properties();
         p.put("bootstrap.servers", kafka);
         p.put("key.serializer", StringSerializer.class.getName());
         p.put("value.serializer", StringSerializer.class.getName());
         p.put("linger.ms", "5");
         p.put("batch.size", "262144");
-        return new KafkaProducer<>(p);
+        return p;
     }
 
     static String field(String json, String name) {

@@ -30,7 +30,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS]
@@ -273,12 +272,7 @@ final class ReminderBench {
      * bench hung. A bind or subscribe written twice changes nothing.
      */
     private static KafkaProducer<String, String> producer(String kafka) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", kafka);
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("linger.ms", "5");
-        p.put("batch.size", "262144");
+        Properties p = Pushes.producerProperties(kafka);
         p.put("enable.idempotence", "false");
         p.put("acks", "all");
         return new KafkaProducer<>(p);
