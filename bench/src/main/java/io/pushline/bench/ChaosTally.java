@@ -62,11 +62,11 @@ final class ChaosTally extends Thread implements AutoCloseable {
         while (!closed) {
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                 String v = new String(r.value(), StandardCharsets.UTF_8);
-                String msgId = field(v, "msgId");
-                String device = field(v, "deviceId");
+                String msgId = Pushes.field(v, "msgId");
+                String device = Pushes.field(v, "deviceId");
                 boolean decision = r.topic().equals(Topics.DECISIONS);
                 if (decision) {
-                    String outcome = field(v, "decision");
+                    String outcome = Pushes.field(v, "decision");
                     outcomes.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
                     if (!"PASS".equals(outcome) && drops.size() < 20) {
                         // the model expects a PASS for every pair: keep the first few as seen
@@ -250,9 +250,5 @@ final class ChaosTally extends Thread implements AutoCloseable {
                     unexpected,
                     outcomes);
         }
-    }
-
-    private static String field(String json, String name) {
-        return Pushes.field(json, name);
     }
 }

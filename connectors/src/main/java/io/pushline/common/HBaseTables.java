@@ -199,15 +199,7 @@ public final class HBaseTables {
      */
     public static void ensure(Connection connection, String namespace) throws IOException {
         try (Admin admin = connection.getAdmin()) {
-            try {
-                admin.getNamespaceDescriptor(namespace);
-            } catch (NamespaceNotFoundException e) {
-                try {
-                    admin.createNamespace(NamespaceDescriptor.create(namespace).build());
-                } catch (NamespaceExistException raced) {
-                    // another process (a job starting, the server) created it meanwhile
-                }
-            }
+            ensureNamespace(admin, namespace);
             List<TableDescriptor> tables = new ArrayList<>();
             for (TableName t :
                     new TableName[] {
@@ -226,6 +218,19 @@ public final class HBaseTables {
                 tables.add(TableDescriptorBuilder.newBuilder(t).setColumnFamily(family(t)).build());
             }
             createMissing(admin, tables);
+        }
+    }
+
+    /** Creates {@code namespace} unless it exists (or another process creates it meanwhile). */
+    public static void ensureNamespace(Admin admin, String namespace) throws IOException {
+        try {
+            admin.getNamespaceDescriptor(namespace);
+        } catch (NamespaceNotFoundException e) {
+            try {
+                admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+            } catch (NamespaceExistException raced) {
+                // another process (a job starting, the server) created it meanwhile
+            }
         }
     }
 

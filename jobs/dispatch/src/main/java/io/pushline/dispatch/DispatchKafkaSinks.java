@@ -26,34 +26,10 @@ final class DispatchKafkaSinks {
 
     static DispatchSinks of(Configuration options) throws Exception {
         String idPrefix = options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX);
-        Sink<SendRecord> sends =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "sends",
-                        s -> Topics.vendorTopic(s.vendor),
-                        s -> s.deviceId);
-        Sink<SendRecord> reminderSends =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "reminder-sends",
-                        s -> Topics.vendorTopic(s.vendor),
-                        s -> s.deviceId);
-        Sink<Decision> decisions =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "decisions",
-                        d -> Topics.DECISIONS,
-                        d -> d.deviceId != null ? d.deviceId : d.uid);
-        Sink<Decision> pulledDecisions =
-                KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "pulled-decisions",
-                        d -> Topics.DECISIONS,
-                        d -> d.deviceId != null ? d.deviceId : d.uid);
+        Sink<SendRecord> sends = vendorTopics(options, idPrefix, "sends");
+        Sink<SendRecord> reminderSends = vendorTopics(options, idPrefix, "reminder-sends");
+        Sink<Decision> decisions = decisions(options, idPrefix, "decisions");
+        Sink<Decision> pulledDecisions = decisions(options, idPrefix, "pulled-decisions");
         Sink<DeadLetter> dead =
                 KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
         // reports are current state, not data: at least once, seen at once (no transaction)
@@ -75,6 +51,23 @@ final class DispatchKafkaSinks {
                 refused,
                 reminderSends,
                 pulledDecisions);
+    }
+
+    /** Sends into each vendor's topic, keyed by device, in transactions named {@code name}. */
+    private static Sink<SendRecord> vendorTopics(
+            Configuration options, String idPrefix, String name) {
+        return KafkaIO.jsonSink(
+                options, idPrefix, name, s -> Topics.vendorTopic(s.vendor), s -> s.deviceId);
+    }
+
+    /** Decisions into push.decisions, keyed by device (by uid without one). */
+    private static Sink<Decision> decisions(Configuration options, String idPrefix, String name) {
+        return KafkaIO.jsonSink(
+                options,
+                idPrefix,
+                name,
+                d -> Topics.DECISIONS,
+                d -> d.deviceId != null ? d.deviceId : d.uid);
     }
 
     static Sink<RegistryChange> registrySink(Configuration options) throws Exception {

@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
-import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -297,11 +295,7 @@ public final class ReceiptTables {
     /** Creates the namespace and the three tables where missing. */
     public static void ensure(Connection connection, String namespace) throws IOException {
         try (Admin admin = connection.getAdmin()) {
-            try {
-                admin.getNamespaceDescriptor(namespace);
-            } catch (NamespaceNotFoundException e) {
-                admin.createNamespace(NamespaceDescriptor.create(namespace).build());
-            }
+            HBaseTables.ensureNamespace(admin, namespace);
             List<TableDescriptor> tables = new ArrayList<>();
             for (String name : new String[] {METRICS, METRICS_DAILY}) {
                 tables.add(
