@@ -5,31 +5,14 @@ import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.OptionsParser;
-import io.pushline.dispatch.gate.GateOperator;
-import io.pushline.dispatch.gate.RulesUpdates;
-import io.pushline.dispatch.pacing.FeedbackControls;
-import io.pushline.dispatch.pacing.RulesPacing;
-import io.pushline.dispatch.pacing.StatusReports;
-import io.pushline.dispatch.registry.RegistryOperator;
-import io.pushline.dispatch.registry.UidIndexOperator;
-import io.pushline.reminders.ReminderMeter;
-import io.pushline.reminders.Reminders;
-import io.pushline.reminders.SubscriberIds;
-import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
-import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
-import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
-import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.pacing.PacingControl;
-import io.pushline.schema.pacing.PacingStatus;
-import io.pushline.schema.reminders.ReminderEvent;
-import io.pushline.schema.reminders.ReminderLine;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -58,9 +41,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Every keyed stage decides in event-time order (see EventTimeQueue), so the job's decisions are
  * those of the input sorted by time, as the contract in docs/dispatch-gate.md requires.
  *
- * <p>{@link #build} wires the decision path; {@link #wire} adds production's sources, the inbox
- * writing ({@link InboxWriting}) and the sinks ({@link DispatchKafkaSinks}, attached by {@link
- * DispatchSinks#attach}).
+ * <p>{@link #build} composes the decision path from one class per capability: {@link RequestStages}
+ * (split, scheduled requests), {@link DeviceStages} (registry, uid index), {@link CampaignStages}
+ * (campaign expansion, with {@link ReminderStages}), {@link GateStage} and {@link PacingStages}
+ * (reminder meter, pacer); their dead letters are gathered in {@link DeadLetters}. {@link #wire}
+ * adds production's sources, the inbox writing ({@link InboxWriting}) and the sinks ({@link
+ * DispatchKafkaSinks}, attached by {@link DispatchSinks#attach}).
  */
 public final class DispatchJob {
     public static final String NAME = "pushline-dispatch";
@@ -107,226 +93,63 @@ public final class DispatchJob {
             ReminderSettings reminders,
             int maxParallelism) {
         boolean campaigns = audience.audiences != null;
-        SingleOutputStreamOperator<RegistryInput> split =
-                input.process(
-                                new SplitInput(
-                                        campaigns,
-                                        gate.maxScheduleAhead,
-                                        gate.maxFuture,
-                                        gate.maxPast))
-                        .uid("split-input")
-                        .name("Split input");
-        SingleOutputStreamOperator<RegistryInput> released =
-                split.getSideOutput(DispatchTags.SCHEDULED)
-                        .keyBy(r -> r.request.msgId)
-                        .process(new Scheduler(campaigns))
-                        .uid("scheduler")
-                        .name("Hold scheduled requests")
-                        .setMaxParallelism(maxParallelism);
-
+        DeadLetters deadLetters = new DeadLetters();
+        RequestStages requests = RequestStages.wire(input, gate, campaigns, maxParallelism);
+        deadLetters.add(requests.routed(DispatchTags.DEAD_LETTERS));
         SingleOutputStreamOperator<DevicePush> registry =
-                split.union(released)
-                        .keyBy(k -> k.deviceId)
-                        .transform(
-                                "Device registry",
-                                TypeInformation.of(DevicePush.class),
-                                new RegistryOperator())
-                        .uid("device-registry")
-                        .setMaxParallelism(maxParallelism);
-
+                DeviceStages.registry(requests.toDevices(), maxParallelism);
         DataStream<UidKeyed> byUid =
-                split.getSideOutput(DispatchTags.UID_KEYED)
-                        .union(
-                                released.getSideOutput(DispatchTags.UID_KEYED),
-                                registry.getSideOutput(DispatchTags.UID_KEYED));
-        DataStream<ReminderLine> reminderRejected = null;
-        DataStream<Decision> reminderPulls = null;
-        DataStream<DeadLetter> deadLetters =
-                split.getSideOutput(DispatchTags.DEAD_LETTERS)
-                        .union(released.getSideOutput(DispatchTags.DEAD_LETTERS));
+                requests.routed(DispatchTags.UID_KEYED)
+                        .union(registry.getSideOutput(DispatchTags.UID_KEYED));
+        CampaignStages campaignStages = null;
         if (campaigns) {
-            // the pacer's backlog reports; without them, a stream that never carries any
-            DataStream<PacingStatus> backlogs = split.getSideOutput(DispatchTags.PACING_STATUS);
-            if (pacingReports != null) {
-                SingleOutputStreamOperator<PacingStatus> reports =
-                        pacingReports
-                                .process(new StatusReports())
-                                .uid("pacing-reports")
-                                .name("Pacing reports")
-                                .setParallelism(1);
-                backlogs = reports;
-                deadLetters = deadLetters.union(reports.getSideOutput(DispatchTags.DEAD_LETTERS));
-            }
-            SingleOutputStreamOperator<AudienceChunk> chunks =
-                    split.getSideOutput(DispatchTags.CAMPAIGNS)
-                            .union(released.getSideOutput(DispatchTags.CAMPAIGNS))
-                            .connect(backlogs)
-                            .transform(
-                                    "Expand campaigns",
-                                    TypeInformation.of(AudienceChunk.class),
-                                    new CampaignExpander(
-                                            audience.audiences,
-                                            audience.chunkSize,
-                                            audience.maxIdsPerSecond,
-                                            pacing == null ? 0 : pacing.maxBacklog,
-                                            audience.holdWatermark,
-                                            audience.targetDelayMs))
-                            .uid("campaign-expander")
-                            .setParallelism(1);
-            DataStream<AudienceChunk> allChunks = chunks;
-            if (reminders != null) {
-                SingleOutputStreamOperator<ReminderEvent> resolved =
-                        split.getSideOutput(DispatchTags.REMINDERS)
-                                .keyBy(SubscriberIds::keyOf)
-                                .transform(
-                                        "Resolve subscriber ids",
-                                        TypeInformation.of(ReminderEvent.class),
-                                        new SubscriberIds(reminders.ids))
-                                .uid("reminder-subscriber-ids")
-                                .setMaxParallelism(maxParallelism);
-                Reminders.Streams fired =
-                        Reminders.build(
-                                resolved,
-                                reminders.rules,
-                                true,
-                                reminders.meterDelayMs,
-                                maxParallelism);
-                SingleOutputStreamOperator<AudienceChunk> reminderPushes =
-                        fired.chunks()
-                                .process(new ReminderPushes(reminders.msgType, reminders.level))
-                                .uid("reminder-pushes")
-                                .name("Reminder pushes")
-                                .setParallelism(1);
-                allChunks = chunks.union(reminderPushes);
-                reminderPulls =
-                        reminderPushes
-                                .getSideOutput(ReminderPushes.PULLED)
-                                .rebalance()
-                                .process(
-                                        new PulledDecisions(
-                                                reminders.msgType,
-                                                reminders.level,
-                                                audience.audiences))
-                                .uid("reminder-pulled-decisions")
-                                .name("Pulled reminders");
-                reminderRejected = fired.rejected();
-                if (reminders.mirror != null) {
-                    fired.mirror()
-                            .sinkTo(reminders.mirror)
-                            .uid("sink-hbase-reminders")
-                            .name("HBase reminders");
-                }
-                deadLetters = deadLetters.union(fired.deadLetters());
-            }
-            DataStream<UidKeyed> campaignUids =
-                    allChunks
-                            .rebalance()
-                            .transform(
-                                    "Resolve audience ids",
-                                    TypeInformation.of(UidKeyed.class),
-                                    new ChunkResolver(audience.audiences))
-                            .uid("audience-resolver");
-            byUid = byUid.union(campaignUids);
-            deadLetters = deadLetters.union(chunks.getSideOutput(DispatchTags.DEAD_LETTERS));
+            campaignStages =
+                    CampaignStages.wire(
+                            requests,
+                            pacingReports,
+                            audience,
+                            pacing,
+                            reminders,
+                            deadLetters,
+                            maxParallelism);
+            byUid = byUid.union(campaignStages.uids());
         }
         SingleOutputStreamOperator<DevicePush> uidIndex =
-                byUid.keyBy(k -> k.uid)
-                        .transform(
-                                "Uid index",
-                                TypeInformation.of(DevicePush.class),
-                                new UidIndexOperator())
-                        .uid("uid-index")
-                        .setMaxParallelism(maxParallelism);
-
-        SingleOutputStreamOperator<String> rules =
-                rulesUpdates
-                        .process(new RulesUpdates(gate.stateTtl))
-                        .uid("rules-check")
-                        .name("Check rules")
-                        .setParallelism(1);
-        SingleOutputStreamOperator<Decision> decided =
-                registry.union(uidIndex)
-                        .keyBy(d -> d.device.deviceId)
-                        .connect(rules.broadcast())
-                        .transform(
-                                "Gate",
-                                TypeInformation.of(Decision.class),
-                                new GateOperator(gate.rules, gate.stateTtl))
-                        .uid("gate")
-                        .setMaxParallelism(maxParallelism);
-
+                DeviceStages.uidIndex(byUid, maxParallelism);
+        GateStage gated =
+                GateStage.wire(registry.union(uidIndex), rulesUpdates, gate, maxParallelism);
+        deadLetters.of(gated.rules());
+        deadLetters.of(registry);
+        deadLetters.of(uidIndex);
+        deadLetters.of(gated.decided());
+        PacingStages paced =
+                PacingStages.wire(
+                        gated.decided().getSideOutput(DispatchTags.SENDS),
+                        gated.rules(),
+                        vendorFeedback,
+                        pacing,
+                        reminders,
+                        deadLetters,
+                        maxParallelism);
         DataStream<Decision> decisions =
-                decided.union(
-                        registry.getSideOutput(DispatchTags.DECISIONS),
-                        uidIndex.getSideOutput(DispatchTags.DECISIONS));
-        deadLetters =
-                deadLetters.union(
-                        rules.getSideOutput(DispatchTags.DEAD_LETTERS),
-                        registry.getSideOutput(DispatchTags.DEAD_LETTERS),
-                        uidIndex.getSideOutput(DispatchTags.DEAD_LETTERS),
-                        decided.getSideOutput(DispatchTags.DEAD_LETTERS));
-        DataStream<SendRecord> sends = decided.getSideOutput(DispatchTags.SENDS);
-        DataStream<SendRecord> metered = null;
-        if (reminders != null && reminders.meterDelayMs > 0) {
-            SingleOutputStreamOperator<SendRecord> others =
-                    sends.process(new ReminderSends(reminders.msgType))
-                            .uid("reminder-sends-apart")
-                            .name("Reminder sends apart")
-                            .setMaxParallelism(maxParallelism);
-            metered =
-                    others.getSideOutput(ReminderSends.TAG)
-                            .transform(
-                                    "Meter reminders",
-                                    TypeInformation.of(SendRecord.class),
-                                    new ReminderMeter(reminders.rules.rate, reminders.meterDelayMs))
-                            .uid("reminder-meter")
-                            .setParallelism(1)
-                            .setMaxParallelism(1);
-            sends = others;
-            if (pacing != null) {
-                // the vendors' limits come after the reminders' own rate
-                sends = sends.union(metered);
-                metered = null;
-            }
-        }
-        DataStream<PacingStatus> reports = null;
-        if (pacing != null) {
-            DataStream<PacingControl> controls =
-                    rules.flatMap(new RulesPacing(pacing.options))
-                            .uid("pacing-rules")
-                            .name("Pacing from rules")
-                            .setParallelism(1);
-            if (vendorFeedback != null) {
-                SingleOutputStreamOperator<PacingControl> feedback =
-                        vendorFeedback
-                                .process(new FeedbackControls())
-                                .uid("pacing-feedback")
-                                .name("Vendor feedback")
-                                .setParallelism(1);
-                controls = controls.union(feedback);
-                deadLetters = deadLetters.union(feedback.getSideOutput(DispatchTags.DEAD_LETTERS));
-            }
-            SingleOutputStreamOperator<SendRecord> paced =
-                    pace(sends, controls, pacing, maxParallelism);
-            sends = paced;
-            decisions = decisions.union(paced.getSideOutput(DispatchTags.DECISIONS));
-            reports = paced.getSideOutput(DispatchTags.PACING_STATUS);
-        }
-        DataStream<InboxOp> inbox =
-                split.getSideOutput(DispatchTags.INBOX)
+                gated.decided()
                         .union(
-                                released.getSideOutput(DispatchTags.INBOX),
-                                registry.getSideOutput(DispatchTags.INBOX));
+                                registry.getSideOutput(DispatchTags.DECISIONS),
+                                uidIndex.getSideOutput(DispatchTags.DECISIONS));
+        if (paced.expired() != null) {
+            decisions = decisions.union(paced.expired());
+        }
         return new DispatchStreams(
-                sends,
+                paced.sends(),
                 decisions,
-                deadLetters,
+                deadLetters.union(),
                 registry.getSideOutput(DispatchTags.REGISTRY_CHANGES),
-                reports,
-                reminderRejected,
-                inbox,
-                metered,
-                reminderPulls);
+                paced.reports(),
+                campaignStages == null ? null : campaignStages.reminderRejected(),
+                requests.routed(DispatchTags.INBOX)
+                        .union(registry.getSideOutput(DispatchTags.INBOX)),
+                paced.reminderSends(),
+                campaignStages == null ? null : campaignStages.reminderPulled());
     }
 
     /**

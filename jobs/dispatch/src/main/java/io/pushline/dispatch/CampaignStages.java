@@ -1,0 +1,87 @@
+package io.pushline.dispatch;
+
+import io.pushline.dispatch.pacing.StatusReports;
+import io.pushline.schema.Decision;
+import io.pushline.schema.dispatch.AudienceChunk;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.UidKeyed;
+import io.pushline.schema.pacing.PacingStatus;
+import io.pushline.schema.reminders.ReminderLine;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Campaigns (requests to an audience expression or a saved audience): expanded in chunks of dense
+ * ids at a rate the pacers' reports adapt ({@link CampaignExpander}), with the fired reminders'
+ * chunks ({@link ReminderStages}) joining them, then resolved to uids for the uid index.
+ *
+ * @param uids every campaign's and reminder's uids, for the uid index
+ * @param reminderPulled see {@link ReminderStages}; null without reminders
+ * @param reminderRejected see {@link ReminderStages}; null without reminders
+ */
+record CampaignStages(
+        DataStream<UidKeyed> uids,
+        DataStream<Decision> reminderPulled,
+        DataStream<ReminderLine> reminderRejected) {
+
+    /**
+     * @param pacingReports the pacers' reports as read from push.pacing; null: the split's (a
+     *     stream that never carries any)
+     * @param reminders null: no reminders
+     */
+    static CampaignStages wire(
+            RequestStages requests,
+            DataStream<String> pacingReports,
+            AudienceSettings audience,
+            PacingSettings pacing,
+            ReminderSettings reminders,
+            DeadLetters deadLetters,
+            int maxParallelism) {
+        DataStream<PacingStatus> backlogs = requests.split(DispatchTags.PACING_STATUS);
+        if (pacingReports != null) {
+            SingleOutputStreamOperator<PacingStatus> reports =
+                    pacingReports
+                            .process(new StatusReports())
+                            .uid("pacing-reports")
+                            .name("Pacing reports")
+                            .setParallelism(1);
+            backlogs = reports;
+            deadLetters.of(reports);
+        }
+        SingleOutputStreamOperator<AudienceChunk> chunks =
+                requests.routed(DispatchTags.CAMPAIGNS)
+                        .connect(backlogs)
+                        .transform(
+                                "Expand campaigns",
+                                TypeInformation.of(AudienceChunk.class),
+                                new CampaignExpander(
+                                        audience.audiences,
+                                        audience.chunkSize,
+                                        audience.maxIdsPerSecond,
+                                        pacing == null ? 0 : pacing.maxBacklog,
+                                        audience.holdWatermark,
+                                        audience.targetDelayMs))
+                        .uid("campaign-expander")
+                        .setParallelism(1);
+        deadLetters.of(chunks);
+        DataStream<AudienceChunk> allChunks = chunks;
+        ReminderStages fired = null;
+        if (reminders != null) {
+            fired = ReminderStages.wire(requests, reminders, audience, deadLetters, maxParallelism);
+            allChunks = chunks.union(fired.pushes());
+        }
+        DataStream<UidKeyed> uids =
+                allChunks
+                        .rebalance()
+                        .transform(
+                                "Resolve audience ids",
+                                TypeInformation.of(UidKeyed.class),
+                                new ChunkResolver(audience.audiences))
+                        .uid("audience-resolver");
+        return new CampaignStages(
+                uids,
+                fired == null ? null : fired.pulled(),
+                fired == null ? null : fired.rejected());
+    }
+}
