@@ -203,7 +203,8 @@ final class GateBench {
             results.put("oneCoreEventsPerCpuSecond", oneCore.perCore);
             results.put("checkpointBytesPerPair", (double) checkpointBytes / pairs);
             results.write();
-            System.out.printf("gate/plain ratio %.2f%n", BenchResults.median(ratios));
+            System.out.printf(
+                    "gate/plain ratio %s%n", results.medianAndSpread("gatePlainRatio", "%.2f"));
         } finally {
             LocalStack.deleteRecursively(work);
         }

@@ -101,8 +101,8 @@ final class LongconnBench {
         results.write();
         System.out.printf(
                 "longconn adaptive/fixed resends %.2f, compensation p99 adaptive/fixed %.2f,"
-                        + " tracker/plain ratio %.2f%n",
-                r, c, t);
+                        + " tracker/plain ratio %s%n",
+                r, c, results.medianAndSpread("trackerPlainRatio", "%.2f"));
         return 0;
     }
 

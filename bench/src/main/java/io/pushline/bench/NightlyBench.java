@@ -113,8 +113,9 @@ final class NightlyBench {
         results.put("seed", seed);
         results.write();
         System.out.printf(
-                "sendtime/plain ratio %.2f, recall/plain ratio %.2f%n",
-                results.median("sendtimePlainRatio"), results.median("recallPlainRatio"));
+                "sendtime/plain ratio %s, recall/plain ratio %s%n",
+                results.medianAndSpread("sendtimePlainRatio", "%.2f"),
+                results.medianAndSpread("recallPlainRatio", "%.2f"));
         return 0;
     }
 

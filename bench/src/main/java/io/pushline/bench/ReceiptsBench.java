@@ -85,7 +85,8 @@ final class ReceiptsBench {
                 results.put("devices", devices);
                 results.write();
                 System.out.printf(
-                        "receipts/plain ratio %.2f%n", results.median("receiptsPlainRatio"));
+                        "receipts/plain ratio %s%n",
+                        results.medianAndSpread("receiptsPlainRatio", "%.2f"));
             }
         } finally {
             LocalStack.deleteRecursively(work);

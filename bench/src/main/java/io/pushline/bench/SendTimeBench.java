@@ -106,10 +106,10 @@ final class SendTimeBench {
         results.put("seed", seed);
         results.write();
         System.out.printf(
-                "sendtime/plain ratio %.2f (rules), %.2f (histogram); within 30 min: rules %s;"
+                "sendtime/plain ratio %s (rules), %s (histogram); within 30 min: rules %s;"
                         + " histogram %s%n",
-                results.median("rulesPlainRatio"),
-                results.median("histogramPlainRatio"),
+                results.medianAndSpread("rulesPlainRatio", "%.2f"),
+                results.medianAndSpread("histogramPlainRatio", "%.2f"),
                 accuracy[0],
                 accuracy[1]);
         return 0;
