@@ -82,7 +82,8 @@ final class CampaignBench {
         opts.put(DispatchOptions.MAX_PAST.key(), "0 s");
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-campaign");
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        BenchCluster.productionFlush(stack.flinkConfiguration()));
         env.setParallelism(2);
         long t1 = System.nanoTime();
         JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));
