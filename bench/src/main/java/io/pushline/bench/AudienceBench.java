@@ -1,8 +1,8 @@
 package io.pushline.bench;
 
-import io.pushline.audience.AudienceEvaluator;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentStore;
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;

@@ -1,7 +1,7 @@
 package io.pushline.bench;
 
 import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.UsageException;
 import io.pushline.inbox.InboxCache;

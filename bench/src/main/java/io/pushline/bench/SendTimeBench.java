@@ -5,7 +5,7 @@ import io.pushline.local.gen.NightlyData;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
 import io.pushline.sendtime.SendTimeJob;
-import io.pushline.sendtime.SendTimeRules;
+import io.pushline.sendtime.predict.SendTimeRules;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package io.pushline.cli;
 
-import io.pushline.audience.AudienceEvaluator;
-import io.pushline.audience.Expr;
-import io.pushline.audience.ExpressionException;
-import io.pushline.audience.ExpressionParser;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentFolder;
 import io.pushline.audience.SegmentStore;
 import io.pushline.audience.StoreAudiences;
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.Expr;
+import io.pushline.audience.eval.ExpressionException;
+import io.pushline.audience.eval.ExpressionParser;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.OptionsParser;

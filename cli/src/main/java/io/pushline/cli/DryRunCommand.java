@@ -1,7 +1,7 @@
 package io.pushline.cli;
 
-import io.pushline.audience.IdSet;
 import io.pushline.audience.StoreAudiences;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;

@@ -1,9 +1,9 @@
 package io.pushline.cli;
 
-import io.pushline.audience.AudienceEvaluator;
-import io.pushline.audience.ExpressionException;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.SegmentFolder;
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.ExpressionException;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.AudienceSettings;

@@ -6,7 +6,7 @@ import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
 import io.pushline.sendtime.ActivityParser;
 import io.pushline.sendtime.SendTimeJob;
-import io.pushline.sendtime.SendTimeRules;
+import io.pushline.sendtime.predict.SendTimeRules;
 import io.pushline.udf.RulesException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.SavedAudienceStore;
 import io.pushline.audience.SegmentStore;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.dispatch.DispatchOptions;

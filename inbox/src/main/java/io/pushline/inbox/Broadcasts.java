@@ -1,7 +1,7 @@
 package io.pushline.inbox;
 
 import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.SharedTable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.pushline.inbox;
 
 import io.pushline.audience.Audiences;
-import io.pushline.audience.ExpressionException;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.NoSuchAudienceException;
+import io.pushline.audience.eval.ExpressionException;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;

@@ -2,7 +2,7 @@ package io.pushline.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import org.junit.jupiter.api.Test;
 
 class InboxCacheTest {

@@ -3,7 +3,7 @@ package io.pushline.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.schema.dispatch.DispatchTags;

@@ -1,6 +1,6 @@
 package io.pushline.reminders;
 
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderLine;

@@ -1,6 +1,6 @@
 package io.pushline.reminders;
 
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import java.nio.ByteBuffer;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;

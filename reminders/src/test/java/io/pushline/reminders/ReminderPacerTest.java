@@ -2,7 +2,7 @@ package io.pushline.reminders;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderLine;

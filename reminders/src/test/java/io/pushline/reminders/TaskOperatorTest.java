@@ -8,7 +8,7 @@ import static io.pushline.reminders.Events.unsubscribe;
 import static io.pushline.reminders.Events.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;

@@ -1,12 +1,12 @@
 package io.pushline.serve;
 
-import io.pushline.audience.AudienceEvaluator;
-import io.pushline.audience.Expr;
-import io.pushline.audience.ExpressionParser;
 import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.SavedAudienceStore;
 import io.pushline.audience.SegmentStore;
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.Expr;
+import io.pushline.audience.eval.ExpressionParser;
+import io.pushline.audience.eval.IdSet;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,7 +55,7 @@ final class ConsoleAudiences implements AutoCloseable {
     /**
      * Parses, checks the names against the current segments and evaluates.
      *
-     * @throws io.pushline.audience.ExpressionException as the contract words it
+     * @throws io.pushline.audience.eval.ExpressionException as the contract words it
      */
     Evaluated evaluate(String expression) throws IOException {
         Expr e = ExpressionParser.parse(expression);

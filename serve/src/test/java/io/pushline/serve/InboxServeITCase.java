@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.audience.IdDictionary;
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.inbox.InboxStore;
 import io.pushline.local.LocalStack;

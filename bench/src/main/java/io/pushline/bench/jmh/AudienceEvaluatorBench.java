@@ -1,7 +1,7 @@
 package io.pushline.bench.jmh;
 
-import io.pushline.audience.AudienceEvaluator;
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.IdSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;

@@ -1,5 +1,7 @@
 package io.pushline.audience;
 
+import io.pushline.audience.eval.ExpressionException;
+import io.pushline.audience.eval.IdSet;
 import java.io.IOException;
 import java.io.Serializable;
 

@@ -1,5 +1,7 @@
 package io.pushline.audience;
 
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.IdSet;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;

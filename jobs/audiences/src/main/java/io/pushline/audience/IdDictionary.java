@@ -1,5 +1,6 @@
 package io.pushline.audience;
 
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.SharedTable;
 import java.io.IOException;

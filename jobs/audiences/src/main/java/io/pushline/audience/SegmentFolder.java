@@ -1,5 +1,6 @@
 package io.pushline.audience;
 
+import io.pushline.audience.eval.IdSet;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ public final class SegmentFolder {
             for (String uid : e.getValue()) {
                 b.add(idOf.get(uid).intValue());
             }
-            segments.put(e.getKey(), new IdSet(b));
+            segments.put(e.getKey(), IdSet.wrap(b));
         }
         return new SegmentFolder(
                 Collections.unmodifiableMap(segments), IdSet.range(sorted.length), sorted);

@@ -1,5 +1,9 @@
 package io.pushline.audience;
 
+import io.pushline.audience.eval.AudienceEvaluator;
+import io.pushline.audience.eval.Expr;
+import io.pushline.audience.eval.ExpressionParser;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import java.io.IOException;
 import java.util.HashMap;
@@ -68,7 +72,7 @@ public final class StoreAudiences implements Audiences {
     /**
      * An evaluator holding the segments {@code e} names (read and validated) and the universe.
      *
-     * @throws io.pushline.audience.ExpressionException naming an unknown segment
+     * @throws io.pushline.audience.eval.ExpressionException naming an unknown segment
      */
     public AudienceEvaluator evaluatorFor(String expression, Expr e) throws IOException {
         Set<String> named = AudienceEvaluator.names(e);

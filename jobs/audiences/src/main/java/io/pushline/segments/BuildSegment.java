@@ -1,8 +1,8 @@
 package io.pushline.segments;
 
-import io.pushline.audience.IdSet;
-import io.pushline.audience.SegmentBuilder;
 import io.pushline.audience.SegmentStore;
+import io.pushline.audience.eval.IdSet;
+import io.pushline.audience.eval.SegmentBuilder;
 import io.pushline.common.HBaseTables;
 import io.pushline.schema.segments.BuiltSegment;
 import io.pushline.schema.segments.MemberRow;

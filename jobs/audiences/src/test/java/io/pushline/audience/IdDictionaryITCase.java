@@ -3,6 +3,7 @@ package io.pushline.audience;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStackExtension;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.pushline.segments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pushline.audience.IdSet;
 import io.pushline.audience.StoreAudiences;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.CommonOptions;
 import io.pushline.local.LocalStack;

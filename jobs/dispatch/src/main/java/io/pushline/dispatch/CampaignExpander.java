@@ -1,10 +1,10 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
-import io.pushline.audience.ExpressionException;
-import io.pushline.audience.IdSet;
 import io.pushline.audience.NoSuchAudienceException;
 import io.pushline.audience.SavedAudienceStore;
+import io.pushline.audience.eval.ExpressionException;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;

@@ -1,6 +1,6 @@
 package io.pushline.dispatch;
 
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import io.pushline.schema.dispatch.CampaignProgress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

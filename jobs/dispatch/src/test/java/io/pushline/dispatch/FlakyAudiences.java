@@ -1,7 +1,7 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
-import io.pushline.audience.IdSet;
+import io.pushline.audience.eval.IdSet;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -1,5 +1,6 @@
 package io.pushline.recall;
 
+import io.pushline.recall.score.RecallScorer;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.TagCandidates;
 import java.time.LocalDate;

@@ -1,5 +1,7 @@
 package io.pushline.recall;
 
+import io.pushline.recall.score.CandidateIndex;
+import io.pushline.recall.score.RecallScorer;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
 import io.pushline.schema.recall.RecalledItem;

@@ -9,6 +9,7 @@ import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
 import io.pushline.local.gen.NightlyData;
+import io.pushline.recall.score.RecallScorer;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;

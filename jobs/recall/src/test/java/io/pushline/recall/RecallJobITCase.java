@@ -3,6 +3,7 @@ package io.pushline.recall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.local.gen.NightlyData;
+import io.pushline.recall.score.RecallScorer;
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecallInput;
 import io.pushline.schema.recall.RecalledItem;

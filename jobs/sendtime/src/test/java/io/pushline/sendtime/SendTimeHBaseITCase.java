@@ -11,6 +11,7 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Topics;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
+import io.pushline.sendtime.predict.SendTimeRules;
 import io.pushline.testkit.Clusters;
 import io.pushline.testkit.HBaseRows;
 import io.pushline.testkit.KafkaTopics;

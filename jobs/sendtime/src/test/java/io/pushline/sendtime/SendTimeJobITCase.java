@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
+import io.pushline.sendtime.predict.SendTimeRules;
 import io.pushline.testkit.Clusters;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,4 +1,4 @@
-package io.pushline.recall;
+package io.pushline.recall.score;
 
 import io.pushline.schema.recall.Material;
 import io.pushline.schema.recall.RecalledItem;

@@ -1,4 +1,4 @@
-package io.pushline.audience;
+package io.pushline.audience.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.pushline.audience;
+package io.pushline.audience.eval;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

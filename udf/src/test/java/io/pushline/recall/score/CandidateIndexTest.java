@@ -1,4 +1,4 @@
-package io.pushline.recall;
+package io.pushline.recall.score;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.pushline.sendtime;
+package io.pushline.sendtime.predict;
 
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;

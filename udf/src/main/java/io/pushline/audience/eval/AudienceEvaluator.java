@@ -1,4 +1,4 @@
-package io.pushline.audience;
+package io.pushline.audience.eval;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package io.pushline.sendtime;
+package io.pushline.sendtime.predict;
 
 import io.pushline.udf.RulesException;
 import io.pushline.udf.YamlRules;

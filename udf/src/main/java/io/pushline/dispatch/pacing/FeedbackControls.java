@@ -1,12 +1,12 @@
 package io.pushline.dispatch.pacing;
 
-import io.pushline.common.TextRecordFunction;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.VendorFeedback;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingControl;
+import io.pushline.udf.TextRecordFunction;
 import org.apache.flink.util.Collector;
 
 /**

@@ -1,4 +1,4 @@
-package io.pushline.common;
+package io.pushline.udf;
 
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;

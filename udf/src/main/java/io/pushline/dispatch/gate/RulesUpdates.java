@@ -1,9 +1,9 @@
 package io.pushline.dispatch.gate;
 
-import io.pushline.common.TextRecordFunction;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.udf.RulesException;
+import io.pushline.udf.TextRecordFunction;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;

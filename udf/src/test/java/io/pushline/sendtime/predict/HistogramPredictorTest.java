@@ -1,4 +1,4 @@
-package io.pushline.sendtime;
+package io.pushline.sendtime.predict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
