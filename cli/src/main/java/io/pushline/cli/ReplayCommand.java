@@ -6,8 +6,9 @@ import io.pushline.audience.eval.ExpressionException;
 import io.pushline.audience.eval.IdSet;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.UsageException;
-import io.pushline.dispatch.AudienceSettings;
+import io.pushline.dispatch.DispatchInputs;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchSettings;
 import io.pushline.dispatch.DispatchStreams;
 import io.pushline.dispatch.GateSettings;
 import io.pushline.dispatch.gate.RulesParser;
@@ -210,14 +211,8 @@ final class ReplayCommand {
                     lookBack.compareTo(Duration.ofDays(8)) > 0 ? lookBack : Duration.ofDays(8);
             DispatchStreams out =
                     DispatchJob.build(
-                            input,
-                            ruleUpdates,
-                            null,
-                            null,
-                            new GateSettings(rules, ttl),
-                            AudienceSettings.none(),
-                            null,
-                            128);
+                            DispatchInputs.of(input, ruleUpdates),
+                            DispatchSettings.gateOnly(new GateSettings(rules, ttl), 128));
             CloseableIterator<Decision> decided = out.decisions().collectAsync();
             CloseableIterator<DeadLetter> dead = out.deadLetters().collectAsync();
             env.execute("pushline-replay");

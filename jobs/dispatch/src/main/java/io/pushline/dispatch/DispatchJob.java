@@ -41,11 +41,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Every keyed stage decides in event-time order (see EventTimeQueue), so the job's decisions are
  * those of the input sorted by time, as the contract in docs/dispatch-gate.md requires.
  *
- * <p>{@link #build} composes the decision path from one class per capability: {@link RequestStages}
- * (split, scheduled requests), {@link DeviceStages} (registry, uid index), {@link CampaignStages}
- * (campaign expansion, with {@link ReminderStages}), {@link GateStage} and {@link PacingStages}
- * (reminder meter, pacer); their dead letters are gathered in {@link DeadLetters}. {@link #wire}
- * adds production's sources, the inbox writing ({@link InboxWriting}) and the sinks ({@link
+ * <p>{@link #build} composes the decision path from {@link DispatchInputs} with the stages {@link
+ * DispatchSettings} turns on, one class per capability: {@link RequestStages} (split, scheduled
+ * requests), {@link DeviceStages} (registry, uid index), {@link CampaignStages} (campaign
+ * expansion, with {@link ReminderStages}), {@link GateStage} and {@link PacingStages} (reminder
+ * meter, pacer); their dead letters are gathered in {@link DeadLetters}. {@link #wire} adds
+ * production's sources, the inbox writing ({@link InboxWriting}) and the sinks ({@link
  * DispatchKafkaSinks}, attached by {@link DispatchSinks#attach}).
  */
 public final class DispatchJob {
@@ -54,45 +55,20 @@ public final class DispatchJob {
     private DispatchJob() {}
 
     /**
-     * Wires the topology from {@code input} (with event time assigned) and {@code rulesUpdates}
-     * (new rules documents, applied as they arrive).
+     * Wires the decision path from {@code in} with the stages {@code settings} turns on, and
+     * returns what it produces for the caller's sinks.
      */
-    public static DispatchStreams build(
-            DataStream<ParsedRecord> input,
-            DataStream<String> rulesUpdates,
-            DataStream<String> vendorFeedback,
-            DataStream<String> pacingReports,
-            GateSettings gate,
-            AudienceSettings audience,
-            PacingSettings pacing,
-            int maxParallelism) {
-        return build(
-                input,
-                rulesUpdates,
-                vendorFeedback,
-                pacingReports,
-                gate,
-                audience,
-                pacing,
-                null,
-                maxParallelism);
-    }
-
-    /**
-     * As above, with reminders (null: none): reminder events from {@code input} are fired at their
-     * tasks' times and their pushes join the campaigns' chunks.
-     */
-    public static DispatchStreams build(
-            DataStream<ParsedRecord> input,
-            DataStream<String> rulesUpdates,
-            DataStream<String> vendorFeedback,
-            DataStream<String> pacingReports,
-            GateSettings gate,
-            AudienceSettings audience,
-            PacingSettings pacing,
-            ReminderSettings reminders,
-            int maxParallelism) {
-        boolean campaigns = audience.audiences != null;
+    public static DispatchStreams build(DispatchInputs in, DispatchSettings settings) {
+        GateSettings gate = settings.gate();
+        AudienceSettings audience = settings.audience();
+        PacingSettings pacing = settings.pacing();
+        ReminderSettings reminders = settings.reminders();
+        int maxParallelism = settings.maxParallelism();
+        DataStream<ParsedRecord> input = in.records();
+        DataStream<String> rulesUpdates = in.rulesUpdates();
+        DataStream<String> vendorFeedback = in.vendorFeedback();
+        DataStream<String> pacingReports = in.pacingReports();
+        boolean campaigns = settings.campaigns();
         DeadLetters deadLetters = new DeadLetters();
         RequestStages requests = RequestStages.wire(input, gate, campaigns, maxParallelism);
         deadLetters.add(requests.routed(DispatchTags.DEAD_LETTERS));
@@ -180,15 +156,13 @@ public final class DispatchJob {
         pipeline.set(PipelineOptions.GENERIC_TYPES, false);
         pipeline.set(PipelineOptions.NAME, NAME);
         env.configure(pipeline);
-        int maxParallelism = options.get(DispatchOptions.MAX_PARALLELISM);
+        DispatchSettings settings = DispatchSettings.from(options);
+        int maxParallelism = settings.maxParallelism();
         env.setMaxParallelism(maxParallelism);
         String groupId = options.get(DispatchOptions.GROUP_ID);
 
-        AudienceSettings audience = AudienceSettings.from(options);
-        ReminderSettings reminders =
-                audience.audiences == null ? null : ReminderSettings.from(options);
         List<String> topics = new ArrayList<>(List.of(Topics.DEVICE_EVENTS, Topics.PUSH_REQUESTS));
-        if (reminders != null) {
+        if (settings.reminders() != null) {
             topics.add(Topics.REMINDER_TASKS);
             topics.add(Topics.REMINDER_SUBSCRIPTIONS);
         }
@@ -217,11 +191,10 @@ public final class DispatchJob {
                                 "Kafka rules")
                         .uid("source-kafka-rules")
                         .setParallelism(1);
-        GateSettings gate = GateSettings.from(options);
-        PacingSettings pacing = PacingSettings.from(options, gate);
         DataStream<String> feedback = null;
         DataStream<String> reports = null;
-        if (pacing != null && audience.audiences != null) {
+        boolean pacing = settings.pacing() != null;
+        if (pacing && settings.campaigns()) {
             reports =
                     env.fromSource(
                                     KafkaIO.textInput(
@@ -233,7 +206,7 @@ public final class DispatchJob {
                             .uid("source-kafka-pacing")
                             .setParallelism(1);
         }
-        if (pacing != null) {
+        if (pacing) {
             feedback =
                     env.fromSource(
                                     KafkaIO.textInput(
@@ -246,18 +219,11 @@ public final class DispatchJob {
                             .setParallelism(1);
         }
         DispatchStreams streams =
-                build(
-                        input,
-                        rules,
-                        feedback,
-                        reports,
-                        gate,
-                        audience,
-                        pacing,
-                        reminders,
-                        maxParallelism);
+                build(new DispatchInputs(input, rules, feedback, reports), settings);
         DispatchSinks sinks = DispatchKafkaSinks.of(options);
-        streams = InboxWriting.attach(env, options, streams, audience, groupId, maxParallelism);
+        streams =
+                InboxWriting.attach(
+                        env, options, streams, settings.audience(), groupId, maxParallelism);
         sinkTo(streams, sinks);
     }
 

@@ -65,15 +65,14 @@ class DispatchTopologyTest {
     void everyCapabilityOnKeepsTheUidsOfEveryStage() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         DispatchJob.build(
-                input(env),
-                text(env),
-                text(env),
-                text(env),
-                GateSettings.from(new Configuration()),
-                new AudienceSettings(FolderAudiences.factory(dir, null), 100, 0),
-                PacingSettings.of(Map.of("huawei", 10.0)),
-                new ReminderSettings(ReminderRules.defaults(), "reminder", 2, ids(), null, 2_000),
-                128);
+                new DispatchInputs(input(env), text(env), text(env), text(env)),
+                new DispatchSettings(
+                        GateSettings.from(new Configuration()),
+                        new AudienceSettings(FolderAudiences.factory(dir, null), 100, 0),
+                        PacingSettings.of(Map.of("huawei", 10.0)),
+                        new ReminderSettings(
+                                ReminderRules.defaults(), "reminder", 2, ids(), null, 2_000),
+                        128));
         assertThat(uids(env)).containsExactlyElementsOf(ALL_ON);
     }
 
@@ -81,14 +80,8 @@ class DispatchTopologyTest {
     void everyCapabilityOffLeavesTheDecisionPath() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         DispatchJob.build(
-                input(env),
-                text(env),
-                null,
-                null,
-                GateSettings.from(new Configuration()),
-                AudienceSettings.none(),
-                null,
-                128);
+                DispatchInputs.of(input(env), text(env)),
+                DispatchSettings.gateOnly(GateSettings.from(new Configuration()), 128));
         assertThat(uids(env)).containsExactlyElementsOf(ALL_OFF);
     }
 

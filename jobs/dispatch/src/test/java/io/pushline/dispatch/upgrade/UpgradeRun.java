@@ -1,8 +1,9 @@
 package io.pushline.dispatch.upgrade;
 
 import io.pushline.common.NoEventTime;
-import io.pushline.dispatch.AudienceSettings;
+import io.pushline.dispatch.DispatchInputs;
 import io.pushline.dispatch.DispatchJob;
+import io.pushline.dispatch.DispatchSettings;
 import io.pushline.dispatch.DispatchSinks;
 import io.pushline.dispatch.DispatchStreams;
 import io.pushline.dispatch.GateSettings;
@@ -95,14 +96,9 @@ final class UpgradeRun {
                         .setParallelism(1);
         DispatchStreams out =
                 DispatchJob.build(
-                        trace,
-                        rules,
-                        null,
-                        null,
-                        new GateSettings(UpgradeTrace.RULES, STATE_TTL),
-                        AudienceSettings.none(),
-                        null,
-                        128);
+                        DispatchInputs.of(trace, rules),
+                        DispatchSettings.gateOnly(
+                                new GateSettings(UpgradeTrace.RULES, STATE_TTL), 128));
         DispatchJob.sinkTo(
                 out,
                 new DispatchSinks(
