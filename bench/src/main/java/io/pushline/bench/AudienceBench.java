@@ -142,7 +142,11 @@ final class AudienceBench {
         results.put("evaluatorMsMedian", oursMs);
         results.put("handwrittenMsMedian", handMs);
         results.write();
-        System.out.printf("evaluator/handwritten ratio %.2f%n", oursMs / handMs);
+        // Each round runs both, one after the other: the ratio of a round compares like with
+        // like, and its median over the rounds with the spread says how much the figure moves.
+        System.out.printf(
+                "evaluator/handwritten ratio %s (median of %d interleaved rounds, min-max)%n",
+                results.medianAndSpread("evaluatorHandwrittenRatio", "%.2f"), runs);
         return 0;
     }
 

@@ -43,14 +43,18 @@ import org.roaringbitmap.RoaringBitmap;
  * 100,000 to 1,000,000, in the embedded HBase; then {@code pushline serve}'s inbox API in this JVM,
  * and C client threads (default 8, Apache HttpClient, HTTP/1.1 kept alive) reading random users'
  * first pages for S seconds (default 30, after 20 s of warm-up), first cold (tables flushed, no
- * inbox cache, each user read at most once) and then warm (the server's cache filled). Measured:
- * reads per second, p50/p99 latency as the clients see it, failed requests, bytes stored per user
- * (their rows), and the rows a broadcast writes for a 10,000- and a 1,000,000-member audience.
- * Exits 1 when any request failed.
+ * inbox cache, each user read at most once) and then warm (the server's cache filled) in three
+ * rounds of S seconds, whose median and spread the last line gives. Measured: reads per second,
+ * p50/p99 latency as the clients see it, failed requests, bytes stored per user (their rows), and
+ * the rows a broadcast writes for a 10,000- and a 1,000,000-member audience. Exits 1 when any
+ * request failed.
  */
 final class InboxBench {
     static final String NAMESPACE = "benchinbox";
     static final int CATALOG = 3_000;
+
+    /** Warm rounds of {@code --seconds} each; the last line gives their median and spread. */
+    static final int ROUNDS = 3;
 
     private InboxBench() {}
 
@@ -193,58 +197,74 @@ final class InboxBench {
                 } else {
                     System.out.println("  inbox cache off: every read is an HBase get");
                 }
-                System.out.printf("  warm-up 20 s, then %d s of first-page reads%n", seconds);
-                InboxReaders.load(port, InboxReaders.randomUsers(users), clients, 20, null);
-                long[] latencies = new long[1 << 24];
-                AtomicLong count = new AtomicLong();
-                InboxReaders.Load warm =
-                        InboxReaders.load(
-                                port,
-                                InboxReaders.randomUsers(users),
-                                clients,
-                                seconds,
-                                new InboxReaders.Sink(latencies, count));
-                long errors = warm.failures() + cold.failures;
-                int n = (int) Math.min(count.get(), latencies.length);
-                long[] sorted = Arrays.copyOf(latencies, n);
-                Arrays.sort(sorted);
-                double readsPerSecond = count.get() / (warm.elapsedNs() / 1e9);
-                double p50 = InboxReaders.percentileMs(sorted, 0.50);
-                double p99 = InboxReaders.percentileMs(sorted, 0.99);
+                // The warm reads in rounds of S seconds each, so that the last line can say how
+                // much the figure moves between rounds on this machine (median and min-max).
                 System.out.printf(
-                        "  warm: %,d reads in %.1f s by %d clients: p50 %.2f ms, p99 %.2f ms, %,d"
-                                + " failed%n",
-                        count.get(), warm.elapsedNs() / 1e9, clients, p50, p99, warm.failures());
+                        "  warm-up 20 s, then %d rounds of %d s of first-page reads%n",
+                        ROUNDS, seconds);
+                InboxReaders.load(port, InboxReaders.randomUsers(users), clients, 20, null);
+                long errors = cold.failures;
+                for (int round = 1; round <= ROUNDS; round++) {
+                    long[] latencies = new long[1 << 24];
+                    AtomicLong count = new AtomicLong();
+                    InboxReaders.Load warm =
+                            InboxReaders.load(
+                                    port,
+                                    InboxReaders.randomUsers(users),
+                                    clients,
+                                    seconds,
+                                    new InboxReaders.Sink(latencies, count));
+                    errors += warm.failures();
+                    int n = (int) Math.min(count.get(), latencies.length);
+                    long[] sorted = Arrays.copyOf(latencies, n);
+                    Arrays.sort(sorted);
+                    double readsPerSecond = count.get() / (warm.elapsedNs() / 1e9);
+                    double p50 = InboxReaders.percentileMs(sorted, 0.50);
+                    double p99 = InboxReaders.percentileMs(sorted, 0.99);
+                    System.out.printf(
+                            "  warm round %d: %,d reads in %.1f s by %d clients: p50 %.2f ms, p99"
+                                    + " %.2f ms, %,d failed%n",
+                            round,
+                            count.get(),
+                            warm.elapsedNs() / 1e9,
+                            clients,
+                            p50,
+                            p99,
+                            warm.failures());
+                    results.round(
+                            BenchResults.figures(
+                                    "readsPerSecond", readsPerSecond,
+                                    "p50Ms", p50,
+                                    "p99Ms", p99,
+                                    "errors", warm.failures()));
+                }
                 if (cache != null) {
                     System.out.printf(
                             "  inbox cache: %,d hits, %,d misses%n", cache.hits(), cache.misses());
                 }
-                results.round(
-                        BenchResults.figures(
-                                "readsPerSecond", readsPerSecond,
-                                "p50Ms", p50,
-                                "p99Ms", p99,
-                                "coldReadsPerSecond", cold.readsPerSecond(),
-                                "coldP50Ms", cold.p50Ms(),
-                                "coldP99Ms", cold.p99Ms(),
-                                "errors", errors,
-                                "bytesPerUser", bytesPerUser,
-                                "broadcastRowsSmall", small,
-                                "broadcastRowsLarge", large));
+                results.put("coldReadsPerSecond", cold.readsPerSecond());
+                results.put("coldP50Ms", cold.p50Ms());
+                results.put("coldP99Ms", cold.p99Ms());
+                results.put("errors", errors);
+                results.put("bytesPerUser", bytesPerUser);
+                results.put("broadcastRowsSmall", small);
+                results.put("broadcastRowsLarge", large);
                 results.put("users", users);
                 results.put("clients", clients);
                 results.write();
                 System.out.printf(
-                        "inbox reads/s %.0f (cold %.0f), p99 %.1f ms (cold %.1f ms), errors %d,"
-                                + " bytes per user %.1f, broadcast rows small/large %d/%d%n",
-                        readsPerSecond,
+                        "inbox reads/s %s (cold %.0f), p99 %s ms (cold %.1f ms), errors %d,"
+                                + " bytes per user %.1f, broadcast rows small/large %d/%d (warm:"
+                                + " median of %d rounds, min-max)%n",
+                        results.medianAndSpread("readsPerSecond", "%.0f"),
                         cold.readsPerSecond(),
-                        p99,
+                        results.medianAndSpread("p99Ms", "%.1f"),
                         cold.p99Ms(),
                         errors,
                         bytesPerUser,
                         small,
-                        large);
+                        large,
+                        ROUNDS);
                 if (errors > 0) {
                     System.err.println("bench inbox: " + errors + " requests failed");
                     return 1;
