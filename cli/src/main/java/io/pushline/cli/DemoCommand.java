@@ -83,11 +83,7 @@ final class DemoCommand {
             }
         }
         long t0 = System.nanoTime();
-        System.out.printf(
-                "Pushline demo: %,d devices, %,d push requests, %,d users with tomorrow's personal"
-                        + " pushes; jobs at parallelism 2%n",
-                devices, requests, users);
-
+        printTitle(devices, requests, users);
         Path dir = LocalStack.defaultDir().resolve("demo");
         step("[1/9] starting the embedded stack (Kafka KRaft, HBase mini cluster) in " + dir);
         long ts = System.nanoTime();
@@ -95,141 +91,171 @@ final class DemoCommand {
             System.out.printf(
                     "      up in %.1f s: KAFKA_BOOTSTRAP=%s HBASE_ZK_QUORUM=%s%n",
                     secs(ts), stack.kafkaBootstrap(), stack.hbaseZkQuorum());
-
-            step("[2/9] generating and producing device events and requests");
-            ts = System.nanoTime();
-            long base = System.currentTimeMillis() - 3_600_000L;
-            DemoData data = DemoData.generate(devices, requests, 42L, base);
-            DemoReminders reminders = new DemoReminders(data, base);
-            DemoNightly nightly = new DemoNightly(dir.resolve("nightly"), users);
-            List<String[]> nightlyBinds = nightly.generate();
-            // the nightly users' devices were bound long ago: before the day's events
-            produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
-            produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
-            produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
-            produce(stack.kafkaBootstrap(), Topics.REMINDER_TASKS, reminders.tasks);
-            produce(stack.kafkaBootstrap(), Topics.REMINDER_SUBSCRIPTIONS, reminders.subscriptions);
-            System.out.printf(
-                    "      %,d device events, %,d requests and %,d reminder events (2 tasks) in"
-                            + " %.1f s; %,d users' activity, interests, history and devices in"
-                            + " %s%n",
-                    data.deviceEvents.size() + nightlyBinds.size(),
-                    data.requests.size(),
-                    reminders.tasks.size() + reminders.subscriptions.size(),
-                    secs(ts),
-                    users,
-                    nightly.dir);
-
-            step("[3/9] building audience segments from package files (segment job, BATCH)");
-            ts = System.nanoTime();
-            Path packages = dir.resolve("packages");
-            for (Map.Entry<String, List<String>> e : data.packages.entrySet()) {
-                Path file = packages.resolve(e.getKey() + ".txt");
-                Files.createDirectories(file.getParent());
-                Files.write(file, e.getValue(), StandardCharsets.UTF_8);
-            }
-            Map<String, String> segmentOpts = new HashMap<>(stack.jobOptions());
-            segmentOpts.put(SegmentsOptions.FILES.key(), packages.toString());
-            StreamExecutionEnvironment batch =
-                    StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
-            batch.setParallelism(2);
-            SegmentsJob.Report built = SegmentsJob.run(batch, Configuration.fromMap(segmentOpts));
-            for (BuiltSegment b : built.segments()) {
-                System.out.println("      " + b);
-            }
-            System.out.printf(
-                    "      %,d rows in %.1f s; campaigns: %d x '%s' and one with a typo%n",
-                    built.rows(), secs(ts), data.campaigns, DemoData.CAMPAIGN);
-
-            step(
-                    "[4/9] the night before: send time, recall and personal slots for "
-                            + nightly.date
-                            + " (nightly job, BATCH), then the schedule feed");
-            ts = System.nanoTime();
-            nightly.runNightly(stack);
-            System.out.printf(
-                    "      %,d send times (histogram predictor; within 30 min of the true habit:"
-                            + " first %.1f%%, last %.1f%%), %,d recalls, %,d slots in push_schedule"
-                            + " (%.1f s)%n",
-                    nightly.sendTimes,
-                    100.0 * nightly.firstWithin30 / Math.max(1, nightly.sendTimes),
-                    100.0 * nightly.lastWithin30 / Math.max(1, nightly.sendTimes),
-                    nightly.recalls,
-                    nightly.slots,
-                    secs(ts));
-            ts = System.nanoTime();
-            nightly.feed(stack);
-            System.out.printf(
-                    "      feed: the day's slots on push.requests (each 30 min before its slot; the"
-                            + " dispatch job holds them until then) in %.1f s%n",
-                    secs(ts));
-            long inputRecords =
-                    data.deviceEvents.size()
-                            + nightlyBinds.size()
-                            + data.requests.size()
-                            + nightly.slots;
-
-            step("[5/9] running the dispatch job (RocksDB, event time, exactly-once sinks)");
-            Path rules = dir.resolve("rules.yaml");
-            Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
-            System.out.println(
-                    "      gate rules: "
-                            + rules
-                            + " (the contract's example; reminders whitelisted)");
-            Map<String, String> opts = new HashMap<>(stack.jobOptions());
-            opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
-            opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
-            opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-            opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
-            // Tomorrow's slots are played now, a day ahead of the wall clock.
-            opts.put(DispatchOptions.MAX_FUTURE.key(), "0 s");
-            // A day in a minute: each vendor paced at ten times its default rate.
-            opts.put(DispatchOptions.PACING_RATES.key(), demoRates());
-            opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
-            opts.put(DispatchOptions.KEEP_RUNNING.key(), String.valueOf(keep));
-            System.out.println("      pacing: " + demoRates() + " sends/s");
-            // A demo reports a failure instead of restarting for ever.
-            Configuration flink = stack.flinkConfiguration();
-            flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-            // Its own folder: the dry run reads the newest checkpoint there, never another job's.
-            Path checkpoints = dir.resolve("dispatch-checkpoints");
-            flink.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-            StreamExecutionEnvironment env =
-                    StreamExecutionEnvironment.getExecutionEnvironment(flink);
-            env.setParallelism(2);
-            ts = System.nanoTime();
-            JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));
-            long expectedDecisions =
-                    data.expectedByRegistry.values().stream().mapToLong(x -> x).sum()
-                            + nightly.slots;
-            double jobSecs;
-            if (keep) {
-                DemoKeep.awaitDecided(stack.kafkaBootstrap(), job, expectedDecisions, ts);
-                jobSecs = secs(ts) - DemoKeep.QUIET_MS / 1000.0;
-                System.out.printf(
-                        "      input decided in about %.1f s; the job keeps running%n", jobSecs);
-            } else {
-                jobSecs = awaitFinished(stack.kafkaBootstrap(), job, expectedDecisions, ts);
-                System.out.printf("      job finished in %.1f s%n", jobSecs);
-            }
-
-            step("[6/9] reading the output topics and HBase");
-            int code = summary(stack, data, nightly, inputRecords, jobSecs);
-            if (!reminders.check(stack.kafkaBootstrap())) {
-                code = Math.max(code, 1);
-            }
-            System.out.println("      inboxes (pushline serve's API, over HTTP):");
-            if (!DemoInbox.check(stack, data)) {
-                code = Math.max(code, 1);
-            }
-            code = Math.max(code, DemoLongconn.run(stack, dir, base));
-            code = Math.max(code, DemoReceipts.run(stack, dir));
-            System.out.printf("Wall time: %.1f s%n", secs(t0));
-            if (keep) {
-                return DemoKeep.hold(stack, job, checkpoints, rules, port, code);
-            }
-            return code;
+            return day(stack, dir, t0, devices, requests, users, keep, port);
         }
+    }
+
+    /**
+     * The demo on a stack that is already up (the CLI's integration tests share one per JVM): its
+     * topics emptied first, so that it reads only its own input, as on a fresh stack. No --keep.
+     */
+    static int runOn(LocalStack stack, int devices, int requests, int users) throws Exception {
+        long t0 = System.nanoTime();
+        printTitle(devices, requests, users);
+        Path dir = LocalStack.defaultDir().resolve("demo");
+        step("[1/9] the embedded stack that is up: its topics emptied");
+        stack.kafka().recreateTopics(Topics.all(), 2);
+        return day(stack, dir, t0, devices, requests, users, false, 0);
+    }
+
+    private static void printTitle(int devices, int requests, int users) {
+        System.out.printf(
+                "Pushline demo: %,d devices, %,d push requests, %,d users with tomorrow's personal"
+                        + " pushes; jobs at parallelism 2%n",
+                devices, requests, users);
+    }
+
+    /** Steps 2 to 9 on a running stack. */
+    private static int day(
+            LocalStack stack,
+            Path dir,
+            long t0,
+            int devices,
+            int requests,
+            int users,
+            boolean keep,
+            int port)
+            throws Exception {
+        long ts;
+        step("[2/9] generating and producing device events and requests");
+        ts = System.nanoTime();
+        long base = System.currentTimeMillis() - 3_600_000L;
+        DemoData data = DemoData.generate(devices, requests, 42L, base);
+        DemoReminders reminders = new DemoReminders(data, base);
+        DemoNightly nightly = new DemoNightly(dir.resolve("nightly"), users);
+        List<String[]> nightlyBinds = nightly.generate();
+        // the nightly users' devices were bound long ago: before the day's events
+        produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
+        produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
+        produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
+        produce(stack.kafkaBootstrap(), Topics.REMINDER_TASKS, reminders.tasks);
+        produce(stack.kafkaBootstrap(), Topics.REMINDER_SUBSCRIPTIONS, reminders.subscriptions);
+        System.out.printf(
+                "      %,d device events, %,d requests and %,d reminder events (2 tasks) in"
+                        + " %.1f s; %,d users' activity, interests, history and devices in"
+                        + " %s%n",
+                data.deviceEvents.size() + nightlyBinds.size(),
+                data.requests.size(),
+                reminders.tasks.size() + reminders.subscriptions.size(),
+                secs(ts),
+                users,
+                nightly.dir);
+
+        step("[3/9] building audience segments from package files (segment job, BATCH)");
+        ts = System.nanoTime();
+        Path packages = dir.resolve("packages");
+        for (Map.Entry<String, List<String>> e : data.packages.entrySet()) {
+            Path file = packages.resolve(e.getKey() + ".txt");
+            Files.createDirectories(file.getParent());
+            Files.write(file, e.getValue(), StandardCharsets.UTF_8);
+        }
+        Map<String, String> segmentOpts = new HashMap<>(stack.jobOptions());
+        segmentOpts.put(SegmentsOptions.FILES.key(), packages.toString());
+        StreamExecutionEnvironment batch =
+                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        batch.setParallelism(2);
+        SegmentsJob.Report built = SegmentsJob.run(batch, Configuration.fromMap(segmentOpts));
+        for (BuiltSegment b : built.segments()) {
+            System.out.println("      " + b);
+        }
+        System.out.printf(
+                "      %,d rows in %.1f s; campaigns: %d x '%s' and one with a typo%n",
+                built.rows(), secs(ts), data.campaigns, DemoData.CAMPAIGN);
+
+        step(
+                "[4/9] the night before: send time, recall and personal slots for "
+                        + nightly.date
+                        + " (nightly job, BATCH), then the schedule feed");
+        ts = System.nanoTime();
+        nightly.runNightly(stack);
+        System.out.printf(
+                "      %,d send times (histogram predictor; within 30 min of the true habit:"
+                        + " first %.1f%%, last %.1f%%), %,d recalls, %,d slots in push_schedule"
+                        + " (%.1f s)%n",
+                nightly.sendTimes,
+                100.0 * nightly.firstWithin30 / Math.max(1, nightly.sendTimes),
+                100.0 * nightly.lastWithin30 / Math.max(1, nightly.sendTimes),
+                nightly.recalls,
+                nightly.slots,
+                secs(ts));
+        ts = System.nanoTime();
+        nightly.feed(stack);
+        System.out.printf(
+                "      feed: the day's slots on push.requests (each 30 min before its slot; the"
+                        + " dispatch job holds them until then) in %.1f s%n",
+                secs(ts));
+        long inputRecords =
+                data.deviceEvents.size()
+                        + nightlyBinds.size()
+                        + data.requests.size()
+                        + nightly.slots;
+
+        step("[5/9] running the dispatch job (RocksDB, event time, exactly-once sinks)");
+        Path rules = dir.resolve("rules.yaml");
+        Files.writeString(rules, DEMO_RULES, StandardCharsets.UTF_8);
+        System.out.println(
+                "      gate rules: " + rules + " (the contract's example; reminders whitelisted)");
+        Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.put(DispatchOptions.GATE_RULES.key(), rules.toString());
+        opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
+        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
+        opts.put(DispatchOptions.IDLE_ADVANCE.key(), "0 s");
+        // Tomorrow's slots are played now, a day ahead of the wall clock.
+        opts.put(DispatchOptions.MAX_FUTURE.key(), "0 s");
+        // A day in a minute: each vendor paced at ten times its default rate.
+        opts.put(DispatchOptions.PACING_RATES.key(), demoRates());
+        opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");
+        opts.put(DispatchOptions.KEEP_RUNNING.key(), String.valueOf(keep));
+        System.out.println("      pacing: " + demoRates() + " sends/s");
+        // A demo reports a failure instead of restarting for ever.
+        Configuration flink = stack.flinkConfiguration();
+        flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // Its own folder: the dry run reads the newest checkpoint there, never another job's.
+        Path checkpoints = dir.resolve("dispatch-checkpoints");
+        flink.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(2);
+        ts = System.nanoTime();
+        JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));
+        long expectedDecisions =
+                data.expectedByRegistry.values().stream().mapToLong(x -> x).sum() + nightly.slots;
+        double jobSecs;
+        if (keep) {
+            DemoKeep.awaitDecided(stack.kafkaBootstrap(), job, expectedDecisions, ts);
+            jobSecs = secs(ts) - DemoKeep.QUIET_MS / 1000.0;
+            System.out.printf(
+                    "      input decided in about %.1f s; the job keeps running%n", jobSecs);
+        } else {
+            jobSecs = awaitFinished(stack.kafkaBootstrap(), job, expectedDecisions, ts);
+            System.out.printf("      job finished in %.1f s%n", jobSecs);
+        }
+
+        step("[6/9] reading the output topics and HBase");
+        int code = summary(stack, data, nightly, inputRecords, jobSecs);
+        if (!reminders.check(stack.kafkaBootstrap())) {
+            code = Math.max(code, 1);
+        }
+        System.out.println("      inboxes (pushline serve's API, over HTTP):");
+        if (!DemoInbox.check(stack, data)) {
+            code = Math.max(code, 1);
+        }
+        code = Math.max(code, DemoLongconn.run(stack, dir, base));
+        code = Math.max(code, DemoReceipts.run(stack, dir));
+        System.out.printf("Wall time: %.1f s%n", secs(t0));
+        if (keep) {
+            return DemoKeep.hold(stack, job, checkpoints, rules, port, code);
+        }
+        return code;
     }
 
     /** Waits for the bounded job to finish, printing progress; its run time in seconds. */

@@ -2,6 +2,7 @@ package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.local.LocalStackExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringWriter;
@@ -14,15 +15,19 @@ import org.apache.logging.log4j.core.appender.WriterAppender;
 import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The demo at a small size, as {@code ./pushline demo} runs it: its own embedded stack, generated
- * devices with churn, requests to uids and devices, malformed records, the nightly job and schedule
- * feed for 2,000 generated users, the dispatch job at parallelism 2, then vendor receipts through
- * the receipts job and the biggest campaign's report. It exits 0 only when every output count
- * equals the in-memory model of the input and the metrics tables equal the gateways' counts.
+ * The demo at a small size, as {@code ./pushline demo} runs it (on the embedded stack the module's
+ * integration tests share, its topics emptied first, instead of one of its own): generated devices
+ * with churn, requests to uids and devices, malformed records, the nightly job and schedule feed
+ * for 2,000 generated users, the dispatch job at parallelism 2, then vendor receipts through the
+ * receipts job and the biggest campaign's report. It exits 0 only when every output count equals
+ * the in-memory model of the input and the metrics tables equal the gateways' counts.
  */
 class DemoITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void demoOutputMatchesTheModel() throws Exception {
@@ -43,11 +48,8 @@ class DemoITCase {
         ctx.updateLoggers();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            code =
-                    DemoCommand.run(
-                            new String[] {
-                                "--devices", "5000", "--requests", "300", "--users", "2000"
-                            });
+            // on the stack the CLI's integration tests share: one stack start less per build
+            code = DemoCommand.runOn(STACK.get(), 5000, 300, 2000);
         } finally {
             System.setOut(stdout);
             ctx.getConfiguration().getRootLogger().removeAppender("demo-log-scan");
