@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,7 @@ class ProcessesTest {
                         System.getProperty("java.class.path"),
                         List.of(Sleeper.class.getName()));
         try {
+            awaitJvm(p);
             assertThat(processes.find(Role.TASKMANAGER_1))
                     .map(ProcessHandle::pid)
                     .contains(p.pid());
@@ -78,6 +81,24 @@ class ProcessesTest {
     }
 
     /** Waits until it is killed (the test's finally kills it if an assertion failed first). */
+    /**
+     * Waits until the spawned process is the JVM: it starts as {@code setsid}, which execs {@code
+     * java}, and while an exec is under way its command line cannot be read (once, {@code kill}
+     * found nothing 60 ms after {@code find} had found it).
+     */
+    private static void awaitJvm(ProcessHandle p) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!p.info().command().map(c -> c.endsWith("/java")).orElse(false)) {
+            assertThat(p.isAlive()).as("the spawned JVM is alive").isTrue();
+            assertThat(System.nanoTime()).as("the JVM started within 30 s").isLessThan(until);
+            try {
+                p.onExit().get(20, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException stillRunning) {
+                // not yet java: look again
+            }
+        }
+    }
+
     public static final class Sleeper {
         public static void main(String[] args) {
             while (true) {
