@@ -19,24 +19,8 @@ final class BenchCluster {
      * network flush.
      */
     static Configuration configuration(Path work) {
-        Configuration conf = productionFlush(LocalFlink.configuration(work));
+        Configuration conf = LocalFlink.withProductionFlush(LocalFlink.configuration(work));
         conf.set(RestOptions.BIND_PORT, "0");
-        return conf;
-    }
-
-    /**
-     * Puts production's network flush back into a local configuration (local runs flush at Flink's
-     * 100 ms default to save the tests' CPU): every benchmark's figures are at production's flush,
-     * as they were recorded.
-     */
-    static Configuration productionFlush(Configuration conf) {
-        LocalFlink.productionCheckpoints()
-                .forEach(
-                        (k, v) -> {
-                            if (k.startsWith("execution.buffer-timeout.")) {
-                                conf.setString(k, v);
-                            }
-                        });
         return conf;
     }
 

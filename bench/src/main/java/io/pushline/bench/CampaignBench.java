@@ -8,6 +8,7 @@ import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
+import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
@@ -83,7 +84,7 @@ final class CampaignBench {
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-campaign");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
-                        BenchCluster.productionFlush(stack.flinkConfiguration()));
+                        LocalFlink.withProductionFlush(stack.flinkConfiguration()));
         env.setParallelism(2);
         long t1 = System.nanoTime();
         JobClient job = DispatchJob.start(env, Configuration.fromMap(opts));

@@ -19,6 +19,8 @@ public final class LocalFlink {
 
     public static final String CONF_DIR_ENV = PushlineDirs.FLINK_CONF_DIR_ENV;
 
+    private static final String BUFFER_TIMEOUT_PREFIX = "execution.buffer-timeout.";
+
     private LocalFlink() {}
 
     public static Configuration configuration(Path dataDir) {
@@ -37,7 +39,7 @@ public final class LocalFlink {
         // next checkpoint (a second), and each task's flusher waking 100 times a second cost a
         // third of the CPU of dispatch's integration tests (210 -> 140 CPU-s at 100 ms).
         // Benchmarks that time sends take production's value (productionCheckpoints).
-        local.put("execution.buffer-timeout.interval", "100 ms");
+        local.put(BUFFER_TIMEOUT_PREFIX + "interval", "100 ms");
         local.put("execution.checkpointing.dir", dataDir.resolve("checkpoints").toUri().toString());
         local.put(
                 "execution.checkpointing.savepoint-dir",
@@ -79,11 +81,26 @@ public final class LocalFlink {
                                     k.startsWith("execution.checkpointing.")
                                             && !k.endsWith(".dir")
                                             && !k.endsWith("-dir");
-                            if (checkpoint || k.startsWith("execution.buffer-timeout.")) {
+                            if (checkpoint || k.startsWith(BUFFER_TIMEOUT_PREFIX)) {
                                 out.put(k, v);
                             }
                         });
         return out;
+    }
+
+    /**
+     * {@code conf} with production's network flush put back (local runs flush at Flink's 100 ms
+     * default): for the benchmarks, whose figures are at production's flush.
+     */
+    public static Configuration withProductionFlush(Configuration conf) {
+        productionCheckpoints()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith(BUFFER_TIMEOUT_PREFIX)) {
+                                conf.setString(k, v);
+                            }
+                        });
+        return conf;
     }
 
     /** The folder of config.yaml: see {@link PushlineDirs#flinkConfDir}. */
