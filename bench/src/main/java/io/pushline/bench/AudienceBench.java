@@ -4,7 +4,6 @@ import io.pushline.audience.SegmentStore;
 import io.pushline.audience.eval.AudienceEvaluator;
 import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,6 +14,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 import org.roaringbitmap.RoaringBitmapWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench audience [--universe N] [--runs R] [--campaign N]}: five random segments
@@ -24,31 +25,34 @@ import org.roaringbitmap.RoaringBitmapWriter;
  * and read from the embedded HBase store; and, unless {@code --campaign 0}, a campaign of N devices
  * through the dispatch job (see {@link CampaignBench}).
  */
-final class AudienceBench {
+@Command(
+        name = "audience",
+        mixinStandardHelpOptions = true,
+        description = "The evaluator vs hand-written bitmaps, the store, a campaign.")
+final class AudienceBench extends Bench {
     static final String EXPRESSION = "((s0 AND s1) OR s2) AND NOT s3 OR s4";
     static final double[] DENSITIES = {0.5, 0.2, 0.1, 0.05, 0.01};
 
-    private AudienceBench() {}
+    @Option(
+            names = "--universe",
+            paramLabel = "N",
+            description = "Uids in the universe (default ${DEFAULT-VALUE}).")
+    int universe = 100_000_000;
 
-    static int run(String[] args) throws Exception {
-        int universe = 100_000_000;
-        int runs = 21;
-        int campaign = 1_000_000;
-        for (int i = 0; i < args.length; i++) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (args[i].equals("--universe") && v != null) {
-                universe = Integer.parseInt(v);
-            } else if (args[i].equals("--runs") && v != null) {
-                runs = Integer.parseInt(v);
-            } else if (args[i].equals("--campaign") && v != null) {
-                campaign = Integer.parseInt(v);
-            } else {
-                throw new UsageException(
-                        "usage: ./pushline bench audience [--universe N] [--runs R]"
-                                + " [--campaign DEVICES]");
-            }
-            i++;
-        }
+    @Option(
+            names = "--runs",
+            paramLabel = "R",
+            description = "Timed evaluations per expression (default ${DEFAULT-VALUE}).")
+    int runs = 21;
+
+    @Option(
+            names = "--campaign",
+            paramLabel = "DEVICES",
+            description = "Devices of the campaign phase (default ${DEFAULT-VALUE}).")
+    int campaign = 1_000_000;
+
+    @Override
+    public Integer call() throws Exception {
         System.out.printf(
                 "Audience bench: %,d-id universe, %s, %d runs each (median), 1 thread%n",
                 universe, EXPRESSION, runs);
@@ -86,7 +90,7 @@ final class AudienceBench {
             }
             size = result.cardinality();
         }
-        BenchResults results = new BenchResults("audience", args);
+        BenchResults results = results();
         for (int r = 0; r < runs; r++) {
             results.round(
                     BenchResults.figures(

@@ -1,6 +1,6 @@
 package io.pushline.bench;
 
-import io.pushline.common.CommandExit;
+import io.pushline.common.Cli;
 
 /**
  * Entry point of {@code ./pushline bench ...}: the launcher runs it with the bench module's
@@ -10,6 +10,6 @@ public final class BenchMain {
     private BenchMain() {}
 
     public static void main(String[] args) {
-        CommandExit.runAndHalt(() -> Benches.run(args));
+        Cli.main(new Benches(), args);
     }
 }

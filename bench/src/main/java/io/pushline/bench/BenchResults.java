@@ -36,13 +36,7 @@ final class BenchResults {
     }
 
     /** The value of {@code --repeat}: how many rounds, at least 1. */
-    static int rounds(String value) {
-        int n;
-        try {
-            n = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new UsageException("--repeat takes a number of rounds, not '" + value + "'");
-        }
+    static int rounds(int n) {
         if (n < 1) {
             throw new UsageException("--repeat must be at least 1");
         }

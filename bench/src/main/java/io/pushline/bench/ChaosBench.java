@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +23,8 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench chaos [--devices N] [--realtime-per-second R] [--rate PER_VENDOR]}: the
@@ -35,7 +38,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * running and the JobManager let it go), R is the slowest recovery. Exits 1 when anything is
  * duplicated or missing or a scheduled fault did not happen.
  */
-final class ChaosBench {
+@Command(
+        name = "chaos",
+        mixinStandardHelpOptions = true,
+        description = "Faults on a real multi-process cluster; exit 1 on any loss.")
+final class ChaosBench extends Bench {
     static final String NAMESPACE = "chaos";
     static final String CAMPAIGN = "chaos-campaign";
     private static final Duration OUTAGE = Duration.ofSeconds(20);
@@ -49,45 +56,55 @@ final class ChaosBench {
      */
     static final String UPGRADE_FROM = "680fee6";
 
-    private ChaosBench() {}
+    @Option(
+            names = "--devices",
+            paramLabel = "N",
+            description = "Campaign devices (default ${DEFAULT-VALUE}).")
+    int devices = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int devices = 1_000_000;
-        int realtimePerSecond = 20;
-        int rate = 500;
-        List<String> extra = new ArrayList<>();
-        Set<String> faults = new java.util.HashSet<>(FAULTS);
-        String upgradeFrom = UPGRADE_FROM;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--devices") && i + 1 < args.length) {
-                devices = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--realtime-per-second") && i + 1 < args.length) {
-                realtimePerSecond = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--rate") && i + 1 < args.length) {
-                rate = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--faults") && i + 1 < args.length) {
-                faults = new java.util.HashSet<>(List.of(args[++i].split(",")));
-                if (!FAULTS.containsAll(faults)) {
-                    throw new UsageException("--faults takes some of " + FAULTS);
-                }
-            } else if (args[i].equals("--upgrade-from") && i + 1 < args.length) {
-                upgradeFrom = args[++i];
-            } else if (args[i].equals("--set") && i + 1 < args.length) {
-                String[] kv = args[++i].split("=", 2);
-                if (kv.length != 2) {
-                    throw new UsageException("--set takes key=value, got '" + args[i] + "'");
-                }
-                extra.add("--" + kv[0]);
-                extra.add(kv[1]);
-            } else {
-                throw new UsageException(
-                        "usage: ./pushline bench chaos [--devices N] [--realtime-per-second R]"
-                                + " [--rate PER_VENDOR] [--faults "
-                                + String.join(",", FAULTS)
-                                + "]"
-                                + " [--upgrade-from REVISION|none] [--set key=value ...]");
-            }
+    @Option(
+            names = "--realtime-per-second",
+            paramLabel = "R",
+            description = "Realtime pushes a second (default ${DEFAULT-VALUE}).")
+    int realtimePerSecond = 20;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "PER_VENDOR",
+            description = "Vendor rate, pushes a second (default ${DEFAULT-VALUE}).")
+    int rate = 500;
+
+    @Option(
+            names = "--faults",
+            split = ",",
+            paramLabel = "FAULT",
+            description = "Some of kill,kafka,hbase,savepoint (default: all).")
+    Set<String> faults = new java.util.HashSet<>(FAULTS);
+
+    @Option(
+            names = "--upgrade-from",
+            paramLabel = "REVISION",
+            description =
+                    "The savepoint step's earlier version, or none (default ${DEFAULT-VALUE}).")
+    String upgradeFrom = UPGRADE_FROM;
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description = "A dispatch job option for the run.")
+    Map<String, String> set = new java.util.LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        if (!FAULTS.containsAll(faults)) {
+            throw new UsageException("--faults takes some of " + FAULTS);
         }
+        List<String> extra = new ArrayList<>();
+        set.forEach(
+                (k, v) -> {
+                    extra.add("--" + k);
+                    extra.add(v);
+                });
         Path home = LocalStack.defaultDir().resolve("bench").resolve("chaos-cluster");
         Path root = ClusterLayout.findRoot();
         LocalCluster cluster = new LocalCluster(new ClusterLayout(home, root));

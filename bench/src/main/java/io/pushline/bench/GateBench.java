@@ -3,7 +3,6 @@ package io.pushline.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.cluster.FlinkRest;
 import io.pushline.common.NoEventTime;
-import io.pushline.common.UsageException;
 import io.pushline.dispatch.gate.ExampleRules;
 import io.pushline.dispatch.gate.GateEngine;
 import io.pushline.dispatch.gate.GateOperator;
@@ -34,40 +33,54 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench gate [--devices N] [--events M]}: the gate operator against a plain keyed
  * count over the same generated pushes, one job after the other on one MiniCluster (RocksDB,
  * parallelism 2); then the serialized size of the gate's state per (device, msgType).
  */
-final class GateBench {
+@Command(
+        name = "gate",
+        mixinStandardHelpOptions = true,
+        description = "The gate vs a plain keyed count on one MiniCluster, state bytes.")
+final class GateBench extends Bench {
     static final String[] TYPES = {
         "news", "album_update", "live_start", "promo", "security_notice"
     };
     static final long T0 = 1_767_225_600_000L;
     static final int MAX_PARALLELISM = 720;
 
-    private GateBench() {}
-
     /** {@code ./pushline bench gate ARGS...} (the arguments after the name). */
-    static int gate(String[] args) throws Exception {
-        int devices = 1_000_000;
-        long events = 5_000_000;
-        long warmup = 1_000_000;
-        int repeat = 3;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--devices") && i + 1 < args.length) {
-                devices = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--events") && i + 1 < args.length) {
-                events = Long.parseLong(args[++i]);
-            } else if (args[i].equals("--warmup") && i + 1 < args.length) {
-                warmup = Long.parseLong(args[++i]);
-            } else if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = BenchResults.rounds(args[++i]);
-            } else {
-                throw new UsageException("unknown argument '" + args[i] + "' for bench gate");
-            }
-        }
+    @Option(
+            names = "--devices",
+            paramLabel = "N",
+            description = "Devices (default ${DEFAULT-VALUE}).")
+    int devices = 1_000_000;
+
+    @Option(
+            names = "--events",
+            paramLabel = "M",
+            description = "Timed events (default ${DEFAULT-VALUE}).")
+    long events = 5_000_000;
+
+    @Option(
+            names = "--warmup",
+            paramLabel = "W",
+            description = "Warm-up events (default ${DEFAULT-VALUE}).")
+    long warmup = 1_000_000;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
         String rules = ExampleRules.WITH_GENERATED_DEVICES;
         System.out.printf(
                 "bench gate: %,d pushes over %,d devices, the contract's example rules,"
@@ -182,7 +195,7 @@ final class GateBench {
                             + " of the work (its source on the other core); %,.0f events per"
                             + " CPU-second spent for it%n",
                     oneCore.rate, oneCore.perCore);
-            BenchResults results = new BenchResults("gate", args);
+            BenchResults results = results();
             for (int r = 0; r < repeat; r++) {
                 results.round(
                         BenchResults.figures(

@@ -4,7 +4,9 @@ import io.pushline.bench.hostile.HostileCase;
 import io.pushline.bench.hostile.HostileCases;
 import io.pushline.bench.hostile.HostileRun;
 import io.pushline.common.CommonOptions;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.common.KafkaIO;
+import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
@@ -23,6 +25,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench hostile [--per-case SECONDS] [--kafka.properties.NAME VALUE ...]}: the
@@ -31,21 +35,30 @@ import org.apache.kafka.clients.admin.Admin;
  * strategy), then each hostile record goes to its topic followed by a canary push, one at a time;
  * last line {@code hostile inputs N, jobs stopped S, canaries decided C, tokens leaked T}.
  */
-final class HostileBench {
-    private HostileBench() {}
+@Command(
+        name = "hostile",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = "Hostile records against a dispatch job (needs local up).")
+final class HostileBench extends Bench implements JobOptionArgs.Target {
+    @Option(
+            names = "--per-case",
+            paramLabel = "SECONDS",
+            description = "Seconds per case (default ${DEFAULT-VALUE}).")
+    long perCase = 60;
 
-    static int run(String[] args) throws Exception {
-        long perCase = 60;
-        Properties client = KafkaIO.clientProperties(args);
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--per-case") && i + 1 < args.length) {
-                perCase = Long.parseLong(args[++i]);
-            } else if (args[i].startsWith("--" + CommonOptions.KAFKA_PROPERTIES_PREFIX)) {
-                i += args[i].contains("=") ? 0 : 1; // read above
-            } else {
-                throw new UsageException("unknown argument '" + args[i] + "' for bench hostile");
-            }
-        }
+    private final List<String> options = new ArrayList<>();
+
+    @Override
+    public List<String> jobOptions() {
+        return options;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Properties client =
+                KafkaIO.clientProperties(
+                        OptionsParser.parse(options.toArray(new String[0]), List.of()));
         Path home = LocalStack.defaultDir();
         Map<String, String> env = LocalStack.readEnv(home);
         String kafka = env.get("KAFKA_BOOTSTRAP");
@@ -64,7 +77,7 @@ final class HostileBench {
         client.forEach((k, v) -> opts.put(CommonOptions.KAFKA_PROPERTIES_PREFIX + k, (String) v));
         opts.put(DispatchOptions.GROUP_ID.key(), "pushline-hostile-" + run);
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "pushline-hostile-" + run);
-        BenchResults results = new BenchResults("hostile", args);
+        BenchResults results = results();
         Path work = Files.createTempDirectory("pushline-hostile");
         Configuration flink = BenchCluster.configuration(work);
         StreamExecutionEnvironment senv = StreamExecutionEnvironment.getExecutionEnvironment(flink);

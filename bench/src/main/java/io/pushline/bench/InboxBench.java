@@ -35,6 +35,8 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.roaringbitmap.RoaringBitmap;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench inbox [--users N] [--messages-per-user M] [--broadcasts B] [--clients C]
@@ -49,39 +51,62 @@ import org.roaringbitmap.RoaringBitmap;
  * the rows a broadcast writes for a 10,000- and a 1,000,000-member audience. Exits 1 when any
  * request failed.
  */
-final class InboxBench {
+@Command(
+        name = "inbox",
+        mixinStandardHelpOptions = true,
+        description = "Inbox first-page reads over HTTP, cold and warm.")
+final class InboxBench extends Bench {
     static final String NAMESPACE = "benchinbox";
     static final int CATALOG = 3_000;
 
     /** Warm rounds of {@code --seconds} each; the last line gives their median and spread. */
     static final int ROUNDS = 3;
 
-    private InboxBench() {}
+    @Option(names = "--users", paramLabel = "N", description = "Users (default ${DEFAULT-VALUE}).")
+    int users = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int users = 1_000_000;
-        int perUser = 30;
-        int broadcasts = 20;
-        int clients = 8;
-        int seconds = 30;
-        long cacheBytes = ServeOptions.INBOX_CACHE.defaultValue().getBytes();
-        for (int i = 0; i < args.length; i++) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--users" -> users = positive(args[i], v);
-                case "--messages-per-user" -> perUser = positive(args[i], v);
-                case "--broadcasts" -> broadcasts = positive(args[i], v);
-                case "--clients" -> clients = positive(args[i], v);
-                case "--seconds" -> seconds = positive(args[i], v);
-                case "--cache" -> cacheBytes = memory(args[i], v);
-                default ->
-                        throw new UsageException(
-                                "usage: ./pushline bench inbox [--users N] [--messages-per-user M]"
-                                        + " [--broadcasts B] [--clients C] [--seconds S] [--cache SIZE]");
-            }
-            i++;
-        }
-        BenchResults results = new BenchResults("inbox", args);
+    @Option(
+            names = "--messages-per-user",
+            paramLabel = "M",
+            description = "Messages a user (default ${DEFAULT-VALUE}).")
+    int perUser = 30;
+
+    @Option(
+            names = "--broadcasts",
+            paramLabel = "B",
+            description = "Broadcast messages (default ${DEFAULT-VALUE}).")
+    int broadcasts = 20;
+
+    @Option(
+            names = "--clients",
+            paramLabel = "C",
+            description = "HTTP clients (default ${DEFAULT-VALUE}).")
+    int clients = 8;
+
+    @Option(
+            names = "--seconds",
+            paramLabel = "S",
+            description = "Seconds of the warm phase (default ${DEFAULT-VALUE}).")
+    int seconds = 30;
+
+    @Option(
+            names = "--cache",
+            paramLabel = "SIZE",
+            description = "The server's inbox cache, e.g. 512m (0: off; default serve's).")
+    String cache;
+
+    @Override
+    public Integer call() throws Exception {
+        positive("--users", users);
+        positive("--messages-per-user", perUser);
+        positive("--broadcasts", broadcasts);
+        positive("--clients", clients);
+        positive("--seconds", seconds);
+        long cacheBytes =
+                cache == null
+                        ? ServeOptions.INBOX_CACHE.defaultValue().getBytes()
+                        : memory("--cache", cache);
+        BenchResults results = results();
         Path dir = LocalStack.defaultDir().resolve("bench-inbox");
         System.out.printf(
                 "bench inbox: %,d users x %d messages on average, %d broadcasts, %d clients for %d"
@@ -429,16 +454,10 @@ final class InboxBench {
         return (System.nanoTime() - since) / 1e9;
     }
 
-    private static int positive(String name, String value) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException | NullPointerException e) {
-            // below
+    private static void positive(String name, int value) {
+        if (value <= 0) {
+            throw new UsageException(name + " takes a positive number");
         }
-        throw new UsageException(name + " takes a positive number");
     }
 
     private static long memory(String name, String value) {

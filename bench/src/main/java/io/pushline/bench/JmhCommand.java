@@ -4,19 +4,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code ./pushline bench jmh [REGEX] [JMH options]}: the micro benchmarks of {@code
  * io.pushline.bench.jmh} with JMH's own runner. Without options: one fork, 3 warm-up and 5 measured
  * iterations of 2 s each; results as JSON in {@code .pushline/bench/jmh.json}.
  */
-final class JmhCommand {
-    private JmhCommand() {}
+@Command(
+        name = "jmh",
+        description = {
+            "JMH micro benchmarks of the hot paths: [REGEX] [JMH options]; -h gives JMH's own"
+                    + " options."
+        })
+final class JmhCommand implements Callable<Integer> {
+    /** Everything after {@code jmh} goes to JMH's runner as given. */
+    @Unmatched List<String> args = new ArrayList<>();
 
-    static int run(String[] args) throws Exception {
-        List<String> jmh = new ArrayList<>(Arrays.asList(args));
+    @Override
+    public Integer call() throws Exception {
+        List<String> jmh = new ArrayList<>(args);
         boolean hasOptions = jmh.stream().anyMatch(a -> a.startsWith("-"));
         if (!hasOptions) {
             Path out = home().resolve("bench").resolve("jmh.json");

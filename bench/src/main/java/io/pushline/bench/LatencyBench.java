@@ -22,6 +22,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench latency [--devices N] [--realtime-per-second R] [--set key=value ...]}:
@@ -35,38 +37,43 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * ones. Each phase prints CPU and Flink's checkpoint statistics. Last line {@code realtime visible
  * p50 A ms, p99 B ms, campaign C devices/s, duplicates D, missing M}.
  */
-final class LatencyBench {
+@Command(
+        name = "latency",
+        mixinStandardHelpOptions = true,
+        description = "Realtime pushes as a read_committed gateway sees them.")
+final class LatencyBench extends Bench {
     private static final String NAMESPACE = "benchlatency";
     private static final int REALTIME_DEVICES = 100;
     private static final long QUIET_PHASE_MS = 20_000;
     private static final Map<String, String> jobOverrides = new java.util.TreeMap<>();
 
-    private LatencyBench() {}
+    @Option(
+            names = "--devices",
+            paramLabel = "N",
+            description = "Campaign devices (default ${DEFAULT-VALUE}).")
+    int devices = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int devices = 1_000_000;
-        int perSecond = 3;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--devices") && i + 1 < args.length) {
-                devices = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--realtime-per-second") && i + 1 < args.length) {
-                perSecond = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--set") && i + 1 < args.length) {
-                String[] kv = args[++i].split("=", 2);
-                if (kv.length != 2) {
-                    throw new UsageException("--set takes key=value, got '" + args[i] + "'");
-                }
-                jobOverrides.put(kv[0], kv[1]);
-            } else {
-                throw new UsageException("unknown argument '" + args[i] + "' for bench latency");
-            }
-        }
+    @Option(
+            names = "--realtime-per-second",
+            paramLabel = "R",
+            description = "Realtime pushes a second (default ${DEFAULT-VALUE}).")
+    int perSecond = 3;
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description = "A dispatch job option for the run.")
+    Map<String, String> set = new java.util.LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        jobOverrides.putAll(set);
         Map<String, String> production = productionCheckpoints();
         System.out.printf(
                 "bench latency: %,d-device campaigns, realtime pushes at %d/s; checkpoints as"
                         + " deploy/flink-conf: %s%n",
                 devices, perSecond, production);
-        BenchResults results = new BenchResults("latency", args);
+        BenchResults results = results();
         Path dir = Files.createTempDirectory("pushline-latency");
         try (LocalStack stack =
                 LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {

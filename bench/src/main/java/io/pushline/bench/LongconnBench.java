@@ -30,6 +30,8 @@ import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench longconn [--sends N] [--devices D] [--tracker-sends M] [--tracker-devices
@@ -38,37 +40,57 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * against a plain keyed count over the same sends and acks on one MiniCluster (RocksDB, parallelism
  * 2), and its state bytes per tracked message on disk.
  */
-final class LongconnBench {
+@Command(
+        name = "longconn",
+        mixinStandardHelpOptions = true,
+        description = "Retry policies over outages; the ack tracker vs a keyed count.")
+final class LongconnBench extends Bench {
     static final long T0 = 1_767_225_600_000L;
     private static final int MAX_PARALLELISM = 128;
 
-    private LongconnBench() {}
+    @Option(
+            names = "--sends",
+            paramLabel = "N",
+            description = "Sends of the policy table (default ${DEFAULT-VALUE}).")
+    int sends = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int sends = 1_000_000;
-        int trackerSends = 2_000_000;
-        int devices = 50_000;
-        int trackerDevices = 1_000_000;
-        int trackerRate = 100_000;
-        long seed = 20261124;
-        int repeat = 3;
-        for (int i = 0; i < args.length; i++) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--sends" -> sends = Integer.parseInt(need(v, args[i++]));
-                case "--devices" -> devices = Integer.parseInt(need(v, args[i++]));
-                case "--tracker-sends" -> trackerSends = Integer.parseInt(need(v, args[i++]));
-                case "--tracker-devices" -> trackerDevices = Integer.parseInt(need(v, args[i++]));
-                case "--tracker-rate" -> trackerRate = Integer.parseInt(need(v, args[i++]));
-                case "--seed" -> seed = Long.parseLong(need(v, args[i++]));
-                case "--repeat" -> repeat = BenchResults.rounds(need(v, args[i++]));
-                default ->
-                        throw new UsageException(
-                                "usage: ./pushline bench longconn [--sends N] [--devices D]"
-                                        + " [--tracker-sends M] [--tracker-devices E]"
-                                        + " [--tracker-rate F] [--seed S] [--repeat R]");
-            }
-        }
+    @Option(
+            names = "--devices",
+            paramLabel = "D",
+            description = "Devices of the policy table (default ${DEFAULT-VALUE}).")
+    int devices = 50_000;
+
+    @Option(
+            names = "--tracker-sends",
+            paramLabel = "M",
+            description = "Sends through the tracker (default ${DEFAULT-VALUE}).")
+    int trackerSends = 2_000_000;
+
+    @Option(
+            names = "--tracker-devices",
+            paramLabel = "E",
+            description = "Devices of the tracker run (default ${DEFAULT-VALUE}).")
+    int trackerDevices = 1_000_000;
+
+    @Option(
+            names = "--tracker-rate",
+            paramLabel = "F",
+            description = "Sends a second to the tracker (default ${DEFAULT-VALUE}).")
+    int trackerRate = 100_000;
+
+    @Option(names = "--seed", paramLabel = "S", description = "Default ${DEFAULT-VALUE}.")
+    long seed = 20261124;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
         if (sends <= 0
                 || devices <= 0
                 || trackerSends <= 0
@@ -78,7 +100,7 @@ final class LongconnBench {
                     "--sends, --devices, --tracker-sends, --tracker-devices and --tracker-rate"
                             + " must be > 0");
         }
-        BenchResults results = new BenchResults("longconn", args);
+        BenchResults results = results();
         System.out.printf(
                 "bench longconn: %,d sends over one day to %,d devices (seed %d); policies"
                         + " simulated on the same networks, then the tracker on a MiniCluster%n",

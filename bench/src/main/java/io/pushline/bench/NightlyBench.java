@@ -22,6 +22,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench nightly [--users N] [--seed S] [--repeat R]}: the two nightly jobs on
@@ -30,30 +32,32 @@ import org.apache.flink.util.Collector;
  * catalogue). Local environment, parallelism 2; input generated inside the jobs, so no file reading
  * is timed.
  */
-final class NightlyBench {
-    private NightlyBench() {}
+@Command(
+        name = "nightly",
+        mixinStandardHelpOptions = true,
+        description = "The nightly job's halves vs plain BATCH reduces.")
+final class NightlyBench extends Bench {
+    @Option(names = "--users", paramLabel = "N", description = "Users (default ${DEFAULT-VALUE}).")
+    int users = 10_000_000;
 
-    static int run(String[] args) throws Exception {
-        int users = 10_000_000;
-        long seed = 1;
-        String only = null;
-        int repeat = 3;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = BenchResults.rounds(args[++i]);
-            } else if (args[i].equals("--users") && i + 1 < args.length) {
-                users = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--seed") && i + 1 < args.length) {
-                seed = Long.parseLong(args[++i]);
-            } else if (args[i].equals("--only")
-                    && i + 1 < args.length
-                    && (args[i + 1].equals("sendtime") || args[i + 1].equals("recall"))) {
-                only = args[++i];
-            } else {
-                throw new UsageException(
-                        "usage: ./pushline bench nightly [--users N] [--seed S]"
-                                + " [--only sendtime|recall] [--repeat R]");
-            }
+    @Option(names = "--seed", paramLabel = "S", description = "Default ${DEFAULT-VALUE}.")
+    long seed = 1;
+
+    @Option(names = "--only", paramLabel = "sendtime|recall", description = "Run one half only.")
+    String only;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
+        if (only != null && !only.equals("sendtime") && !only.equals("recall")) {
+            throw new UsageException("--only takes sendtime or recall, not '" + only + "'");
         }
         int materials = NightlyData.materialsFor(users);
         System.out.printf(
@@ -77,7 +81,7 @@ final class NightlyBench {
         // The machine's speed drifts over minutes: each job right after its plain reduce, in
         // rounds,
         // and the median of each ratio.
-        BenchResults results = new BenchResults("nightly", args);
+        BenchResults results = results();
         for (int r = 1; r <= repeat; r++) {
             if (repeat > 1) {
                 System.out.printf("round %d of %d%n", r, repeat);

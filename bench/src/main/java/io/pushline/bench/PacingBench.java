@@ -36,6 +36,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench pacing}: three vendors at different rates, bulk backlogs at levels 0, 1
@@ -46,7 +48,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * as every gateway is, first sees the send: after the checkpoint that commits its transaction).
  * Writes the series to CSV and an HTML chart.
  */
-final class PacingBench {
+@Command(
+        name = "pacing",
+        mixinStandardHelpOptions = true,
+        description = "Three paced vendors, weighted backlogs, realtime latency.")
+final class PacingBench extends Bench {
     /**
      * Managed memory of one 2-slot TaskManager of k8s/dispatch.yaml: a 4096m process leaves 3430m
      * of Flink memory after metaspace and JVM overhead, and the managed fraction is 0.4.
@@ -58,46 +64,47 @@ final class PacingBench {
     static final int[] BULK_LEVELS = {0, 1, 2};
     static final int REALTIME_LEVEL = 3;
 
-    private PacingBench() {}
+    @Option(
+            names = "--devices",
+            paramLabel = "N",
+            description = "Campaign devices (default ${DEFAULT-VALUE}).")
+    int campaign = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int campaign = 1_000_000;
-        int seconds = 60;
-        int realtimePerSecond = 50;
-        int repeat = 3;
-        Path out = LocalStack.defaultDir().resolve("bench");
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new UsageException("option '" + a + "' has no value");
-            }
-            switch (a) {
-                case "--devices":
-                    campaign = Integer.parseInt(args[++i]);
-                    break;
-                case "--seconds":
-                    seconds = Integer.parseInt(args[++i]);
-                    break;
-                case "--realtime-per-second":
-                    realtimePerSecond = Integer.parseInt(args[++i]);
-                    break;
-                case "--out":
-                    out = Path.of(args[++i]);
-                    break;
-                case "--repeat":
-                    repeat = BenchResults.rounds(args[++i]);
-                    break;
-                default:
-                    throw new UsageException("unknown argument '" + a + "' for bench pacing");
-            }
-        }
+    @Option(
+            names = "--seconds",
+            paramLabel = "S",
+            description = "Seconds a round (default ${DEFAULT-VALUE}).")
+    int seconds = 60;
+
+    @Option(
+            names = "--realtime-per-second",
+            paramLabel = "R",
+            description = "Realtime pushes a second (default ${DEFAULT-VALUE}).")
+    int realtimePerSecond = 50;
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "CSV and HTML chart (default ${DEFAULT-VALUE}).")
+    Path out = LocalStack.defaultDir().resolve("bench");
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
         if (seconds < 30) {
             throw new UsageException("--seconds must be at least 30 (10 s warm-up, 10 s windows)");
         }
         Files.createDirectories(out);
         // The machine's speed drifts and one process hosts Kafka, Flink and the reader on 2
         // cores: rounds of the whole run, each on a fresh broker, and the median of each figure.
-        BenchResults results = new BenchResults("pacing", args);
+        BenchResults results = results();
         for (int round = 1; round <= repeat; round++) {
             if (repeat > 1) {
                 System.out.printf("round %d of %d%n", round, repeat);

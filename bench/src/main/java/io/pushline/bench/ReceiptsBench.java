@@ -1,6 +1,5 @@
 package io.pushline.bench;
 
-import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.ReceiptsJob;
 import io.pushline.receipts.ReceiptsOptions;
@@ -21,6 +20,8 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench receipts [--events N] [--devices D] [--repeat R]}: the receipts job's
@@ -28,26 +29,33 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * same generated decisions and receipts, one after the other on one MiniCluster (RocksDB,
  * parallelism 2, after a warm-up run of each).
  */
-final class ReceiptsBench {
-    private ReceiptsBench() {}
+@Command(
+        name = "receipts",
+        mixinStandardHelpOptions = true,
+        description = "The receipts job's operators vs a plain keyed count.")
+final class ReceiptsBench extends Bench {
+    @Option(
+            names = "--events",
+            paramLabel = "N",
+            description = "Events (default ${DEFAULT-VALUE}).")
+    long events = 5_000_000;
 
-    static int run(String[] args) throws Exception {
-        long events = 5_000_000;
-        int devices = 1_000_000;
-        int repeat = 3;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = BenchResults.rounds(args[++i]);
-            } else if (args[i].equals("--events") && i + 1 < args.length) {
-                events = Long.parseLong(args[++i]);
-            } else if (args[i].equals("--devices") && i + 1 < args.length) {
-                devices = Integer.parseInt(args[++i]);
-            } else {
-                throw new UsageException(
-                        "usage: ./pushline bench receipts [--events N] [--devices D]"
-                                + " [--repeat R]");
-            }
-        }
+    @Option(
+            names = "--devices",
+            paramLabel = "D",
+            description = "Devices (default ${DEFAULT-VALUE}).")
+    int devices = 1_000_000;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
         System.out.printf(
                 "bench receipts: %,d events (decision, sent, delivered or failed or token_invalid,"
                         + " clicked or a duplicate) for %,d (message, device) pairs over %,d"
@@ -64,7 +72,7 @@ final class ReceiptsBench {
                 long warm = Math.min(events, 500_000);
                 timed(rest, conf, "warm-up plain", warm, devices, false, true);
                 timed(rest, conf, "warm-up job", warm, devices, true, true);
-                BenchResults results = new BenchResults("receipts", args);
+                BenchResults results = results();
                 for (int r = 1; r <= repeat; r++) {
                     if (repeat > 1) {
                         System.out.printf("round %d of %d%n", r, repeat);

@@ -2,7 +2,6 @@ package io.pushline.bench;
 
 import io.pushline.cluster.FlinkRest;
 import io.pushline.common.CommonOptions;
-import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalFlink;
@@ -30,6 +29,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS]
@@ -43,39 +44,52 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * the ideal (pushes / rate), and on the vendor topics (read_committed) that every subscriber who
  * did not pull got exactly one push.
  */
-final class ReminderBench {
+@Command(
+        name = "reminders",
+        mixinStandardHelpOptions = true,
+        description = "Reminder tasks firing together at one rate, end to end.")
+final class ReminderBench extends Bench {
     static final String NAMESPACE = "benchreminders";
 
-    private ReminderBench() {}
+    @Option(
+            names = "--subscribers",
+            paramLabel = "N",
+            description = "Subscribers a task (default ${DEFAULT-VALUE}).")
+    int subscribers = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int subscribers = 1_000_000;
-        int tasks = 3;
-        int rate = 30_000;
-        int leadSeconds = 150;
-        String meterDelay = DispatchOptions.REMINDERS_METER_DELAY.defaultValue().toMillis() + " ms";
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--subscribers") && i + 1 < args.length) {
-                subscribers = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--tasks") && i + 1 < args.length) {
-                tasks = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--rate") && i + 1 < args.length) {
-                rate = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--lead") && i + 1 < args.length) {
-                leadSeconds = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--meter-delay") && i + 1 < args.length) {
-                meterDelay = args[++i];
-            } else {
-                throw new UsageException("unknown argument '" + args[i] + "' for bench reminders");
-            }
-        }
+    @Option(
+            names = "--tasks",
+            paramLabel = "T",
+            description = "Tasks firing together (default ${DEFAULT-VALUE}).")
+    int tasks = 3;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "R",
+            description = "Reminder pushes a second (default ${DEFAULT-VALUE}).")
+    int rate = 30_000;
+
+    @Option(
+            names = "--lead",
+            paramLabel = "SECONDS",
+            description = "Seconds from start to the firing (default ${DEFAULT-VALUE}).")
+    int leadSeconds = 150;
+
+    @Option(
+            names = "--meter-delay",
+            paramLabel = "D",
+            description = "The pacer's meter delay (default ${DEFAULT-VALUE}).")
+    String meterDelay = DispatchOptions.REMINDERS_METER_DELAY.defaultValue().toMillis() + " ms";
+
+    @Override
+    public Integer call() throws Exception {
         Map<String, String> production = LatencyBench.productionCheckpoints();
         System.out.printf(
                 "bench reminders: %d tasks x %,d subscribers (30%% pull ahead), firing in the same"
                         + " second at %,d pushes/s in all, reminder meter delay %s; checkpoints as"
                         + " deploy/flink-conf%n",
                 tasks, subscribers, rate, meterDelay);
-        BenchResults results = new BenchResults("reminders", args);
+        BenchResults results = results();
         Path dir = Files.createTempDirectory("pushline-reminders");
         try (LocalStack stack =
                 LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {

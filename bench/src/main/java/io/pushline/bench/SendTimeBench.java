@@ -1,6 +1,5 @@
 package io.pushline.bench;
 
-import io.pushline.common.UsageException;
 import io.pushline.local.gen.NightlyData;
 import io.pushline.schema.sendtime.ActivityEvent;
 import io.pushline.schema.sendtime.SendTime;
@@ -26,6 +25,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench sendtime [--users N] [--seed S]}: generated users with known habits
@@ -34,7 +35,11 @@ import org.apache.flink.util.Collector;
  * (parallelism 2); events/s of each, and how often each predictor lands within 30 minutes of the
  * user's true wake-up and bedtime.
  */
-final class SendTimeBench {
+@Command(
+        name = "sendtime",
+        mixinStandardHelpOptions = true,
+        description = "A plain reduce vs the send-time predictors, accuracy vs truth.")
+final class SendTimeBench extends Bench {
     static final LocalDate DATE = LocalDate.of(2026, 11, 22);
     static final int DAYS = 9;
 
@@ -45,24 +50,22 @@ final class SendTimeBench {
      */
     static final String MANAGED_MEMORY = "1715m";
 
-    private SendTimeBench() {}
+    @Option(names = "--users", paramLabel = "N", description = "Users (default ${DEFAULT-VALUE}).")
+    int users = 1_000_000;
 
-    static int run(String[] args) throws Exception {
-        int users = 1_000_000;
-        long seed = 1;
-        int repeat = 3;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--users") && i + 1 < args.length) {
-                users = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--seed") && i + 1 < args.length) {
-                seed = Long.parseLong(args[++i]);
-            } else if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = BenchResults.rounds(args[++i]);
-            } else {
-                throw new UsageException(
-                        "usage: ./pushline bench sendtime [--users N] [--seed S] [--repeat R]");
-            }
-        }
+    @Option(names = "--seed", paramLabel = "S", description = "Default ${DEFAULT-VALUE}.")
+    long seed = 1;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
         System.out.printf(
                 "bench sendtime: %,d generated users, activity on the %d days before %s (seed %d),"
                         + " BATCH, parallelism 2; %d round(s), medians reported%n",
@@ -70,7 +73,7 @@ final class SendTimeBench {
         // the first job in a JVM pays for class loading and JIT: a smaller run of each first
         plain(Math.max(1, users / 10), seed);
         predict(Math.max(1, users / 10), seed, SendTimeJob.Predictor.RULES);
-        BenchResults results = new BenchResults("sendtime", args);
+        BenchResults results = results();
         // the same seed gives the same users: accuracy is the same in every round
         String[] accuracy = new String[2];
         for (int round = 1; round <= repeat; round++) {

@@ -8,8 +8,10 @@ import io.pushline.audience.eval.Expr;
 import io.pushline.audience.eval.ExpressionException;
 import io.pushline.audience.eval.ExpressionParser;
 import io.pushline.audience.eval.IdSet;
+import io.pushline.common.Cli;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
@@ -22,126 +24,186 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./pushline audience ...}: audience expressions over a folder of segments (folder mode of
  * docs/audience-expressions.md) or over the HBase segment store (the default without {@code
  * --segments}), and the segment build.
  */
-final class AudienceCommand {
-    static final String USAGE =
-            String.join(
-                    "\n",
-                    "usage: ./pushline audience eval --segments DIR --expr 'EXPR' [--universe FILE]"
-                            + " [--count]",
-                    "       ./pushline audience eval [--store] --expr 'EXPR' [--count]",
-                    "       ./pushline audience count 'EXPR' [--segments DIR [--universe FILE]]",
-                    "       ./pushline audience explain 'EXPR' [--segments DIR [--universe FILE]]",
-                    "       ./pushline audience list",
-                    "       ./pushline audience dry-run --expr 'EXPR' --msg-type TYPE"
-                            + " [--checkpoints DIR] [--json]",
-                    "       ./pushline audience build [--files DIR] [--key value ...]",
-                    "Store commands use the stack of ./pushline local up, or"
-                            + " --hbase.zookeeper.quorum and --hbase.namespace.");
+@Command(
+        name = "audience",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Audience expressions (docs/audience-expressions.md) over a folder of segments"
+                    + " (--segments) or the HBase segment store, and the segment build.",
+            "Store commands use the stack of ./pushline local up, or --hbase.zookeeper.quorum Q"
+                    + " and --hbase.namespace NS."
+        },
+        subcommands = {
+            AudienceCommand.Eval.class,
+            AudienceCommand.Count.class,
+            AudienceCommand.Explain.class,
+            AudienceCommand.ListSegments.class,
+            DryRunCommand.class,
+            AudienceCommand.Build.class
+        })
+final class AudienceCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
 
-    private AudienceCommand() {}
+    @Override
+    public Integer call() {
+        throw Cli.missingSubcommand(spec);
+    }
 
-    /** Arguments: the command's own flags, one positional expression, and job options. */
-    private static final class Args {
-        String command;
+    /** What every audience command takes: where the segments are, and store options. */
+    abstract static class Args implements JobOptionArgs.Target {
+        @Option(
+                names = "--segments",
+                paramLabel = "DIR",
+                description = "A folder of segment files (default: the segment store).")
         Path segments;
+
+        @Option(
+                names = "--universe",
+                paramLabel = "FILE",
+                description = "The uids NOT is taken against (needs --segments).")
         Path universe;
-        Path files;
+
         String expr;
         boolean count;
         final List<String> options = new ArrayList<>();
-    }
 
-    static int run(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("dry-run")) {
-            String expr = null;
-            List<String> rest = new ArrayList<>();
-            for (int i = 1; i < args.length; i++) {
-                if (args[i].equals("--expr") && i + 1 < args.length) {
-                    expr = args[++i];
-                } else {
-                    rest.add(args[i]);
-                }
-            }
-            return DryRunCommand.run(expr, rest);
+        @Override
+        public List<String> jobOptions() {
+            return options;
         }
-        Args a = parse(args);
-        switch (a.command) {
-            case "eval":
-                return eval(a);
-            case "count":
-                a.count = true;
-                return eval(a);
-            case "explain":
-                return explain(a);
-            case "list":
-                return list(a);
-            case "build":
-                return build(a);
-            default:
-                throw new UsageException("unknown audience command '" + a.command + "'\n" + USAGE);
+
+        Args checked() {
+            if (universe != null && segments == null) {
+                throw new UsageException("--universe needs --segments DIR");
+            }
+            return this;
         }
     }
 
-    private static Args parse(String[] args) {
-        if (args.length == 0) {
-            throw new UsageException(USAGE);
+    @Command(
+            name = "eval",
+            mixinStandardHelpOptions = true,
+            preprocessor = JobOptionArgs.class,
+            description = "The uids an audience expression selects, one per line.")
+    static final class Eval extends Args implements Callable<Integer> {
+        @Option(names = "--expr", required = true, paramLabel = "EXPR")
+        void expr(String e) {
+            expr = e;
         }
-        Args a = new Args();
-        a.command = args[0];
-        for (int i = 1; i < args.length; i++) {
-            switch (args[i]) {
-                case "--segments":
-                    a.segments = Paths.get(value(args, ++i));
-                    break;
-                case "--universe":
-                    a.universe = Paths.get(value(args, ++i));
-                    break;
-                case "--files":
-                    a.files = Paths.get(value(args, ++i));
-                    break;
-                case "--expr":
-                    a.expr = value(args, ++i);
-                    break;
-                case "--count":
-                    a.count = true;
-                    break;
-                case "--store":
-                    break;
-                default:
-                    if (args[i].startsWith("--")) {
-                        a.options.add(args[i]);
-                        a.options.add(value(args, ++i));
-                    } else if (a.expr == null && !a.command.equals("eval")) {
-                        a.expr = args[i];
-                    } else {
-                        throw new UsageException("unexpected argument '" + args[i] + "'\n" + USAGE);
-                    }
-            }
+
+        @Option(names = "--count", description = "Print only how many.")
+        void count(boolean c) {
+            count = c;
         }
-        if (a.universe != null && a.segments == null) {
-            throw new UsageException("--universe needs --segments DIR\n" + USAGE);
+
+        @Option(names = "--store", description = "Use the segment store (the default).")
+        boolean store;
+
+        @Override
+        public Integer call() throws Exception {
+            return eval(checked());
         }
-        return a;
+    }
+
+    @Command(
+            name = "count",
+            mixinStandardHelpOptions = true,
+            preprocessor = JobOptionArgs.class,
+            description = "How many uids an audience expression selects.")
+    static final class Count extends Args implements Callable<Integer> {
+        @Parameters(paramLabel = "EXPR")
+        void expr(String e) {
+            expr = e;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            count = true;
+            return eval(checked());
+        }
+    }
+
+    @Command(
+            name = "explain",
+            mixinStandardHelpOptions = true,
+            preprocessor = JobOptionArgs.class,
+            description = "The expression's tree with each node's size.")
+    static final class Explain extends Args implements Callable<Integer> {
+        @Parameters(paramLabel = "EXPR")
+        void expr(String e) {
+            expr = e;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return explain(checked());
+        }
+    }
+
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            preprocessor = JobOptionArgs.class,
+            description = "Segments in the store: size, version, age, source.")
+    static final class ListSegments implements Callable<Integer>, JobOptionArgs.Target {
+        private final List<String> options = new ArrayList<>();
+
+        @Override
+        public List<String> jobOptions() {
+            return options;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return list(options);
+        }
+    }
+
+    @Command(
+            name = "build",
+            mixinStandardHelpOptions = true,
+            preprocessor = JobOptionArgs.class,
+            description = {
+                "The segment build job: package files and segment.changes into the store.",
+                "Any other --key value is a segment job option (./pushline help options)."
+            })
+    static final class Build implements Callable<Integer>, JobOptionArgs.Target {
+        @Option(names = "--files", paramLabel = "DIR", description = "Package files to build.")
+        Path files;
+
+        private final List<String> options = new ArrayList<>();
+
+        @Override
+        public List<String> jobOptions() {
+            return options;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return build(files, options);
+        }
     }
 
     private static int eval(Args a) throws Exception {
-        if (a.expr == null) {
-            throw new UsageException(USAGE);
-        }
         try (Audience src = open(a)) {
             IdSet result;
             try {
@@ -173,9 +235,6 @@ final class AudienceCommand {
     }
 
     private static int explain(Args a) throws Exception {
-        if (a.expr == null) {
-            throw new UsageException(USAGE);
-        }
         try (Audience src = open(a)) {
             AudienceEvaluator evaluator;
             try {
@@ -192,8 +251,8 @@ final class AudienceCommand {
         }
     }
 
-    private static int list(Args a) throws Exception {
-        Configuration options = storeOptions(a);
+    private static int list(List<String> given) throws Exception {
+        Configuration options = storeOptions(given);
         try (Connection c =
                         ConnectionFactory.createConnection(
                                 HBaseTables.clientConf(HBaseTables.address(options)));
@@ -218,11 +277,11 @@ final class AudienceCommand {
         }
     }
 
-    private static int build(Args a) throws Exception {
-        List<String> opts = new ArrayList<>(a.options);
-        if (a.files != null) {
+    private static int build(Path files, List<String> given) throws Exception {
+        List<String> opts = new ArrayList<>(given);
+        if (files != null) {
             opts.add("--" + SegmentsOptions.FILES.key());
-            opts.add(a.files.toString());
+            opts.add(files.toString());
         }
         Configuration options = jobOptions(opts);
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
@@ -265,8 +324,8 @@ final class AudienceCommand {
         return OptionsParser.parse(all.toArray(new String[0]), SegmentsOptions.accepted());
     }
 
-    private static Configuration storeOptions(Args a) throws Exception {
-        Configuration options = jobOptions(a.options);
+    private static Configuration storeOptions(List<String> given) throws Exception {
+        Configuration options = jobOptions(given);
         if (options.get(CommonOptions.HBASE_ZK_QUORUM) == null) {
             throw new UsageException(
                     "no segment store: start one with ./pushline local up, give"
@@ -284,7 +343,7 @@ final class AudienceCommand {
         }
         return a.segments != null
                 ? new FolderAudience(SegmentFolder.load(a.segments, a.universe))
-                : new StoreAudience(storeOptions(a));
+                : new StoreAudience(storeOptions(a.options));
     }
 
     /** Segments from a folder or from the store, as the commands need them. */
@@ -351,12 +410,5 @@ final class AudienceCommand {
         public void close() throws Exception {
             store.close();
         }
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new UsageException(USAGE);
-        }
-        return args[i];
     }
 }

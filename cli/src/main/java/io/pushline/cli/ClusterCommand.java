@@ -4,169 +4,228 @@ import io.pushline.cluster.FlinkCli;
 import io.pushline.cluster.FlinkRest;
 import io.pushline.cluster.LocalCluster;
 import io.pushline.cluster.Role;
+import io.pushline.common.Cli;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.common.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./pushline cluster up|down|status|submit|stop|kill}: a real Flink standalone session
  * cluster (JobManager and two TaskManagers as JVMs of their own) with Kafka and HBase as processes.
  */
-final class ClusterCommand {
-    static final String USAGE =
-            "usage: ./pushline cluster up | down [--purge] | status"
-                    + " | submit dispatch|receipts|longconn [--from-savepoint PATH] [--jar PATH]"
-                    + " [--key value ...]"
-                    + " | stop JOB_ID | kill kafka|hbase|jobmanager|taskmanager-1|taskmanager-2";
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
+        description = {
+            "A real Flink session cluster on this machine (JobManager, two TaskManagers, Kafka,"
+                    + " HBase: each its own process; web UI http://localhost:8081); files under"
+                    + " .pushline/cluster."
+        },
+        subcommands = {
+            ClusterCommand.Up.class,
+            ClusterCommand.Down.class,
+            ClusterCommand.Status.class,
+            ClusterCommand.Submit.class,
+            ClusterCommand.Stop.class,
+            ClusterCommand.Kill.class
+        })
+final class ClusterCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
 
-    private ClusterCommand() {}
+    @Override
+    public Integer call() {
+        throw Cli.missingSubcommand(spec);
+    }
 
-    static int run(String[] args) throws Exception {
-        if (args.length == 0) {
-            throw new UsageException(USAGE);
+    @Command(
+            name = "up",
+            mixinStandardHelpOptions = true,
+            description = "Start the cluster (or the processes of it that are not running).")
+    static final class Up implements Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = LocalCluster.standard();
+            System.out.println("Starting the cluster under " + cluster.layout().home() + " ...");
+            long t0 = System.nanoTime();
+            cluster.up(System.out);
+            System.out.printf(
+                    "Up in %.1f s. Flink web UI: %s. Kafka %s, HBase (ZooKeeper) %s, written to"
+                            + " local.env for the other commands.%n"
+                            + "Submit a job: ./pushline cluster submit dispatch. Logs: %s%n",
+                    (System.nanoTime() - t0) / 1e9,
+                    cluster.layout().webUi(),
+                    cluster.layout().kafkaBootstrap(),
+                    cluster.layout().zkQuorum(),
+                    cluster.layout().logs());
+            return 0;
         }
-        LocalCluster cluster = LocalCluster.standard();
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        switch (args[0]) {
-            case "up" -> {
-                noArgs(rest, "up");
-                System.out.println(
-                        "Starting the cluster under " + cluster.layout().home() + " ...");
-                long t0 = System.nanoTime();
-                cluster.up(System.out);
+    }
+
+    @Command(name = "down", mixinStandardHelpOptions = true, description = "Stop the cluster.")
+    static final class Down implements Callable<Integer> {
+        @Option(names = "--purge", description = "Also delete its data, checkpoints and logs.")
+        boolean purge;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster.standard().down(purge, System.out);
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Each process, the TaskManagers and slots, the jobs.",
+                "Exit code 3 when a process is not running."
+            })
+    static final class Status implements Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = LocalCluster.standard();
+            int running = 0;
+            for (Role role : Role.values()) {
+                Optional<ProcessHandle> p = cluster.process(role);
+                if (p.isPresent()) {
+                    running++;
+                }
                 System.out.printf(
-                        "Up in %.1f s. Flink web UI: %s. Kafka %s, HBase (ZooKeeper) %s, written to"
-                                + " local.env for the other commands.%n"
-                                + "Submit a job: ./pushline cluster submit dispatch. Logs: %s%n",
-                        (System.nanoTime() - t0) / 1e9,
-                        cluster.layout().webUi(),
-                        cluster.layout().kafkaBootstrap(),
-                        cluster.layout().zkQuorum(),
-                        cluster.layout().logs());
-                return 0;
+                        "%-14s %s%n",
+                        role.id(),
+                        p.map(h -> "running (pid " + h.pid() + ")").orElse("not running"));
             }
-            case "down" -> {
-                boolean purge = rest.equals(List.of("--purge"));
-                if (!purge) {
-                    noArgs(rest, "down");
+            FlinkRest rest = cluster.rest();
+            if (rest.up()) {
+                var overview = rest.get("/overview");
+                System.out.printf(
+                        "Flink %s: %d TaskManagers, %d slots (%d free); web UI %s%n",
+                        overview.path("flink-version").asText(),
+                        overview.path("taskmanagers").asInt(),
+                        overview.path("slots-total").asInt(),
+                        overview.path("slots-available").asInt(),
+                        cluster.layout().webUi());
+                for (FlinkRest.Job j : rest.jobs()) {
+                    System.out.printf("  job %s %-10s %s%n", j.id(), j.state(), j.name());
                 }
-                cluster.down(purge, System.out);
-                return 0;
             }
-            case "status" -> {
-                noArgs(rest, "status");
-                return status(cluster);
-            }
-            case "submit" -> {
-                return submit(cluster, rest);
-            }
-            case "stop" -> {
-                if (rest.size() != 1) {
-                    throw new UsageException("usage: ./pushline cluster stop JOB_ID");
-                }
-                String path =
-                        new FlinkCli(cluster.layout()).stopWithSavepoint(rest.get(0), System.out);
-                System.out.println(
-                        "Stopped with a savepoint. Resume: ./pushline cluster submit JOB"
-                                + " --from-savepoint "
-                                + path);
-                return 0;
-            }
-            case "kill" -> {
-                if (rest.size() != 1) {
-                    throw new UsageException(USAGE);
-                }
-                Role role;
-                try {
-                    role = Role.parse(rest.get(0));
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException(e.getMessage());
-                }
-                boolean was = cluster.kill(role);
-                System.out.println(
-                        was
-                                ? "killed "
-                                        + role.id()
-                                        + " (SIGKILL); ./pushline cluster up starts it again"
-                                : role.id() + " was not running");
-                return 0;
-            }
-            default -> throw new UsageException(USAGE);
+            return running == Role.values().length ? 0 : 3;
         }
     }
 
-    private static int submit(LocalCluster cluster, List<String> rest) throws Exception {
-        if (rest.isEmpty() || !FlinkCli.JOBS.contains(rest.get(0))) {
-            throw new UsageException(
-                    "usage: ./pushline cluster submit dispatch|receipts|longconn"
-                            + " [--from-savepoint PATH] [--jar PATH] [--key value ...]");
-        }
-        if (!cluster.rest().up()) {
-            throw new UsageException(
-                    "the cluster's JobManager does not answer at "
-                            + cluster.layout().webUi()
-                            + ": run ./pushline cluster up first");
-        }
-        String savepoint = null;
-        Path jar = null;
-        List<String> options = new ArrayList<>();
-        for (int i = 1; i < rest.size(); i++) {
-            if (rest.get(i).equals("--from-savepoint") && i + 1 < rest.size()) {
-                savepoint = rest.get(++i);
-            } else if (rest.get(i).equals("--jar") && i + 1 < rest.size()) {
-                jar = Path.of(rest.get(++i)).toAbsolutePath();
-                if (!Files.isRegularFile(jar)) {
-                    throw new UsageException("--jar: no file at " + jar);
-                }
-            } else {
-                options.add(rest.get(i));
-            }
-        }
-        String id =
-                new FlinkCli(cluster.layout())
-                        .submit(rest.get(0), jar, options, savepoint, System.out);
-        System.out.printf(
-                "%s job %s submitted: %s/#/job/running/%s/overview%n",
-                rest.get(0), id, cluster.layout().webUi(), id);
-        return 0;
-    }
+    @Command(
+            name = "submit",
+            mixinStandardHelpOptions = true,
+            preprocessor = JobOptionArgs.class,
+            description = {
+                "Submit a job's shaded jar with Flink's own CLI.",
+                "Any other --key value is a job option (./pushline help options)."
+            })
+    static final class Submit implements Callable<Integer>, JobOptionArgs.Target {
+        @Parameters(paramLabel = "JOB", description = "dispatch, receipts or longconn")
+        String job;
 
-    private static int status(LocalCluster cluster) throws Exception {
-        int running = 0;
-        for (Role role : Role.values()) {
-            Optional<ProcessHandle> p = cluster.process(role);
-            if (p.isPresent()) {
-                running++;
+        @Option(
+                names = "--from-savepoint",
+                paramLabel = "PATH",
+                description = "Start from this savepoint.")
+        String savepoint;
+
+        @Option(
+                names = "--jar",
+                paramLabel = "PATH",
+                description = "Submit this jar instead of the job's built one.")
+        Path jar;
+
+        private final List<String> options = new ArrayList<>();
+
+        @Override
+        public List<String> jobOptions() {
+            return options;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            if (!FlinkCli.JOBS.contains(job)) {
+                throw new UsageException("cluster submit: JOB is one of " + FlinkCli.JOBS);
             }
+            Path jarFile = jar == null ? null : jar.toAbsolutePath();
+            if (jarFile != null && !Files.isRegularFile(jarFile)) {
+                throw new UsageException("--jar: no file at " + jarFile);
+            }
+            LocalCluster cluster = LocalCluster.standard();
+            if (!cluster.rest().up()) {
+                throw new UsageException(
+                        "the cluster's JobManager does not answer at "
+                                + cluster.layout().webUi()
+                                + ": run ./pushline cluster up first");
+            }
+            String id =
+                    new FlinkCli(cluster.layout())
+                            .submit(job, jarFile, options, savepoint, System.out);
             System.out.printf(
-                    "%-14s %s%n",
-                    role.id(), p.map(h -> "running (pid " + h.pid() + ")").orElse("not running"));
+                    "%s job %s submitted: %s/#/job/running/%s/overview%n",
+                    job, id, cluster.layout().webUi(), id);
+            return 0;
         }
-        FlinkRest rest = cluster.rest();
-        if (rest.up()) {
-            var overview = rest.get("/overview");
-            System.out.printf(
-                    "Flink %s: %d TaskManagers, %d slots (%d free); web UI %s%n",
-                    overview.path("flink-version").asText(),
-                    overview.path("taskmanagers").asInt(),
-                    overview.path("slots-total").asInt(),
-                    overview.path("slots-available").asInt(),
-                    cluster.layout().webUi());
-            for (FlinkRest.Job j : rest.jobs()) {
-                System.out.printf("  job %s %-10s %s%n", j.id(), j.state(), j.name());
-            }
-        }
-        return running == Role.values().length ? 0 : 3;
     }
 
-    private static void noArgs(List<String> rest, String sub) {
-        if (!rest.isEmpty()) {
-            throw new UsageException(
-                    "unknown argument '" + rest.get(0) + "' for cluster " + sub + "; " + USAGE);
+    @Command(
+            name = "stop",
+            mixinStandardHelpOptions = true,
+            description = "Stop a job with a savepoint.")
+    static final class Stop implements Callable<Integer> {
+        @Parameters(paramLabel = "JOB_ID")
+        String jobId;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = LocalCluster.standard();
+            String path = new FlinkCli(cluster.layout()).stopWithSavepoint(jobId, System.out);
+            System.out.println(
+                    "Stopped with a savepoint. Resume: ./pushline cluster submit JOB"
+                            + " --from-savepoint "
+                            + path);
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "kill",
+            mixinStandardHelpOptions = true,
+            description = "kill -9 a process of the cluster (cluster up starts it again).")
+    static final class Kill implements Callable<Integer> {
+        @Parameters(
+                paramLabel = "PROCESS",
+                description = "kafka, hbase, jobmanager, taskmanager-1 or taskmanager-2")
+        String process;
+
+        @Override
+        public Integer call() throws Exception {
+            Role role;
+            try {
+                role = Role.parse(process);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            boolean was = LocalCluster.standard().kill(role);
+            System.out.println(
+                    was
+                            ? "killed "
+                                    + role.id()
+                                    + " (SIGKILL); ./pushline cluster up starts it again"
+                            : role.id() + " was not running");
+            return 0;
         }
     }
 }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -43,12 +44,22 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline demo}: the embedded stack, generated devices and requests, the dispatch job on
  * them, a summary checked against a model of the expected output.
  */
-final class DemoCommand {
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Start the embedded stack, bind devices, send push requests through the dispatch job"
+                    + " and the day's other jobs, print a summary checked against a model, stop"
+                    + " everything."
+        })
+final class DemoCommand implements Callable<Integer> {
     /**
      * The contract's example rules, with the reminders' msgType whitelisted: a reminder is a push
      * the user asked for, so caps and quiet hours must not drop it.
@@ -57,30 +68,43 @@ final class DemoCommand {
             ExampleRules.WITH_GENERATED_DEVICES.replace(
                     "msgTypes: [security_notice]", "msgTypes: [security_notice, reminder]");
 
-    private DemoCommand() {}
+    @Option(
+            names = "--devices",
+            paramLabel = "N",
+            description = "Devices to bind (default ${DEFAULT-VALUE}).")
+    int devices = 100_000;
 
-    static int run(String[] args) throws Exception {
-        int devices = 100_000;
-        int requests = 3_000;
-        int users = 20_000;
-        boolean keep = false;
-        int port = 8080;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--devices") && i + 1 < args.length) {
-                devices = positive("--devices", args[++i]);
-            } else if (args[i].equals("--requests") && i + 1 < args.length) {
-                requests = positive("--requests", args[++i]);
-            } else if (args[i].equals("--users") && i + 1 < args.length) {
-                users = positive("--users", args[++i]);
-            } else if (args[i].equals("--keep")) {
-                keep = true;
-            } else if (args[i].equals("--port") && i + 1 < args.length) {
-                port = port(args[++i]);
-            } else {
-                throw new UsageException(
-                        "usage: ./pushline demo [--devices N] [--requests M] [--users U] [--keep"
-                                + " [--port P]]");
-            }
+    @Option(
+            names = "--requests",
+            paramLabel = "M",
+            description = "Push requests to send (default ${DEFAULT-VALUE}).")
+    int requests = 3_000;
+
+    @Option(
+            names = "--users",
+            paramLabel = "U",
+            description = "Users with tomorrow's personal pushes (default ${DEFAULT-VALUE}).")
+    int users = 20_000;
+
+    @Option(
+            names = "--keep",
+            description = "Leave the stack, the dispatch job and the console up until Ctrl-C.")
+    boolean keep;
+
+    @Option(
+            names = "--port",
+            paramLabel = "P",
+            description =
+                    "The console's port with --keep (default ${DEFAULT-VALUE}; 0: a free one).")
+    int port = 8080;
+
+    @Override
+    public Integer call() throws Exception {
+        positive("--devices", devices);
+        positive("--requests", requests);
+        positive("--users", users);
+        if (port < 0 || port > 65_535) {
+            throw new UsageException("--port must be 0-65535 (0: a free one), not " + port);
         }
         long t0 = System.nanoTime();
         printTitle(devices, requests, users);
@@ -482,28 +506,10 @@ final class DemoCommand {
         return (System.nanoTime() - since) / 1e9;
     }
 
-    private static int port(String value) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= 0 && n <= 65_535) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // Reported below.
+    private static void positive(String name, int value) {
+        if (value <= 0) {
+            throw new UsageException(name + " must be a positive integer, not " + value);
         }
-        throw new UsageException("--port must be 0-65535 (0: a free one), not '" + value + "'");
-    }
-
-    private static int positive(String name, String value) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // Reported below.
-        }
-        throw new UsageException(name + " must be a positive integer, not '" + value + "'");
     }
 
     /** Tokens of {@code data} in the launcher's log file, when there is one. */

@@ -140,8 +140,9 @@ final class DemoReceipts {
                         .orElse(null);
         if (biggest != null) {
             Path html = dir.resolve("report-" + biggest + ".html");
-            ReportCommand.run(
+            Main.run(
                     new String[] {
+                        "report",
                         "--campaign",
                         biggest,
                         "--out",
@@ -152,13 +153,13 @@ final class DemoReceipts {
             String device = firstDevice.get(biggest);
             String[] hbase = {"--" + CommonOptions.HBASE_ZK_QUORUM.key(), stack.hbaseZkQuorum()};
             System.out.println("$ ./pushline trace " + biggest + " " + device);
-            TraceCommand.run(new String[] {biggest, device, hbase[0], hbase[1]});
+            Main.run("trace", biggest, device, hbase[0], hbase[1]);
             String query =
                     "SELECT vendor, SUM(sent) AS sent, SUM(delivered) AS delivered, SUM(clicked) AS"
                             + " clicked, SUM(token_invalid) AS tokens_invalid FROM metrics_daily"
                             + " GROUP BY vendor ORDER BY sent DESC";
             System.out.println("$ ./pushline sql -e '" + query + "'");
-            SqlCommand.run(new String[] {"-e", query, hbase[0], hbase[1]});
+            Main.run("sql", "-e", query, hbase[0], hbase[1]);
         }
         return ok ? 0 : 1;
     }

@@ -5,10 +5,10 @@ import io.pushline.audience.eval.IdSet;
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
-import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.dispatch.GateDryRun;
 import io.pushline.dispatch.pacing.PacingConfig;
@@ -29,32 +29,59 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline audience dry-run --expr E --msg-type T [--checkpoints DIR] [--json]}: what the
  * dispatch job's gate would do now with a campaign of type T to audience E (see {@link
  * GateDryRun}), and how long the pacer would take. The console runs it and shows the JSON.
  */
-final class DryRunCommand {
-    static final String USAGE =
-            "usage: ./pushline audience dry-run --expr 'EXPR' --msg-type TYPE [--checkpoints DIR]"
-                    + " [--json] [--key value ...]";
-
+@Command(
+        name = "dry-run",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = {
+            "What the dispatch job's gate would do with a campaign now, from the job's own state"
+                    + " (its newest checkpoint), and how long the pacer would take.",
+            "Any other --key value is a dispatch job option."
+        })
+final class DryRunCommand implements Callable<Integer>, JobOptionArgs.Target {
     /** A pacer report older than this says nothing of the rates now. */
     static final long REPORT_FRESH_MS = 5 * 60_000L;
 
-    private DryRunCommand() {}
+    @Option(names = "--expr", required = true, paramLabel = "EXPR")
+    String expr;
 
-    static int run(String expr, List<String> args) throws Exception {
-        String msgType = null;
-        Path checkpoints = null;
-        boolean json = false;
+    @Option(names = "--msg-type", required = true, paramLabel = "TYPE")
+    String msgType;
+
+    @Option(
+            names = "--checkpoints",
+            paramLabel = "DIR",
+            description = "The dispatch job's checkpoints (default: those of ./pushline run).")
+    Path checkpoints;
+
+    @Option(names = "--json", description = "Answer in JSON (the console's form).")
+    boolean json;
+
+    private final List<String> given = new ArrayList<>();
+
+    @Override
+    public List<String> jobOptions() {
+        return given;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path checkpoints = this.checkpoints;
         List<String> options = new ArrayList<>();
         Path home = LocalStack.defaultDir();
         Map<String, String> env = LocalEnv.read(home);
@@ -63,26 +90,7 @@ final class DryRunCommand {
             options.add("--" + DispatchOptions.GATE_RULES.key());
             options.add(env.get("DISPATCH_RULES"));
         }
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--json")) {
-                json = true;
-            } else if (i + 1 >= args.size()) {
-                throw new UsageException(USAGE);
-            } else if (a.equals("--msg-type")) {
-                msgType = args.get(++i);
-            } else if (a.equals("--checkpoints")) {
-                checkpoints = Paths.get(args.get(++i));
-            } else if (a.startsWith("--")) {
-                options.add(a);
-                options.add(args.get(++i));
-            } else {
-                throw new UsageException(USAGE);
-            }
-        }
-        if (expr == null || msgType == null) {
-            throw new UsageException(USAGE);
-        }
+        options.addAll(given);
         if (checkpoints == null && env.containsKey("DISPATCH_CHECKPOINTS")) {
             checkpoints = Paths.get(env.get("DISPATCH_CHECKPOINTS"));
         }

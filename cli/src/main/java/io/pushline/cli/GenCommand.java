@@ -1,57 +1,45 @@
 package io.pushline.cli;
 
-import io.pushline.common.UsageException;
 import io.pushline.local.gen.NightlyData;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * {@code ./pushline gen [--users N] [--days D] [--date YYYY-MM-DD] [--seed S] [--out DIR]}:
- * generated users with known habits (see NightlyData); the same seed and date give the same files.
+ * {@code ./pushline gen}: generated users with known habits (see NightlyData); the same seed and
+ * date give the same files.
  */
-final class GenCommand {
-    private static final String USAGE =
-            "usage: ./pushline gen [--users N] [--days D] [--date YYYY-MM-DD] [--seed S] [--out DIR]";
+@Command(
+        name = "gen",
+        mixinStandardHelpOptions = true,
+        description = "Generated users with known habits (activity, truth) for the nightly jobs.")
+final class GenCommand implements Callable<Integer> {
+    @Option(names = "--users", paramLabel = "N", description = "Default ${DEFAULT-VALUE}.")
+    int users = 10_000;
 
-    private GenCommand() {}
+    @Option(
+            names = "--days",
+            paramLabel = "D",
+            description = "Days of activity (default ${DEFAULT-VALUE}).")
+    int days = 14;
 
-    static int run(String[] args) throws Exception {
-        int users = 10_000;
-        int days = 14;
-        long seed = 1;
-        LocalDate date = LocalDate.now(ZoneOffset.UTC);
-        Path out = Path.of(".pushline", "gen");
-        for (int i = 0; i < args.length; i++) {
-            if (i + 1 >= args.length) {
-                throw new UsageException(USAGE);
-            }
-            String v = args[++i];
-            try {
-                switch (args[i - 1]) {
-                    case "--users":
-                        users = Integer.parseInt(v);
-                        break;
-                    case "--days":
-                        days = Integer.parseInt(v);
-                        break;
-                    case "--seed":
-                        seed = Long.parseLong(v);
-                        break;
-                    case "--date":
-                        date = LocalDate.parse(v);
-                        break;
-                    case "--out":
-                        out = Path.of(v);
-                        break;
-                    default:
-                        throw new UsageException(USAGE);
-                }
-            } catch (NumberFormatException | DateTimeParseException e) {
-                throw new UsageException(args[i - 1] + ": bad value '" + v + "'\n" + USAGE);
-            }
-        }
+    @Option(
+            names = "--date",
+            paramLabel = "YYYY-MM-DD",
+            description = "The day the activity leads up to (default: today, UTC).")
+    LocalDate date = LocalDate.now(ZoneOffset.UTC);
+
+    @Option(names = "--seed", paramLabel = "S", description = "Default ${DEFAULT-VALUE}.")
+    long seed = 1;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Default ${DEFAULT-VALUE}.")
+    Path out = Path.of(".pushline", "gen");
+
+    @Override
+    public Integer call() throws Exception {
         long t0 = System.nanoTime();
         new NightlyData(seed, date, days).write(out, users);
         System.out.printf(

@@ -1,56 +1,74 @@
 package io.pushline.cli;
 
-import io.pushline.common.UsageException;
+import io.pushline.common.Cli;
 import io.pushline.local.LocalStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code ./pushline local up}: the embedded stack in the foreground. */
-final class LocalCommand {
-    private LocalCommand() {}
+@Command(
+        name = "local",
+        mixinStandardHelpOptions = true,
+        description = "The embedded stack.",
+        subcommands = LocalCommand.Up.class)
+final class LocalCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
 
-    static int run(String[] args) throws Exception {
-        if (args.length == 0 || !args[0].equals("up")) {
-            throw new UsageException("usage: ./pushline local up [--dir DIR]");
+    @Override
+    public Integer call() {
+        throw Cli.missingSubcommand(spec);
+    }
+
+    @Command(
+            name = "up",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Run the embedded stack (Kafka KRaft, HBase) in the foreground until Ctrl-C;"
+                        + " prints and writes DIR/local.env."
+            })
+    static final class Up implements Callable<Integer> {
+        @Option(names = "--dir", paramLabel = "DIR", description = "Default: .pushline.")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path home = dir == null ? LocalStack.defaultDir() : dir.toAbsolutePath();
+            System.out.println("Starting Kafka (KRaft) and HBase under " + home + " ...");
+            long t0 = System.nanoTime();
+            LocalStack stack = LocalStack.start(home, LocalStack.DEFAULT_START_TIMEOUT);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Path envFile = home.resolve("local.env");
+            Runtime.getRuntime()
+                    .addShutdownHook(
+                            new Thread(
+                                    () -> {
+                                        System.out.println("Stopping the local stack ...");
+                                        stack.close();
+                                        try {
+                                            Files.deleteIfExists(envFile);
+                                        } catch (Exception ignored) {
+                                            // Best effort: a stale file only points at closed
+                                            // ports.
+                                        }
+                                        stopped.countDown();
+                                    },
+                                    "pushline-local-stop"));
+            Files.writeString(envFile, stack.envLines(), StandardCharsets.UTF_8);
+            System.out.print(stack.envLines());
+            System.out.printf(
+                    "Up in %.1f s. Wrote %s. Topics: push.requests, device.events, push.decisions,"
+                            + " push.dlq, push.vendor.*. Ctrl-C stops.%n",
+                    (System.nanoTime() - t0) / 1e9, envFile);
+            System.out.flush();
+            stopped.await();
+            return 0;
         }
-        Path dir = LocalStack.defaultDir();
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].equals("--dir") && i + 1 < args.length) {
-                dir = Paths.get(args[++i]).toAbsolutePath();
-            } else {
-                throw new UsageException("unknown argument '" + args[i] + "' for local up");
-            }
-        }
-        System.out.println("Starting Kafka (KRaft) and HBase under " + dir + " ...");
-        long t0 = System.nanoTime();
-        LocalStack stack = LocalStack.start(dir, LocalStack.DEFAULT_START_TIMEOUT);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Path envFile = dir.resolve("local.env");
-        Runtime.getRuntime()
-                .addShutdownHook(
-                        new Thread(
-                                () -> {
-                                    System.out.println("Stopping the local stack ...");
-                                    stack.close();
-                                    try {
-                                        Files.deleteIfExists(envFile);
-                                    } catch (Exception ignored) {
-                                        // Best effort: a stale file only points at closed ports.
-                                    }
-                                    stopped.countDown();
-                                },
-                                "pushline-local-stop"));
-        Files.writeString(envFile, stack.envLines(), StandardCharsets.UTF_8);
-        System.out.print(stack.envLines());
-        System.out.printf(
-                "Up in %.1f s. Wrote %s. Topics: push.requests, device.events, push.decisions,"
-                        + " push.dlq, push.vendor.*. Ctrl-C stops.%n",
-                (System.nanoTime() - t0) / 1e9, envFile);
-        System.out.flush();
-        stopped.await();
-        return 0;
     }
 }

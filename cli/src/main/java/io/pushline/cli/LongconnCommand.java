@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.Cli;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.longconn.AckRules;
@@ -19,6 +20,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
@@ -28,6 +30,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./pushline longconn replay --rules R --trace T --out O}: the streaming job's ack tracker
@@ -35,18 +41,40 @@ import org.apache.flink.util.CloseableIterator;
  * (jobs/longconn/README.md). Actions come out in the order they happened: by time; at equal times,
  * those an input line caused (in file order) before retries, and retries by msgId, then deviceId.
  */
-final class LongconnCommand {
-    private static final String USAGE =
-            "usage: ./pushline longconn replay [--rules rules.yaml] --trace trace.jsonl --out"
-                    + " actions.jsonl";
+@Command(
+        name = "longconn",
+        mixinStandardHelpOptions = true,
+        description = "The long connection's ack tracker: replay a trace.",
+        subcommands = LongconnCommand.Replay.class)
+final class LongconnCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw Cli.missingSubcommand(spec);
+    }
+
+    @Command(
+            name = "replay",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Long-connection acks, retries and fallbacks over a trace file (docs/longconn.md):"
+                        + " the ack tracker on local Flink with RocksDB, in event time; bad lines to"
+                        + " stderr and OUT.rejected."
+            })
+    static final class Replay implements Callable<Integer> {
+        @Mixin ReplayFiles options;
+
+        @Override
+        public Integer call() throws Exception {
+            return replay(options.checked());
+        }
+    }
 
     /** State is never expired during a replay: event time and wall clock are unrelated there. */
     private static final Duration NO_TTL = Duration.ofDays(365_000);
 
-    private LongconnCommand() {}
-
-    static int run(String[] args) throws Exception {
-        ReplayFiles files = ReplayFiles.parse(args, USAGE);
+    static int replay(ReplayFiles files) throws Exception {
         AckRules rules = files.rules(AckRules::parse, AckRules.defaults());
         Path out = files.out();
         Path rejectedFile = files.rejected();

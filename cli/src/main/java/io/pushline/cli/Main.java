@@ -1,76 +1,85 @@
 package io.pushline.cli;
 
-import io.pushline.common.CommandExit;
+import io.pushline.common.Cli;
 import io.pushline.common.UsageException;
-import java.util.Arrays;
+import io.pushline.serve.ServeCommand;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** Entry point of {@code ./pushline}. */
-public final class Main {
-    private Main() {}
+/**
+ * Entry point of {@code ./pushline}: the commands, each a picocli {@code @Command} class whose
+ * options and description are its usage ({@code --help}, {@code ./pushline help}).
+ */
+@Command(
+        name = "pushline",
+        mixinStandardHelpOptions = true,
+        version = "pushline 0.1.0",
+        description = "Push-notification pipeline on Apache Flink.",
+        commandListHeading = "%nCommands:%n",
+        footer = {
+            "",
+            "./pushline COMMAND --help gives a command's usage; ./pushline bench --help lists the"
+                    + " benchmarks.",
+            "Environment: PUSHLINE_HOME (default .pushline) holds all local data; JAVA_OPTS is"
+                    + " passed to the JVM."
+        },
+        subcommands = {
+            DemoCommand.class,
+            LocalCommand.class,
+            RunCommand.class,
+            ClusterCommand.class,
+            ReplayCommand.class,
+            RemindersCommand.class,
+            LongconnCommand.class,
+            ServeCommand.class,
+            SendTimeCommand.class,
+            GenCommand.class,
+            RecallCommand.class,
+            AudienceCommand.class,
+            Main.Bench.class,
+            TraceCommand.class,
+            SqlCommand.class,
+            ReportCommand.class,
+            TopicCommand.Produce.class,
+            TopicCommand.Consume.class,
+            Help.class
+        })
+public final class Main implements Callable<Integer> {
+    @Spec CommandSpec spec;
 
     public static void main(String[] args) {
-        CommandExit.runAndHalt(() -> run(args));
+        Cli.main(new Main(), args);
     }
 
-    static int run(String[] args) throws Exception {
-        if (args.length == 0) {
-            System.out.print(Help.TEXT);
-            return 0;
-        }
-        String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        if (!args[0].equals("help")
-                && (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h"))) {
-            // Every command answers --help with its lines of the help text, before it looks for
-            // Kafka, files or anything else it needs.
-            String usage = Help.usageOf(args[0]);
-            if (usage.isEmpty()) {
-                throw new UsageException("unknown command '" + args[0] + "'; try ./pushline help");
-            }
-            System.out.print(usage);
-            return 0;
-        }
-        switch (args[0]) {
-            case "help":
-            case "--help":
-            case "-h":
-                return Help.run(rest);
-            case "local":
-                return LocalCommand.run(rest);
-            case "run":
-                return RunCommand.run(rest);
-            case "cluster":
-                return ClusterCommand.run(rest);
-            case "demo":
-                return DemoCommand.run(rest);
-            case "audience":
-                return AudienceCommand.run(rest);
-            case "bench":
-                // ./pushline runs the bench module for these; its classes are not the CLI's.
-                throw new UsageException("bench commands run through ./pushline bench ...");
-            case "replay":
-                return ReplayCommand.run(rest);
-            case "reminders":
-                return RemindersCommand.run(rest);
-            case "longconn":
-                return LongconnCommand.run(rest);
-            case "sendtime":
-                return SendTimeCommand.run(rest);
-            case "gen":
-                return GenCommand.run(rest);
-            case "recall":
-                return RecallCommand.run(rest);
-            case "trace":
-                return TraceCommand.run(rest);
-            case "sql":
-                return SqlCommand.run(rest);
-            case "report":
-                return ReportCommand.run(rest);
-            case "produce":
-                return TopicCommand.produce(rest);
-            case "consume":
-                return TopicCommand.consume(rest);
-            default:
-                throw new UsageException("unknown command '" + args[0] + "'; try ./pushline help");
+    /** Runs {@code ./pushline ARGS} in this JVM; returns the exit code. */
+    static int run(String... args) {
+        return Cli.execute(new Main(), args);
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(System.out);
+        return 0;
+    }
+
+    /**
+     * {@code ./pushline bench ...} runs the bench module (its own classpath: benchmarks, JMH, the
+     * Redis peer), so the CLI only names it here.
+     */
+    @Command(
+            name = "bench",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Benchmarks (gate, audience, pacing, reminders, sendtime, nightly, receipts,"
+                        + " latency, longconn, inbox, chaos, hostile, jmh); ./pushline bench"
+                        + " --help lists them with their options."
+            })
+    static final class Bench implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new UsageException("benchmarks run through ./pushline bench ...");
         }
     }
 }

@@ -13,12 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -26,6 +24,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline recall --data DIR --date YYYY-MM-DD [--k 5] [--pushed-days 7] --out FILE}: the
@@ -33,37 +33,43 @@ import org.apache.flink.util.CloseableIterator;
  * (users.jsonl, history.jsonl, materials.jsonl); one line per user, sorted by uid; bad lines to
  * standard error and {@code OUT.rejected}.
  */
-final class RecallCommand {
-    private static final String USAGE =
-            "usage: ./pushline recall --data DIR --date YYYY-MM-DD [--k 5] [--pushed-days 7]"
-                    + " --out FILE";
+@Command(
+        name = "recall",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Each user's top items for the day's pushes: the recall job (BATCH) over a folder as"
+                    + " gen writes it; one line per user, sorted by uid; bad lines to stderr and"
+                    + " OUT.rejected."
+        })
+final class RecallCommand implements Callable<Integer> {
+    @Option(
+            names = "--data",
+            required = true,
+            paramLabel = "DIR",
+            description = "users.jsonl, history.jsonl, materials.jsonl")
+    Path data;
 
-    private RecallCommand() {}
+    @Option(names = "--date", required = true, paramLabel = "YYYY-MM-DD")
+    LocalDate date;
 
-    static int run(String[] args) throws Exception {
-        Map<String, String> a = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!List.of("--data", "--date", "--k", "--pushed-days", "--out").contains(args[i])
-                    || i + 1 >= args.length) {
-                throw new UsageException(USAGE);
-            }
-            a.put(args[i], args[++i]);
-        }
-        if (!a.containsKey("--data") || !a.containsKey("--date") || !a.containsKey("--out")) {
-            throw new UsageException(USAGE);
-        }
-        LocalDate date;
-        int k;
-        int pushedDays;
-        try {
-            date = LocalDate.parse(a.get("--date"));
-            k = Integer.parseInt(a.getOrDefault("--k", "5"));
-            pushedDays = Integer.parseInt(a.getOrDefault("--pushed-days", "7"));
-        } catch (DateTimeParseException | NumberFormatException e) {
-            throw new UsageException(e.getMessage() + "\n" + USAGE);
-        }
-        Path data = Paths.get(a.get("--data"));
-        Path out = Paths.get(a.get("--out"));
+    @Option(
+            names = "--k",
+            paramLabel = "K",
+            description = "Items per user (default ${DEFAULT-VALUE}).")
+    int k = 5;
+
+    @Option(
+            names = "--pushed-days",
+            paramLabel = "D",
+            description =
+                    "Items pushed in the last D days are not recalled (default ${DEFAULT-VALUE}).")
+    int pushedDays = 7;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
         List<String> rejected = new ArrayList<>();
         List<RecallInput> users = new ArrayList<>();
         read(data.resolve("users.jsonl"), RecallLines::profile, users, rejected);

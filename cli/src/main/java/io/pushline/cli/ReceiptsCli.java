@@ -13,7 +13,7 @@ final class ReceiptsCli {
     private ReceiptsCli() {}
 
     /** {@code --key value} options over the local stack's, with the HBase quorum required. */
-    static Configuration options(List<String> given, String usage) throws Exception {
+    static Configuration options(List<String> given) throws Exception {
         List<String> all = new ArrayList<>(RunCommand.localEnvDefaults(LocalStack.defaultDir()));
         all.addAll(given);
         Configuration options =
@@ -21,8 +21,7 @@ final class ReceiptsCli {
         if (options.get(CommonOptions.HBASE_ZK_QUORUM) == null) {
             throw new UsageException(
                     "no receipts tables: start the stack with ./pushline local up (or run ./pushline"
-                            + " demo), or give --hbase.zookeeper.quorum\n"
-                            + usage);
+                            + " demo), or give --hbase.zookeeper.quorum");
         }
         return options;
     }

@@ -1,5 +1,6 @@
 package io.pushline.cli;
 
+import io.pushline.common.Cli;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.reminders.ReminderRules;
@@ -20,12 +21,17 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./pushline reminders replay --rules R --trace T --out O}: the reminders operators (the
@@ -33,15 +39,37 @@ import org.apache.flink.util.CloseableIterator;
  * over a trace (reminders/README.md). The uid dictionary is the trace's own: ids in order of first
  * appearance. Output lines are sorted by time, task and uid, so a run is reproducible.
  */
-final class RemindersCommand {
-    private static final String USAGE =
-            "usage: ./pushline reminders replay [--rules rules.yaml] --trace trace.jsonl --out"
-                    + " out.jsonl";
+@Command(
+        name = "reminders",
+        mixinStandardHelpOptions = true,
+        description = "Scheduled reminders: replay a trace.",
+        subcommands = RemindersCommand.Replay.class)
+final class RemindersCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
 
-    private RemindersCommand() {}
+    @Override
+    public Integer call() {
+        throw Cli.missingSubcommand(spec);
+    }
 
-    static int run(String[] args) throws Exception {
-        ReplayFiles files = ReplayFiles.parse(args, USAGE);
+    @Command(
+            name = "replay",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Scheduled reminders over a trace file (docs/reminders.md): the reminders operators"
+                        + " on local Flink with RocksDB, in event time; bad lines to stderr and"
+                        + " OUT.rejected."
+            })
+    static final class Replay implements Callable<Integer> {
+        @Mixin ReplayFiles options;
+
+        @Override
+        public Integer call() throws Exception {
+            return replay(options.checked());
+        }
+    }
+
+    static int replay(ReplayFiles files) throws Exception {
         ReminderRules rules = files.rules(ReminderRules::parse, ReminderRules.defaults());
         Path out = files.out();
         Path rejectedFile = files.rejected();

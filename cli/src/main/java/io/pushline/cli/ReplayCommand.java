@@ -35,6 +35,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -43,6 +44,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.roaringbitmap.IntIterator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline replay --rules R --trace T [--segments DIR] --out O}: the dispatch job's
@@ -50,29 +53,35 @@ import org.roaringbitmap.IntIterator;
  * trace file (docs/dispatch-gate.md, last section). Output lines are sorted by the push's time and
  * position, then device and uid, so a run is reproducible byte for byte.
  */
-final class ReplayCommand {
-    private static final String USAGE =
-            "usage: ./pushline replay --rules rules.yaml --trace trace.jsonl [--segments DIR]"
-                    + " --out decisions.jsonl";
+@Command(
+        name = "replay",
+        mixinStandardHelpOptions = true,
+        description = {
+            "The gate over a trace file (docs/dispatch-gate.md): the dispatch job's registry, uid"
+                    + " index and gate on local Flink with RocksDB, in event time; output sorted by"
+                    + " the push's time and position, then device and uid; bad lines to stderr and"
+                    + " OUT.rejected."
+        })
+final class ReplayCommand implements Callable<Integer> {
+    @Option(names = "--rules", paramLabel = "FILE", description = "Default: no rules ({}).")
+    Path rulesFile;
 
-    private ReplayCommand() {}
+    @Option(names = "--trace", required = true, paramLabel = "FILE")
+    Path trace;
 
-    static int run(String[] args) throws Exception {
-        Map<String, String> a = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String k = args[i];
-            if (!List.of("--rules", "--trace", "--segments", "--out").contains(k)
-                    || i + 1 >= args.length) {
-                throw new UsageException(USAGE);
-            }
-            a.put(k, args[++i]);
-        }
-        if (!a.containsKey("--trace") || !a.containsKey("--out")) {
-            throw new UsageException(USAGE);
-        }
+    @Option(
+            names = "--segments",
+            paramLabel = "DIR",
+            description = "Segment files for audience pushes.")
+    Path segmentsDir;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
         String rules = "{}";
-        if (a.containsKey("--rules")) {
-            Path rulesFile = Paths.get(a.get("--rules"));
+        if (rulesFile != null) {
             rules = read(rulesFile);
             try {
                 RulesParser.parse(rules);
@@ -80,18 +89,17 @@ final class ReplayCommand {
                 throw new UsageException(rulesFile + ": " + e.getMessage());
             }
         }
-        Path out = Paths.get(a.get("--out"));
         Path rejectedFile = Paths.get(out + ".rejected");
 
         List<ParsedRecord> records = new ArrayList<>();
         List<String> rejected = new ArrayList<>();
         AudienceEvaluator audiences = null;
         SegmentFolder segments = null;
-        if (a.containsKey("--segments")) {
-            segments = SegmentFolder.load(Paths.get(a.get("--segments")), null);
+        if (segmentsDir != null) {
+            segments = SegmentFolder.load(segmentsDir, null);
             audiences = new AudienceEvaluator(segments.segments, segments.universe);
         }
-        readTrace(Paths.get(a.get("--trace")), segments, audiences, records, rejected);
+        readTrace(trace, segments, audiences, records, rejected);
         records.sort(
                 Comparator.comparingLong(ParsedRecord::timestamp)
                         .thenComparingLong(ReplayCommand::seq));

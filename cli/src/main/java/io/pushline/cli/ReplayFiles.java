@@ -9,39 +9,38 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
+import picocli.CommandLine.Option;
 
 /**
- * The command line of the contracts' replays that take {@code replay [--rules R] --trace T --out
- * O}: the files, checked; the rules parsed by the caller's parser, a refusal naming the file.
+ * The options of the contracts' replays that take {@code replay [--rules R] --trace T --out O} (a
+ * picocli mixin): the files, checked; the rules parsed by the caller's parser, a refusal naming the
+ * file.
  */
-record ReplayFiles(Path rules, Path trace, Path out) {
-    static ReplayFiles parse(String[] args, String usage) {
-        if (args.length == 0 || !args[0].equals("replay")) {
-            throw new UsageException(usage);
-        }
-        Map<String, String> a = new LinkedHashMap<>();
-        for (int i = 1; i < args.length; i++) {
-            String k = args[i];
-            if (!List.of("--rules", "--trace", "--out").contains(k) || i + 1 >= args.length) {
-                throw new UsageException(usage);
-            }
-            a.put(k, args[++i]);
-        }
-        if (!a.containsKey("--trace") || !a.containsKey("--out")) {
-            throw new UsageException(usage);
-        }
-        Path trace = Paths.get(a.get("--trace"));
+final class ReplayFiles {
+    @Option(names = "--rules", paramLabel = "FILE", description = "Default: the built-in rules.")
+    Path rules;
+
+    @Option(names = "--trace", required = true, paramLabel = "FILE", description = "JSON lines.")
+    Path trace;
+
+    @Option(
+            names = "--out",
+            required = true,
+            paramLabel = "FILE",
+            description = "Output lines; bad input lines go to FILE.rejected.")
+    Path out;
+
+    /** The files, once the trace is known to exist. */
+    ReplayFiles checked() {
         if (!Files.isRegularFile(trace)) {
             throw new UsageException("--trace: no such file " + trace);
         }
-        return new ReplayFiles(
-                a.containsKey("--rules") ? Paths.get(a.get("--rules")) : null,
-                trace,
-                Paths.get(a.get("--out")));
+        return this;
+    }
+
+    Path out() {
+        return out;
     }
 
     /** The rules file parsed by {@code parse}, or {@code defaults} without one. */

@@ -2,7 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.UsageException;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.local.LocalStack;
 import io.pushline.receipts.report.CampaignReport;
 import io.pushline.receipts.report.ReportPage;
@@ -10,45 +10,49 @@ import io.pushline.schema.receipts.MetricRow;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline report --campaign MSGID [--out FILE]}: the campaign's funnel on standard output
  * and an HTML page with its charts (default {@code .pushline/reports/MSGID.html}).
  */
-final class ReportCommand {
-    static final String USAGE =
-            "usage: ./pushline report --campaign MSGID [--out FILE.html]"
-                    + " [--hbase.zookeeper.quorum Q] [--hbase.namespace NS]";
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = {
+            "A campaign's funnel on stdout, and an HTML page with its charts.",
+            "Reads the receipts tables of the local stack, or --hbase.zookeeper.quorum Q"
+                    + " [--hbase.namespace NS]."
+        })
+final class ReportCommand implements Callable<Integer>, JobOptionArgs.Target {
+    @Option(names = "--campaign", required = true, paramLabel = "MSGID")
+    String msgId;
 
-    private ReportCommand() {}
+    @Option(
+            names = "--out",
+            paramLabel = "FILE.html",
+            description = "Default: .pushline/reports/MSGID.html.")
+    Path out;
 
-    static int run(String[] args) throws Exception {
-        String msgId = null;
-        Path out = null;
-        List<String> options = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--campaign") && i + 1 < args.length) {
-                msgId = args[++i];
-            } else if (args[i].equals("--out") && i + 1 < args.length) {
-                out = Paths.get(args[++i]);
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                options.add(args[i]);
-                options.add(args[++i]);
-            } else {
-                throw new UsageException(USAGE);
-            }
-        }
-        if (msgId == null) {
-            throw new UsageException(USAGE);
-        }
-        Configuration o = ReceiptsCli.options(options, USAGE);
+    private final List<String> options = new ArrayList<>();
+
+    @Override
+    public List<String> jobOptions() {
+        return options;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration o = ReceiptsCli.options(options);
         CampaignReport r =
                 CampaignReport.load(
                         HBaseTables.address(o), o.get(CommonOptions.HBASE_NAMESPACE), msgId);

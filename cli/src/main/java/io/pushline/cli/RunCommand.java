@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
@@ -14,10 +15,10 @@ import io.pushline.receipts.ReceiptsJob;
 import io.pushline.receipts.ReceiptsOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -25,31 +26,45 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./pushline run dispatch|receipts|longconn|all [--key value ...]}: a job, or every
  * streaming job, on a local MiniCluster.
  */
-final class RunCommand {
-    private RunCommand() {}
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = {
+            "Run a streaming job (all: every one, on one MiniCluster) on local Flink (RocksDB)"
+                    + " until Ctrl-C, against .pushline/local.env or the given options.",
+            "Any --key value is a job option (./pushline help options)."
+        })
+final class RunCommand implements Callable<Integer>, JobOptionArgs.Target {
+    @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn or all")
+    String job;
 
-    static int run(String[] args) throws Exception {
-        if (args.length == 0
-                || !(args[0].equals("dispatch")
-                        || args[0].equals("receipts")
-                        || args[0].equals("longconn")
-                        || args[0].equals("all"))) {
-            throw new UsageException(
-                    "usage: ./pushline run dispatch|receipts|longconn|all [--key value ...] (see"
-                            + " ./pushline help options)");
+    private final List<String> options = new ArrayList<>();
+
+    @Override
+    public List<String> jobOptions() {
+        return options;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!List.of("dispatch", "receipts", "longconn", "all").contains(job)) {
+            throw new UsageException("run: JOB is dispatch, receipts, longconn or all, not " + job);
         }
-        String name = args[0];
-        if (name.equals("all")) {
-            return runAll(Arrays.asList(args).subList(1, args.length));
-        }
+        return job.equals("all") ? runAll(this.options) : runOne(job, this.options);
+    }
+
+    private static int runOne(String name, List<String> args) throws Exception {
         Path home = LocalStack.defaultDir();
         List<String> all = new ArrayList<>(localEnvDefaults(home));
-        all.addAll(Arrays.asList(args).subList(1, args.length));
+        all.addAll(args);
         Configuration options =
                 OptionsParser.parse(
                         all.toArray(new String[0]),

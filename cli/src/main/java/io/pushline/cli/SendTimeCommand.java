@@ -17,18 +17,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline sendtime --activity FILE --date YYYY-MM-DD [--rules FILE] --out FILE}: the
@@ -36,57 +36,42 @@ import org.apache.flink.util.CloseableIterator;
  * sorted by uid, so a run is reproducible byte for byte; bad activity lines go to standard error
  * and to {@code OUT.rejected} (line number, reason, the raw text) and the run goes on.
  */
-final class SendTimeCommand {
-    private static final String USAGE =
-            "usage: ./pushline sendtime --activity FILE --date YYYY-MM-DD [--rules FILE] --out"
-                    + " FILE [--predictor rules|histogram]";
+@Command(
+        name = "sendtime",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Each user's first and last push time (docs/send-time.md): the send-time job (BATCH);"
+                    + " lines sorted by uid; bad lines to stderr and OUT.rejected."
+        })
+final class SendTimeCommand implements Callable<Integer> {
+    @Option(names = "--activity", required = true, paramLabel = "FILE")
+    Path activity;
 
-    private SendTimeCommand() {}
+    @Option(names = "--date", required = true, paramLabel = "YYYY-MM-DD")
+    LocalDate date;
 
-    static int run(String[] args) throws Exception {
-        Map<String, String> a = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String k = args[i];
-            if (!List.of("--activity", "--date", "--rules", "--out", "--predictor").contains(k)
-                    || i + 1 >= args.length) {
-                throw new UsageException(USAGE);
-            }
-            a.put(k, args[++i]);
-        }
-        if (!a.containsKey("--activity") || !a.containsKey("--date") || !a.containsKey("--out")) {
-            throw new UsageException(USAGE);
-        }
-        LocalDate date;
-        try {
-            date = LocalDate.parse(a.get("--date"));
-        } catch (DateTimeParseException e) {
-            throw new UsageException("--date: expected YYYY-MM-DD, got '" + a.get("--date") + "'");
-        }
+    @Option(names = "--rules", paramLabel = "FILE", description = "Default: the built-in rules.")
+    Path rulesFile;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE")
+    Path out;
+
+    @Option(names = "--predictor", paramLabel = "rules|histogram", description = "Default: rules.")
+    SendTimeJob.Predictor predictor = SendTimeJob.Predictor.RULES;
+
+    @Override
+    public Integer call() throws Exception {
         SendTimeRules rules = SendTimeRules.defaults();
-        if (a.containsKey("--rules")) {
-            Path file = Paths.get(a.get("--rules"));
+        if (rulesFile != null) {
             try {
-                rules = SendTimeRules.parse(read(file));
+                rules = SendTimeRules.parse(read(rulesFile));
             } catch (RulesException e) {
-                throw new UsageException(file + ": " + e.getMessage());
+                throw new UsageException(rulesFile + ": " + e.getMessage());
             }
         }
-        SendTimeJob.Predictor predictor = SendTimeJob.Predictor.RULES;
-        if (a.containsKey("--predictor")) {
-            try {
-                predictor =
-                        SendTimeJob.Predictor.valueOf(
-                                a.get("--predictor").toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(
-                        "--predictor: rules or histogram, got '" + a.get("--predictor") + "'");
-            }
-        }
-        Path out = Paths.get(a.get("--out"));
         Path rejectedFile = Paths.get(out + ".rejected");
         List<ActivityEvent> events = new ArrayList<>();
         List<String> rejected = new ArrayList<>();
-        Path activity = Paths.get(a.get("--activity"));
         if (!Files.isRegularFile(activity)) {
             throw new UsageException("--activity: no such file " + activity);
         }

@@ -2,7 +2,7 @@ package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.UsageException;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.receipts.sql.ReceiptCatalog;
 import io.pushline.receipts.sql.ReceiptSql;
 import java.io.BufferedReader;
@@ -10,35 +10,41 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.TableEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline sql [-e 'QUERY']}: Flink SQL (batch) on the receipts tables of catalog {@code
  * pushline}, database {@code receipts}. With {@code -e}, runs one statement and prints its table;
  * without, reads statements ending in {@code ;} from standard input until {@code quit;} or EOF.
  */
-final class SqlCommand {
-    static final String USAGE =
-            "usage: ./pushline sql [-e 'SELECT ...'] [--hbase.zookeeper.quorum Q] [--hbase.namespace"
-                    + " NS]";
+@Command(
+        name = "sql",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = {
+            "Flink SQL (batch) on the receipts tables (metrics_minute, metrics_daily, lifecycle);"
+                    + " without -e, statements ending in ';' from stdin until 'quit;'.",
+            "Reads the receipts tables of the local stack, or --hbase.zookeeper.quorum Q"
+                    + " [--hbase.namespace NS]."
+        })
+final class SqlCommand implements Callable<Integer>, JobOptionArgs.Target {
+    @Option(names = "-e", paramLabel = "QUERY", description = "Run one statement, print its table.")
+    String query;
 
-    private SqlCommand() {}
+    private final List<String> options = new ArrayList<>();
 
-    static int run(String[] args) throws Exception {
-        String query = null;
-        List<String> options = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("-e") && i + 1 < args.length) {
-                query = args[++i];
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                options.add(args[i]);
-                options.add(args[++i]);
-            } else {
-                throw new UsageException(USAGE);
-            }
-        }
-        Configuration o = ReceiptsCli.options(options, USAGE);
+    @Override
+    public List<String> jobOptions() {
+        return options;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration o = ReceiptsCli.options(options);
         TableEnvironment sql =
                 ReceiptCatalog.open(
                         HBaseTables.address(o),

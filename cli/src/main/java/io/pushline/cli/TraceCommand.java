@@ -2,12 +2,13 @@ package io.pushline.cli;
 
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.UsageException;
+import io.pushline.common.JobOptionArgs;
 import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -15,36 +16,40 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./pushline trace MSGID DEVICEID}: did the device get the message, and if not, why. Reads
  * the message's lifecycle row written by the receipts job.
  */
-final class TraceCommand {
-    static final String USAGE =
-            "usage: ./pushline trace MSGID DEVICEID [--hbase.zookeeper.quorum Q] [--hbase.namespace"
-                    + " NS]\n"
-                    + "       (a drop that found no device is traced as DEVICEID uid:UID)";
+@Command(
+        name = "trace",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = {
+            "Did the device get the message, and if not, why: the message's lifecycle row of the"
+                    + " receipts job. A drop that found no device is traced as DEVICEID uid:UID.",
+            "Reads the receipts tables of the local stack, or --hbase.zookeeper.quorum Q"
+                    + " [--hbase.namespace NS]."
+        })
+final class TraceCommand implements Callable<Integer>, JobOptionArgs.Target {
+    @Parameters(index = "0", paramLabel = "MSGID")
+    String msgId;
 
-    private TraceCommand() {}
+    @Parameters(index = "1", paramLabel = "DEVICEID")
+    String deviceId;
 
-    static int run(String[] args) throws Exception {
-        List<String> positional = new ArrayList<>();
-        List<String> options = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].startsWith("--") && i + 1 < args.length) {
-                options.add(args[i]);
-                options.add(args[++i]);
-            } else {
-                positional.add(args[i]);
-            }
-        }
-        if (positional.size() != 2) {
-            throw new UsageException(USAGE);
-        }
-        Configuration o = ReceiptsCli.options(options, USAGE);
-        String msgId = positional.get(0);
-        String deviceId = positional.get(1);
+    private final List<String> options = new ArrayList<>();
+
+    @Override
+    public List<String> jobOptions() {
+        return options;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration o = ReceiptsCli.options(options);
         Result res;
         try (Connection c =
                         ConnectionFactory.createConnection(

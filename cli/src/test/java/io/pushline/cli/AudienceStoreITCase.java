@@ -101,7 +101,9 @@ class AudienceStoreITCase {
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            return AudienceCommand.run(all.toArray(new String[0]));
+            List<String> line = new ArrayList<>(all);
+            line.add(0, "audience");
+            return Main.run(line.toArray(new String[0]));
         } finally {
             System.setOut(o);
             System.setErr(e);

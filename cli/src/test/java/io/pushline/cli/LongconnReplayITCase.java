@@ -1,9 +1,7 @@
 package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pushline.common.UsageException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,27 +80,28 @@ class LongconnReplayITCase {
             Path file = dir.resolve("rules.yaml");
             Files.writeString(file, c[0]);
             Path out = dir.resolve("o.jsonl");
-            assertThatThrownBy(
-                            () ->
-                                    run(
-                                            "--rules",
-                                            file.toString(),
-                                            "--trace",
-                                            trace.toString(),
-                                            "--out",
-                                            out.toString()))
-                    .as(c[0])
-                    .isInstanceOf(UsageException.class)
-                    .hasMessageContaining(c[1] + ":");
+            Ran ran =
+                    Ran.pushline(
+                            "longconn",
+                            "replay",
+                            "--rules",
+                            file.toString(),
+                            "--trace",
+                            trace.toString(),
+                            "--out",
+                            out.toString());
+            assertThat(ran.code()).as(c[0]).isEqualTo(2);
+            assertThat(ran.err()).as(c[0]).contains(c[1] + ":").hasLineCount(1);
             assertThat(out).as("the run does not start").doesNotExist();
         }
     }
 
     private static int run(String... args) throws Exception {
-        String[] all = new String[args.length + 1];
-        all[0] = "replay";
-        System.arraycopy(args, 0, all, 1, args.length);
-        return LongconnCommand.run(all);
+        String[] all = new String[args.length + 2];
+        all[0] = "longconn";
+        all[1] = "replay";
+        System.arraycopy(args, 0, all, 2, args.length);
+        return Main.run(all);
     }
 
     private static String sent(long ts, String msgId, String deviceId) {

@@ -151,7 +151,7 @@ class ReceiptsCliITCase {
         List<String> queries = readmeQueries();
         assertThat(queries).hasSize(13);
         for (String q : queries) {
-            Result r = run(() -> SqlCommand.run(args("-e", q)));
+            Result r = run(() -> Main.run(args("sql", "-e", q)));
             assertThat(r.code).as(q + "\n" + r.err).isZero();
             assertThat(r.out).as(q).contains("+--");
         }
@@ -159,46 +159,46 @@ class ReceiptsCliITCase {
 
     @Test
     void theFunnelQueryPrintsTheRowsSums() throws Exception {
-        Result r = run(() -> SqlCommand.run(args("-e", readmeQueries().get(0))));
+        Result r = run(() -> Main.run(args("sql", "-e", readmeQueries().get(0))));
         assertThat(r.code).isZero();
         assertThat(r.out)
                 .containsPattern("\\|\\s+huawei \\|\\s+100 \\|\\s+98 \\|\\s+95 \\|\\s+7 \\|");
         assertThat(r.out).containsPattern("\\|\\s+fcm \\|\\s+50 \\|\\s+50 \\|\\s+40 \\|\\s+2 \\|");
-        Result bad = run(() -> SqlCommand.run(args("-e", "SELECT nope FROM metrics_minute")));
+        Result bad = run(() -> Main.run(args("sql", "-e", "SELECT nope FROM metrics_minute")));
         assertThat(bad.code).isEqualTo(1);
         assertThat(bad.err).contains("pushline sql:").contains("nope");
     }
 
     @Test
     void theCompensationTimesAreADistributionInSql() throws Exception {
-        Result r = run(() -> SqlCommand.run(args("-e", readmeQueries().get(12))));
+        Result r = run(() -> Main.run(args("sql", "-e", readmeQueries().get(12))));
         assertThat(r.code).as(r.err).isZero();
         assertThat(r.out)
                 .containsPattern("\\|\\s+0 \\|\\s+1 \\|")
                 .containsPattern("\\|\\s+1 \\|\\s+1 \\|")
                 .containsPattern("\\|\\s+4 \\|\\s+1 \\|");
-        Result perCampaign = run(() -> SqlCommand.run(args("-e", readmeQueries().get(11))));
+        Result perCampaign = run(() -> Main.run(args("sql", "-e", readmeQueries().get(11))));
         assertThat(perCampaign.out)
                 .containsPattern(
                         "\\|\\s+msg-000750 \\|\\s+longconn \\|\\s+9 \\|\\s+27 \\|\\s+2 \\|\\s+1 \\|\\s+125000 \\|");
-        Result trace = run(() -> TraceCommand.run(args("msg-000750", "lc-2")));
+        Result trace = run(() -> Main.run(args("trace", "msg-000750", "lc-2")));
         assertThat(trace.out).contains("after 3 retries: compensation 260.0 s");
     }
 
     @Test
     void aCampaignsQueryScansOnlyItsRows() throws Exception {
         String where = " FROM metrics_minute WHERE msg_id = 'msg-000750'";
-        Result plan = run(() -> SqlCommand.run(args("-e", "EXPLAIN SELECT SUM(sent)" + where)));
+        Result plan = run(() -> Main.run(args("sql", "-e", "EXPLAIN SELECT SUM(sent)" + where)));
         assertThat(plan.out).contains("metrics_minute, filter=[=(msg_id, _UTF-16LE'msg-000750'");
-        Result sum = run(() -> SqlCommand.run(args("-e", "SELECT SUM(sent), COUNT(*)" + where)));
+        Result sum = run(() -> Main.run(args("sql", "-e", "SELECT SUM(sent), COUNT(*)" + where)));
         assertThat(sum.out).containsPattern("\\|\\s+148 \\|\\s+3 \\|");
-        Result all = run(() -> SqlCommand.run(args("-e", "SELECT COUNT(*) FROM metrics_minute")));
+        Result all = run(() -> Main.run(args("sql", "-e", "SELECT COUNT(*) FROM metrics_minute")));
         assertThat(all.out).containsPattern("\\|\\s+4 \\|");
     }
 
     @Test
     void traceTellsWhatHappenedToOneMessage() throws Exception {
-        Result r = run(() -> TraceCommand.run(args("msg-000750", "dev-0000042")));
+        Result r = run(() -> Main.run(args("trace", "msg-000750", "dev-0000042")));
         assertThat(r.code).isZero();
         assertThat(r.out)
                 .contains(
@@ -206,11 +206,11 @@ class ReceiptsCliITCase {
                 .contains("status     clicked (code 4)")
                 .contains("decision   PASS at 2026-01-01T00:00:00Z")
                 .contains("delivered  2026-01-01T00:00:04Z (+4.0 s)");
-        Result dropped = run(() -> TraceCommand.run(args("msg-000750", "dev-0000043")));
+        Result dropped = run(() -> Main.run(args("trace", "msg-000750", "dev-0000043")));
         assertThat(dropped.out)
                 .contains("status     dropped:quiet_hours (code 13)")
                 .contains("not sent: the gate dropped it (quiet_hours)");
-        Result none = run(() -> TraceCommand.run(args("msg-000750", "dev-9")));
+        Result none = run(() -> Main.run(args("trace", "msg-000750", "dev-9")));
         assertThat(none.code).isEqualTo(1);
         assertThat(none.out).startsWith("no lifecycle for message 'msg-000750' and device 'dev-9'");
     }
@@ -221,8 +221,9 @@ class ReceiptsCliITCase {
         Result r =
                 run(
                         () ->
-                                ReportCommand.run(
+                                Main.run(
                                         args(
+                                                "report",
                                                 "--campaign",
                                                 "msg-000750",
                                                 "--out",
@@ -237,7 +238,7 @@ class ReceiptsCliITCase {
         String page = Files.readString(html);
         assertThat(page).contains("<svg").contains("Drops by reason").contains("quiet_hours");
         Result none =
-                run(() -> ReportCommand.run(args("--campaign", "nope", "--out", html.toString())));
+                run(() -> Main.run(args("report", "--campaign", "nope", "--out", html.toString())));
         assertThat(none.code).isEqualTo(1);
     }
 

@@ -1,9 +1,7 @@
 package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pushline.common.UsageException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +51,9 @@ class RemindersReplayITCase {
         Path out = dir.resolve("out.jsonl");
 
         assertThat(
-                        RemindersCommand.run(
+                        Main.run(
                                 new String[] {
+                                    "reminders",
                                     "replay",
                                     "--rules",
                                     rules.toString(),
@@ -100,20 +99,18 @@ class RemindersReplayITCase {
         for (String rules : List.of("rate: 0\n", "rate: fast\n", "rates: 5\n", "rate: [1]\n")) {
             Path file = dir.resolve("rules.yaml");
             Files.writeString(file, rules);
-            assertThatThrownBy(
-                            () ->
-                                    RemindersCommand.run(
-                                            new String[] {
-                                                "replay",
-                                                "--rules",
-                                                file.toString(),
-                                                "--trace",
-                                                trace.toString(),
-                                                "--out",
-                                                dir.resolve("o").toString()
-                                            }))
-                    .isInstanceOf(UsageException.class)
-                    .hasMessageContaining("rate");
+            Ran ran =
+                    Ran.pushline(
+                            "reminders",
+                            "replay",
+                            "--rules",
+                            file.toString(),
+                            "--trace",
+                            trace.toString(),
+                            "--out",
+                            dir.resolve("o").toString());
+            assertThat(ran.code()).as(rules).isEqualTo(2);
+            assertThat(ran.err()).startsWith("pushline: ").contains("rate").hasLineCount(1);
         }
     }
 

@@ -66,11 +66,15 @@ class ReplayModelITCase {
         Files.writeString(rules, GateOperatorTest.CONTRACT_RULES);
 
         assertThat(
-                        ReplayCommand.run(
+                        Main.run(
                                 new String[] {
-                                    "--rules", rules.toString(),
-                                    "--trace", trace.toString(),
-                                    "--out", out.toString()
+                                    "replay",
+                                    "--rules",
+                                    rules.toString(),
+                                    "--trace",
+                                    trace.toString(),
+                                    "--out",
+                                    out.toString()
                                 }))
                 .isZero();
 
@@ -110,11 +114,15 @@ class ReplayModelITCase {
                         String.format(push, 4, "m3", "c", "vip OR (churned AND NOT sports)")));
         Path out = dir.resolve("audience-out.jsonl");
         assertThat(
-                        ReplayCommand.run(
+                        Main.run(
                                 new String[] {
-                                    "--trace", trace.toString(),
-                                    "--segments", segments.toString(),
-                                    "--out", out.toString()
+                                    "replay",
+                                    "--trace",
+                                    trace.toString(),
+                                    "--segments",
+                                    segments.toString(),
+                                    "--out",
+                                    out.toString()
                                 }))
                 .isZero();
         assertThat(Files.readAllLines(out))

@@ -1,11 +1,10 @@
 package io.pushline.serve;
 
-import io.pushline.common.CommandExit;
+import io.pushline.common.Cli;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.LocalEnv;
-import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.inbox.InboxOptions;
 import io.pushline.inbox.InboxStore;
@@ -16,55 +15,28 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
- * {@code ./pushline serve [--port 8080] [--key value ...]}: the HTTP API for app backends, against
- * the stack of {@code .pushline/local.env} (from {@code ./pushline local up}) or the given Kafka
- * and HBase, until Ctrl-C.
+ * Starting the HTTP API for app backends and the console: the entry of {@code ./pushline serve}
+ * (see {@link ServeCommand}) and the server {@code ./pushline demo --keep} starts.
  */
 public final class ServeMain {
     private ServeMain() {}
 
     public static void main(String[] args) {
-        CommandExit.runAndHalt(() -> run(args));
-    }
-
-    static int run(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("serve")) {
-            args = java.util.Arrays.copyOfRange(args, 1, args.length);
-        }
-        List<String> all = new ArrayList<>(localEnvDefaults());
-        for (int i = 0; i < args.length; i++) {
-            all.add(args[i].equals("--port") ? "--" + ServeOptions.PORT.key() : args[i]);
-        }
-        Configuration conf =
-                OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
-        Running running = start(conf, home());
-        System.out.println(
-                "pushline serve: listening on port " + running.port() + " (Ctrl-C stops)");
-        System.out.println(
-                "pushline serve: console at http://localhost:"
-                        + running.port()
-                        + "/console (log in with "
-                        + running.tokenNote()
-                        + ")");
-        CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(
-                        new Thread(
-                                () -> {
-                                    running.close();
-                                    stop.countDown();
-                                }));
-        stop.await();
-        return 0;
+        // The launcher passes the command's name on: ./pushline serve ARGS.
+        String[] own =
+                args.length > 0 && args[0].equals("serve")
+                        ? Arrays.copyOfRange(args, 1, args.length)
+                        : args;
+        Cli.main(new ServeCommand(), own);
     }
 
     /**
@@ -168,11 +140,7 @@ public final class ServeMain {
         }
     }
 
-    private static List<String> localEnvDefaults() throws Exception {
-        return LocalEnv.options(home());
-    }
-
-    private static Path home() {
+    static Path home() {
         String home = System.getenv("PUSHLINE_HOME");
         return Paths.get(home != null ? home : ".pushline");
     }

@@ -1,0 +1,73 @@
+package io.pushline.serve;
+
+import io.pushline.common.JobOptionArgs;
+import io.pushline.common.LocalEnv;
+import io.pushline.common.OptionsParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.flink.configuration.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./pushline serve [--port 8080] [--key value ...]}: the HTTP API for app backends and the
+ * console, against the stack of {@code .pushline/local.env} (from {@code ./pushline local up}) or
+ * the given Kafka and HBase, until Ctrl-C.
+ */
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        preprocessor = JobOptionArgs.class,
+        description = {
+            "The HTTP API for app backends (reminders to pull ahead, inboxes: docs/inbox.md) and"
+                    + " the strategists' console, against .pushline/local.env or the given options,"
+                    + " until Ctrl-C.",
+            "Any other --key value is a serve option (./pushline help options)."
+        })
+public final class ServeCommand implements Callable<Integer>, JobOptionArgs.Target {
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            description = "Same as --serve.port (default 8080; 0: a free one).")
+    Integer port;
+
+    private final List<String> options = new ArrayList<>();
+
+    @Override
+    public List<String> jobOptions() {
+        return options;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> all = new ArrayList<>(LocalEnv.options(ServeMain.home()));
+        all.addAll(options);
+        if (port != null) {
+            all.add("--" + ServeOptions.PORT.key());
+            all.add(port.toString());
+        }
+        Configuration conf =
+                OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
+        ServeMain.Running running = ServeMain.start(conf, ServeMain.home());
+        System.out.println(
+                "pushline serve: listening on port " + running.port() + " (Ctrl-C stops)");
+        System.out.println(
+                "pushline serve: console at http://localhost:"
+                        + running.port()
+                        + "/console (log in with "
+                        + running.tokenNote()
+                        + ")");
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    running.close();
+                                    stop.countDown();
+                                }));
+        stop.await();
+        return 0;
+    }
+}
