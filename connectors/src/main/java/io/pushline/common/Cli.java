@@ -36,6 +36,9 @@ public final class Cli {
         line.setExecutionExceptionHandler(Cli::failure);
         line.setUsageHelpWidth(100);
         line.setCaseInsensitiveEnumValuesAllowed(true);
+        // An argument is what it says: "@x" may be an audience expression or a value, never a
+        // file of arguments to read.
+        line.setExpandAtFiles(false);
         tidy(line, true);
         return line;
     }
