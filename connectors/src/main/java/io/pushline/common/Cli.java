@@ -39,22 +39,23 @@ public final class Cli {
         // An argument is what it says: "@x" may be an audience expression or a value, never a
         // file of arguments to read.
         line.setExpandAtFiles(false);
-        tidy(line, true);
+        tidy(line);
         return line;
     }
 
     /**
      * Options in the order the command declares them (its own first, then --help), and --version
-     * only on the top command: the usage reads as the command's doc comment does.
+     * only on a command that has a version (the top one): the usage reads as the command's doc
+     * comment does.
      */
-    private static void tidy(CommandLine line, boolean top) {
+    private static void tidy(CommandLine line) {
         CommandSpec spec = line.getCommandSpec();
         spec.usageMessage().sortOptions(false).sortSynopsis(false);
         OptionSpec version = spec.findOption("--version");
-        if (!top && version != null) {
+        if (version != null && spec.version().length == 0) {
             spec.remove(version);
         }
-        line.getSubcommands().values().forEach(sub -> tidy(sub, false));
+        line.getSubcommands().values().forEach(Cli::tidy);
     }
 
     /**
@@ -62,9 +63,14 @@ public final class Cli {
      * leave non-daemon threads behind; the command is done).
      */
     public static void main(Object command, String[] args) {
+        main(commandLine(command), args);
+    }
+
+    /** {@link #main(Object, String[])} for a command line set up by the caller. */
+    public static void main(CommandLine line, String[] args) {
         int code;
         try {
-            code = execute(command, args);
+            code = line.execute(args);
         } catch (RuntimeException e) {
             System.err.println("pushline: failed: " + e);
             e.printStackTrace(System.err);

@@ -36,7 +36,7 @@ public final class ServeMain {
                 args.length > 0 && args[0].equals("serve")
                         ? Arrays.copyOfRange(args, 1, args.length)
                         : args;
-        Cli.main(new ServeCommand(), own);
+        Cli.main(Cli.commandLine(new ServeCommand()).setCommandName("pushline serve"), own);
     }
 
     /**
