@@ -3,7 +3,6 @@ package io.pushline.cli;
 import io.pushline.common.CommittedRecords;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.HBaseTables;
-import io.pushline.common.KafkaIO;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
@@ -24,7 +23,6 @@ import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -37,13 +35,6 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -159,11 +150,12 @@ final class DemoCommand implements Callable<Integer> {
         DemoNightly nightly = new DemoNightly(dir.resolve("nightly"), users);
         List<String[]> nightlyBinds = nightly.generate();
         // the nightly users' devices were bound long ago: before the day's events
-        produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
-        produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
-        produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
-        produce(stack.kafkaBootstrap(), Topics.REMINDER_TASKS, reminders.tasks);
-        produce(stack.kafkaBootstrap(), Topics.REMINDER_SUBSCRIPTIONS, reminders.subscriptions);
+        DemoTopics.produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
+        DemoTopics.produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
+        DemoTopics.produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
+        DemoTopics.produce(stack.kafkaBootstrap(), Topics.REMINDER_TASKS, reminders.tasks);
+        DemoTopics.produce(
+                stack.kafkaBootstrap(), Topics.REMINDER_SUBSCRIPTIONS, reminders.subscriptions);
         System.out.printf(
                 "      %,d device events, %,d requests and %,d reminder events (2 tasks) in"
                         + " %.1f s; %,d users' activity, interests, history and devices in"
@@ -289,7 +281,11 @@ final class DemoCommand implements Callable<Integer> {
         while (!result.isDone()) {
             // Decisions are committed with each checkpoint once the watermark has passed
             // their requests' time; a catch-up run decides most of them as its input ends.
-            progress(ts, job, committedCount(bootstrap, Topics.DECISIONS), expectedDecisions);
+            progress(
+                    ts,
+                    job,
+                    DemoTopics.committedCount(bootstrap, Topics.DECISIONS),
+                    expectedDecisions);
             try {
                 result.get(2, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException stillRunning) {
@@ -438,47 +434,6 @@ final class DemoCommand implements Callable<Integer> {
         return all;
     }
 
-    static void produce(String bootstrap, String topic, List<String[]> records) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        Exception[] failed = {null};
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
-            for (String[] kv : records) {
-                producer.send(
-                        new ProducerRecord<>(topic, kv[0], kv[1]),
-                        (meta, e) -> {
-                            if (e != null) {
-                                failed[0] = e;
-                            }
-                        });
-            }
-            producer.flush();
-        }
-        if (failed[0] != null) {
-            throw failed[0];
-        }
-    }
-
-    private static Properties consumerProps(String bootstrap) {
-        Properties p = KafkaIO.committedReader(bootstrap);
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        return p;
-    }
-
-    /** Committed records so far: the consumer's end offsets under read_committed, summed. */
-    static long committedCount(String bootstrap, String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(bootstrap))) {
-            List<TopicPartition> parts = CommittedRecords.partitions(c, topic);
-            // Offsets include transaction markers: an estimate good enough for progress.
-            return c.endOffsets(parts).values().stream().mapToLong(Long::longValue).sum();
-        }
-    }
-
     static String status(JobClient job) {
         try {
             return job.getJobStatus().get(5, TimeUnit.SECONDS).toString();
@@ -486,15 +441,6 @@ final class DemoCommand implements Callable<Integer> {
             // The per-job MiniCluster goes away as soon as the job has finished.
             return "FINISHING";
         }
-    }
-
-    /** Every committed value of {@code topic}, once its writers' transactions have settled. */
-    static List<String> readAllAfterJobs(String bootstrap, String topic) throws Exception {
-        CommittedRecords.awaitSettled(bootstrap, topic, java.time.Duration.ofSeconds(30));
-        List<String> out = new java.util.ArrayList<>();
-        CommittedRecords.readAll(
-                bootstrap, topic, r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
-        return out;
     }
 
     static void step(String what) {

@@ -44,10 +44,10 @@ final class DemoKeep {
         long last = -1;
         long changed = System.currentTimeMillis();
         while (true) {
-            long decisions = DemoCommand.committedCount(bootstrap, Topics.DECISIONS);
+            long decisions = DemoTopics.committedCount(bootstrap, Topics.DECISIONS);
             long all = decisions;
             for (Vendor v : Vendor.values()) {
-                all += DemoCommand.committedCount(bootstrap, v.topic());
+                all += DemoTopics.committedCount(bootstrap, v.topic());
             }
             long now = System.currentTimeMillis();
             if (all != last) {

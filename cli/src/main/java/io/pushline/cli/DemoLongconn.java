@@ -158,8 +158,8 @@ final class DemoLongconn {
         // would come after retries it should have preceded)
         presence.sort(Comparator.comparingLong(DemoLongconn::tsOf));
         acks.sort(Comparator.comparingLong(DemoLongconn::tsOf));
-        DemoCommand.produce(kafka, Topics.LONGCONN_PRESENCE, presence);
-        DemoCommand.produce(kafka, Topics.LONGCONN_ACKS, acks);
+        DemoTopics.produce(kafka, Topics.LONGCONN_PRESENCE, presence);
+        DemoTopics.produce(kafka, Topics.LONGCONN_ACKS, acks);
         System.out.printf(
                 "      %,d longconn sends to %,d devices; the gateway: %,d presence reports, %,d"
                         + " acks (%.1f s)%n",
@@ -193,7 +193,7 @@ final class DemoLongconn {
         Set<String> retried = new HashSet<>();
         long resends = 0;
         long ackedAfterRetry = 0;
-        for (String line : DemoCommand.readAllAfterJobs(kafka, Topics.RECEIPTS)) {
+        for (String line : DemoTopics.readAllAfterJobs(kafka, Topics.RECEIPTS)) {
             if (!line.contains("\"longconn_")) {
                 continue;
             }
@@ -211,19 +211,19 @@ final class DemoLongconn {
             if (v == Vendor.LONGCONN) {
                 continue;
             }
-            for (String line : DemoCommand.readAllAfterJobs(kafka, v.topic())) {
+            for (String line : DemoTopics.readAllAfterJobs(kafka, v.topic())) {
                 if (line.contains("\"attempt\"")) {
                     fellBackToVendor++;
                 }
             }
         }
-        for (String line : DemoCommand.readAllAfterJobs(kafka, Vendor.LONGCONN.topic())) {
+        for (String line : DemoTopics.readAllAfterJobs(kafka, Vendor.LONGCONN.topic())) {
             if (line.contains("\"attempt\"")) {
                 resends++;
             }
         }
         long undeliverable = 0;
-        for (String line : DemoCommand.readAllAfterJobs(kafka, Topics.DECISIONS)) {
+        for (String line : DemoTopics.readAllAfterJobs(kafka, Topics.DECISIONS)) {
             if (line.contains("\"undeliverable\"")
                     && Json.read(line, Decision.class).reason.equals("undeliverable")) {
                 undeliverable++;

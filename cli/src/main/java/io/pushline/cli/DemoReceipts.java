@@ -41,7 +41,7 @@ final class DemoReceipts {
         long ts = System.nanoTime();
         DemoGateways gateways = new DemoGateways();
         gateways.reportOn(kafka);
-        DemoCommand.produce(kafka, Topics.RECEIPTS, gateways.receipts);
+        DemoTopics.produce(kafka, Topics.RECEIPTS, gateways.receipts);
         System.out.printf(
                 "      %,d receipts for %,d sends: %,d delivered, %,d clicked, %,d failed, %,d tokens"
                         + " invalid (%.1f s)%n",
