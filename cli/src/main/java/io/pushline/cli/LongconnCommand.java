@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.Cli;
+import io.pushline.format.LongconnParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.longconn.AckRules;
@@ -9,7 +10,6 @@ import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.longconn.LongconnAction;
 import io.pushline.schema.longconn.LongconnEvent;
-import io.pushline.schema.longconn.LongconnParser;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

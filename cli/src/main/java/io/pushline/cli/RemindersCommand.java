@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.Cli;
+import io.pushline.format.ReminderParser;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.reminders.ReminderRules;
@@ -10,7 +11,6 @@ import io.pushline.schema.Json;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
-import io.pushline.schema.reminders.ReminderParser;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

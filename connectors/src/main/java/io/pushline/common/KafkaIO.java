@@ -1,9 +1,9 @@
 package io.pushline.common;
 
+import io.pushline.format.SendRecordJson;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
-import io.pushline.schema.SendRecordJson;
 import io.pushline.schema.Topics;
 import io.pushline.schema.segments.MemberRow;
 import io.pushline.schema.segments.SegmentChange;

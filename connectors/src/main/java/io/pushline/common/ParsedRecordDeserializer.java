@@ -1,11 +1,11 @@
 package io.pushline.common;
 
+import io.pushline.format.InboxParser;
+import io.pushline.format.ReminderParser;
+import io.pushline.format.WireParser;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
-import io.pushline.schema.WireParser;
-import io.pushline.schema.inbox.InboxParser;
-import io.pushline.schema.reminders.ReminderParser;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;

@@ -1,8 +1,8 @@
 package io.pushline.serve;
 
+import io.pushline.format.InboxParser;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
-import io.pushline.schema.inbox.InboxParser;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.pushline.longconn;
 
-import io.pushline.schema.JsonFields;
+import io.pushline.format.JsonFields;
 import io.pushline.schema.longconn.AppVersion;
 import io.pushline.udf.RulesException;
 import io.pushline.udf.YamlRules;

@@ -2,15 +2,15 @@ package io.pushline.longconn;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.RecordText;
+import io.pushline.format.JsonFields;
+import io.pushline.format.LongconnParser;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
-import io.pushline.schema.JsonFields;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import io.pushline.schema.longconn.LongconnEvent;
-import io.pushline.schema.longconn.LongconnParser;
 import io.pushline.schema.longconn.SendBytes;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;

@@ -1,5 +1,6 @@
 package io.pushline.receipts;
 
+import io.pushline.format.ReceiptParser;
 import io.pushline.schema.Decision;
 import io.pushline.schema.DeviceEvent;
 import io.pushline.schema.Json;
@@ -7,7 +8,6 @@ import io.pushline.schema.RecordFailure;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricDelta;
 import io.pushline.schema.receipts.ReceiptEvent;
-import io.pushline.schema.receipts.ReceiptParser;
 import io.pushline.schema.receipts.ReceiptStateDescriptors;
 import io.pushline.schema.receipts.ReceiptTags;
 import java.time.Duration;

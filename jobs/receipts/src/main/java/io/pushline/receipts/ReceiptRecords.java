@@ -1,8 +1,8 @@
 package io.pushline.receipts;
 
 import io.pushline.common.RecordText;
+import io.pushline.format.ReceiptParser;
 import io.pushline.schema.receipts.ReceiptEvent;
-import io.pushline.schema.receipts.ReceiptParser;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;

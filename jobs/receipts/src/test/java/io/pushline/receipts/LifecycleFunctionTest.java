@@ -270,7 +270,7 @@ class LifecycleFunctionTest {
 
     static ReceiptEvent inboxRead(String msgId, String uid, long ts) {
         return (ReceiptEvent)
-                io.pushline.schema.receipts.ReceiptParser.parse(
+                io.pushline.format.ReceiptParser.parse(
                         io.pushline.schema.Topics.RECEIPTS,
                         "{\"ts\":"
                                 + ts
@@ -285,7 +285,7 @@ class LifecycleFunctionTest {
     static ReceiptEvent longconn(
             String type, String msgId, String deviceId, long ts, int attempt, long delayMs) {
         Object e =
-                io.pushline.schema.receipts.ReceiptParser.parse(
+                io.pushline.format.ReceiptParser.parse(
                         io.pushline.schema.Topics.RECEIPTS,
                         "{\"ts\":"
                                 + ts

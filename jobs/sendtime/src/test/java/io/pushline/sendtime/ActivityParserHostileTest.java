@@ -3,7 +3,7 @@ package io.pushline.sendtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pushline.schema.HostileShapes;
+import io.pushline.format.HostileShapes;
 import org.junit.jupiter.api.Test;
 
 /** Activity lines: each hostile shape is a refused line with a reason, never another error. */

@@ -1,9 +1,11 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.Json;
+import io.pushline.schema.Topics;
 import io.pushline.schema.receipts.ReceiptEvent;
-import io.pushline.schema.receipts.ReceiptParser;
 import io.pushline.schema.segments.MemberRow;
 import io.pushline.schema.segments.SegmentChange;
 import java.util.List;

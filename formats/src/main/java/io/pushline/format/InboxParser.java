@@ -1,11 +1,11 @@
-package io.pushline.schema.inbox;
+package io.pushline.format;
 
-import static io.pushline.schema.JsonFields.clip;
-import static io.pushline.schema.JsonFields.integer;
-import static io.pushline.schema.JsonFields.string;
+import static io.pushline.format.JsonFields.clip;
+import static io.pushline.format.JsonFields.integer;
+import static io.pushline.format.JsonFields.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pushline.schema.JsonFields;
+import io.pushline.schema.inbox.InboxOp;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,7 +1,16 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Fallback;
+import io.pushline.schema.Json;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.RecordFailure;
+import io.pushline.schema.Target;
+import io.pushline.schema.Vendor;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;

@@ -1,11 +1,10 @@
-package io.pushline.receipts;
+package io.pushline.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.receipts.ReceiptEvent;
-import io.pushline.schema.receipts.ReceiptParser;
 import org.junit.jupiter.api.Test;
 
 class ReceiptParserTest {

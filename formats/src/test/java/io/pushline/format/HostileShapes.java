@@ -1,6 +1,7 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.schema.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,7 +1,10 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.Fallback;
+import io.pushline.schema.Json;
+import io.pushline.schema.SendRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,11 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.Fallback;
+import io.pushline.schema.Json;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.Topics;
 import org.junit.jupiter.api.Test;
 
 /** A bind's optional fallback channel, as the streaming job reads it. */

@@ -1,6 +1,8 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.pushline.schema.Json;
+import io.pushline.schema.SendRecord;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

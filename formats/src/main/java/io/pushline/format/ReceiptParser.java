@@ -1,13 +1,13 @@
-package io.pushline.schema.receipts;
+package io.pushline.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
-import io.pushline.schema.JsonFields;
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.Topics;
+import io.pushline.schema.receipts.ReceiptEvent;
 
 /**
  * Reads records of {@code push.receipts} (see jobs/receipts/README.md for the schema) and {@code

@@ -1,11 +1,12 @@
-package io.pushline.schema.longconn;
+package io.pushline.format;
 
-import static io.pushline.schema.JsonFields.clip;
-import static io.pushline.schema.JsonFields.integer;
-import static io.pushline.schema.JsonFields.string;
+import static io.pushline.format.JsonFields.clip;
+import static io.pushline.format.JsonFields.integer;
+import static io.pushline.format.JsonFields.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pushline.schema.JsonFields;
+import io.pushline.schema.longconn.AppVersion;
+import io.pushline.schema.longconn.LongconnEvent;
 
 /**
  * Reads one long-connection event: a line of a {@code pushline longconn replay} trace ({@code

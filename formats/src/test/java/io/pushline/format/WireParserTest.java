@@ -1,7 +1,14 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.DeadLetter;
+import io.pushline.schema.DeviceEvent;
+import io.pushline.schema.Json;
+import io.pushline.schema.ParsedRecord;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.Topics;
+import io.pushline.schema.Vendor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,8 @@
-package io.pushline.schema;
+package io.pushline.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.schema.Json;
 
 /** Checks of one field of a JSON record, each giving the reason that names the field. */
 public final class JsonFields {

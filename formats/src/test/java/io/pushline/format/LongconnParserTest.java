@@ -1,7 +1,9 @@
-package io.pushline.schema.longconn;
+package io.pushline.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pushline.schema.longconn.AppVersion;
+import io.pushline.schema.longconn.LongconnEvent;
 import org.junit.jupiter.api.Test;
 
 class LongconnParserTest {

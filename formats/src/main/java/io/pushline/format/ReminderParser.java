@@ -1,11 +1,11 @@
-package io.pushline.schema.reminders;
+package io.pushline.format;
 
-import static io.pushline.schema.JsonFields.clip;
-import static io.pushline.schema.JsonFields.integer;
-import static io.pushline.schema.JsonFields.string;
+import static io.pushline.format.JsonFields.clip;
+import static io.pushline.format.JsonFields.integer;
+import static io.pushline.format.JsonFields.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pushline.schema.JsonFields;
+import io.pushline.schema.reminders.ReminderEvent;
 import java.time.ZoneId;
 import java.util.Set;
 
