@@ -27,7 +27,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
@@ -36,17 +35,21 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench pacing}: three vendors at different rates, bulk backlogs at levels 0, 1
- * (the campaign) and 2, and realtime level-3 pushes arriving at random, through the dispatch job's
- * pacer stage (parallelism 2, RocksDB, exactly-once Kafka sink) on the embedded Kafka. Measures on
- * what the vendor topics received, by the broker's append time: each vendor's rate per second, each
- * level's share, the realtime pushes' latency from ingest to visible (when a read_committed reader,
- * as every gateway is, first sees the send: after the checkpoint that commits its transaction).
- * Writes the series to CSV and an HTML chart.
+ * (the campaign) and 2, and realtime level-3 pushes produced to Kafka at random by this process,
+ * through the dispatch job's pacer stage (parallelism 2, RocksDB, exactly-once Kafka sink) on the
+ * embedded Kafka. Measures on what the vendor topics received, by the broker's append time: each
+ * vendor's rate per second, each level's share, the realtime pushes' latency from their production
+ * to visible (when a read_committed reader, as every gateway is, first sees the send: after the
+ * checkpoint that commits its transaction), as {@code bench latency} measures. Writes the series to
+ * CSV and an HTML chart.
  */
 @Command(
         name = "pacing",
@@ -169,6 +172,7 @@ final class PacingBench extends Bench {
                     new NewTopic(Topics.vendorTopic(v), 1, (short) 1)
                             .configs(Map.of("message.timestamp.type", "LogAppendTime")));
         }
+        topics.add(new NewTopic(REALTIME_TOPIC, 2, (short) 1));
         kafka.admin().createTopics(topics).all().get();
 
         // levels 0 and 2 get half again what their weights can send in the run: never empty
@@ -209,22 +213,25 @@ final class PacingBench extends Bench {
                         .uid("bench-bulk")
                         .map(new LoadMarker(bulk))
                         .uid("bench-bulk-loaded");
-        // one draw per millisecond: level-3 arrivals are a Bernoulli process (random gaps)
-        double p = Math.min(1.0, realtime / 1000.0);
+        // Realtime pushes come as a gateway-facing send does: produced to Kafka by this process
+        // (RealtimeProducer, random gaps), read by the job, and timed from their production to
+        // when a read_committed reader sees them on the vendor topics.
+        Map<String, String> source = new HashMap<>();
+        source.put(CommonOptions.KAFKA_BOOTSTRAP.key(), kafka.bootstrapServers());
+        source.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         DataStream<SendRecord> realtimeSends =
                 env.fromSource(
-                                new DataGeneratorSource<>(
-                                        i -> realtime(i, p),
-                                        Long.MAX_VALUE,
-                                        RateLimiterStrategy.perSecond(1000),
-                                        TypeInformation.of(SendRecord.class)),
+                                KafkaIO.textInput(
+                                        Configuration.fromMap(source),
+                                        REALTIME_TOPIC,
+                                        "bench-pacing-realtime"),
                                 WatermarkStrategy.noWatermarks(),
-                                "Realtime arrivals")
+                                "Realtime pushes (Kafka)")
                         .uid("bench-realtime")
-                        .setParallelism(1)
-                        .filter(s -> s.level == REALTIME_LEVEL)
-                        .uid("bench-realtime-drawn")
-                        .setParallelism(1);
+                        .map(line -> Json.read(line, SendRecord.class))
+                        .returns(TypeInformation.of(SendRecord.class))
+                        .uid("bench-realtime-parsed")
+                        .name("Parse realtime pushes");
         Map<String, Double> rates = new HashMap<>();
         for (int v = 0; v < VENDORS.length; v++) {
             rates.put(VENDORS[v], RATES[v]);
@@ -261,7 +268,9 @@ final class PacingBench extends Bench {
         LOADED_AT.set(0);
         Series series = new Series(VENDORS.length);
         JobClient job = env.executeAsync("pushline-bench-pacing");
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(kafka.bootstrapServers())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(kafka.bootstrapServers());
+                RealtimeProducer producer =
+                        RealtimeProducer.start(kafka.bootstrapServers(), realtime)) {
             long start = System.currentTimeMillis();
             long lastReport = start;
             while (System.currentTimeMillis() - start < seconds * 1000L) {
@@ -277,6 +286,7 @@ final class PacingBench extends Bench {
                             (lastReport - start) / 1000, series.total);
                 }
             }
+            producer.close();
             job.cancel().get();
             // what was committed before the cancel
             for (int empty = 0; empty < 3; ) {
@@ -328,10 +338,12 @@ final class PacingBench extends Bench {
         return s;
     }
 
-    static SendRecord realtime(long i, double p) {
+    static final String REALTIME_TOPIC = "bench.pacing.realtime";
+
+    /** A realtime push as an app backend's request becomes one: level 3, stamped when produced. */
+    static SendRecord realtime(long i) {
         SendRecord s = new SendRecord();
-        boolean drawn = Math.floorMod(mix(i), 1_000_000L) < p * 1_000_000L;
-        s.level = drawn ? REALTIME_LEVEL : -1;
+        s.level = REALTIME_LEVEL;
         s.msgId = "live-" + i;
         s.msgType = "live_start";
         s.vendor = vendorOf(mix(i + 17));
@@ -340,8 +352,59 @@ final class PacingBench extends Bench {
         s.token = "t";
         s.title = "Live";
         s.body = "B";
-        s.ts = System.currentTimeMillis(); // ingest time: latency is measured from here
+        s.ts = System.currentTimeMillis(); // produced: latency is measured from here
         return s;
+    }
+
+    /**
+     * Produces realtime pushes to {@link #REALTIME_TOPIC} at {@code perSecond} on average with
+     * random (exponential) gaps, each sent at once (no linger), until closed.
+     */
+    static final class RealtimeProducer implements AutoCloseable {
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        private RealtimeProducer(String bootstrap, int perSecond) {
+            thread =
+                    new Thread(
+                            () -> {
+                                Properties p = new Properties();
+                                p.put("bootstrap.servers", bootstrap);
+                                p.put("key.serializer", StringSerializer.class.getName());
+                                p.put("value.serializer", StringSerializer.class.getName());
+                                p.put("linger.ms", "0");
+                                java.util.Random gaps = new java.util.Random(20261127);
+                                try (KafkaProducer<String, String> producer =
+                                        new KafkaProducer<>(p)) {
+                                    for (long i = 0; running; i++) {
+                                        double gapMs =
+                                                -Math.log(1 - gaps.nextDouble())
+                                                        * 1000.0
+                                                        / perSecond;
+                                        java.util.concurrent.locks.LockSupport.parkNanos(
+                                                (long) (gapMs * 1e6));
+                                        SendRecord s = realtime(i);
+                                        producer.send(
+                                                new ProducerRecord<>(
+                                                        REALTIME_TOPIC, s.deviceId, Json.write(s)));
+                                    }
+                                }
+                            },
+                            "bench-pacing-realtime");
+            thread.setDaemon(true);
+        }
+
+        static RealtimeProducer start(String bootstrap, int perSecond) {
+            RealtimeProducer r = new RealtimeProducer(bootstrap, perSecond);
+            r.thread.start();
+            return r;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.join();
+        }
     }
 
     /** A vendor in proportion to the rates (6:3:1). */

@@ -118,7 +118,7 @@ final class PacingReport {
         Collections.sort(steady);
         Collections.sort(all);
         System.out.printf(
-                "realtime level 3, ingest to visible (read_committed): steady window %,d pushes p50 %d ms, p99"
+                "realtime level 3, produced to visible (read_committed): steady window %,d pushes p50 %d ms, p99"
                         + " %d ms, max %d ms; whole run %,d pushes p50 %d ms, p99 %d ms, max %d ms%n",
                 steady.size(),
                 pct(steady, 0.5),
