@@ -8,7 +8,6 @@ import io.pushline.schema.Json;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,8 +44,6 @@ public final class Server implements AutoCloseable {
     private final ReadLog readLog;
     private final LongSupplier clock;
     private final ConsoleApi console;
-    private final long marginMs;
-    private final long windowMs;
 
     public Server(
             ReminderStore reminders, LongSupplier clock, Duration pullMargin, Duration pullWindow) {
@@ -95,8 +92,6 @@ public final class Server implements AutoCloseable {
         this.readLog = readLog;
         this.clock = clock;
         this.console = console;
-        this.marginMs = pullMargin.toMillis();
-        this.windowMs = pullWindow.toMillis();
         this.app =
                 Javalin.create(
                         cfg -> {
@@ -120,7 +115,12 @@ public final class Server implements AutoCloseable {
                             if (console != null) {
                                 apis.add(console);
                             }
-                            apis.add(r -> r.get("/v1/reminders/{uid}", this::reminders));
+                            apis.add(
+                                    new ReminderApi(
+                                            reminders,
+                                            clock,
+                                            pullMargin.toMillis(),
+                                            pullWindow.toMillis()));
                             if (inbox != null) {
                                 apis.add(new InboxApi(inbox, readLog, clock));
                             }
@@ -217,28 +217,6 @@ public final class Server implements AutoCloseable {
     public int start(String host, int port) {
         app.start(host, port);
         return app.port();
-    }
-
-    private void reminders(Context ctx) throws IOException {
-        String uid = id(ctx, "uid");
-        long now = clock.getAsLong();
-        List<PullableTask> tasks = reminders.pullable(uid, now, marginMs, windowMs);
-        if (!tasks.isEmpty()) {
-            reminders.recordPulls(uid, tasks, now);
-        }
-        List<Map<String, Object>> out = new ArrayList<>(tasks.size());
-        for (PullableTask t : tasks) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("taskId", t.taskId());
-            m.put("fireAt", t.fireAt());
-            m.put("title", t.title());
-            m.put("body", t.body());
-            out.add(m);
-        }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("uid", uid);
-        body.put("tasks", out);
-        json(ctx, 200, body);
     }
 
     /** A path parameter that names a uid or msgId, checked: a 400 naming it otherwise. */
