@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,6 +66,14 @@ final class LatencyBench extends Bench {
             description = "A dispatch job option for the run.")
     Map<String, String> set = new java.util.LinkedHashMap<>();
 
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Rounds, each on a fresh stack; the last line gives their median"
+                            + " (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
     @Override
     public Integer call() throws Exception {
         jobOverrides.putAll(set);
@@ -73,7 +82,77 @@ final class LatencyBench extends Bench {
                 "bench latency: %,d-device campaigns, realtime pushes at %d/s; checkpoints as"
                         + " deploy/flink-conf: %s%n",
                 devices, perSecond, production);
+        BenchResults.rounds(repeat);
         BenchResults results = results();
+        long duplicates = 0;
+        long missing = 0;
+        for (int r = 1; r <= repeat; r++) {
+            if (repeat > 1) {
+                System.out.printf("round %d of %d%n", r, repeat);
+            }
+            Round round = round(production, results);
+            duplicates += round.duplicates();
+            missing += round.missing();
+            results.round(
+                    BenchResults.figures(
+                            "quietRealtimeP50Ms",
+                            (double) round.quietP50(),
+                            "quietRealtimeP99Ms",
+                            (double) round.quietP99(),
+                            "realtimeP50Ms",
+                            (double) round.realtimeP50(),
+                            "realtimeP99Ms",
+                            (double) round.realtimeP99(),
+                            "pacedDevicesPerSecond",
+                            round.pacedRate(),
+                            "campaignDevicesPerSecond",
+                            round.campaignRate()));
+        }
+        results.put("devices", devices);
+        results.put("realtimePerSecond", perSecond);
+        results.put("checkpoints", production);
+        results.put("duplicates", duplicates);
+        results.put("missing", missing);
+        results.write();
+        if (repeat > 1) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "rounds: realtime visible p50 %s ms, p99 %s ms, campaign %s devices/s%n",
+                    results.values("realtimeP50Ms"),
+                    results.values("realtimeP99Ms"),
+                    results.values("campaignDevicesPerSecond"));
+        }
+        // The realtime figures are those behind the paced campaign (phase 1); the median over
+        // the rounds and the spread (min-max); duplicates and missing summed over all rounds.
+        System.out.printf(
+                Locale.ROOT,
+                "realtime visible median of %d rounds (min-max): p50 %s ms, p99 %s ms, campaign %s"
+                        + " devices/s, duplicates %d, missing %d%n",
+                repeat,
+                results.medianAndSpread("realtimeP50Ms", "%.0f"),
+                results.medianAndSpread("realtimeP99Ms", "%.0f"),
+                results.medianAndSpread("campaignDevicesPerSecond", "%,.0f"),
+                duplicates,
+                missing);
+        return duplicates == 0 && missing == 0 ? 0 : 1;
+    }
+
+    /** One round's figures. */
+    record Round(
+            long quietP50,
+            long quietP99,
+            long realtimeP50,
+            long realtimeP99,
+            double pacedRate,
+            double campaignRate,
+            long duplicates,
+            long missing) {}
+
+    /**
+     * One round on a fresh stack: realtime alone, then behind a paced campaign, then a campaign
+     * with pacing off. {@code results} takes the round's run-wide facts (checkpoints, cores).
+     */
+    private Round round(Map<String, String> production, BenchResults results) throws Exception {
         Path dir = Files.createTempDirectory("pushline-latency");
         try (LocalStack stack =
                 LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
@@ -226,32 +305,20 @@ final class LatencyBench extends Bench {
                         missingRealtime
                                 + Math.max(0, devices - seen.count("campaign-1"))
                                 + Math.max(0, devices - seen.count("campaign-2"));
-                results.put("devices", devices);
-                results.put("realtimePerSecond", perSecond);
-                results.put("checkpoints", production);
                 results.put("realtimeCount", producedAt.size());
-                results.put("quietRealtimeP50Ms", BenchResults.pct(l0, 50));
-                results.put("quietRealtimeP99Ms", BenchResults.pct(l0, 99));
                 results.put("pacedCheckpoints", cp1.toString());
                 results.put("campaignCheckpoints", cp2.toString());
                 results.put("pacedCoresBusy", Math.round(cores1 * 100) / 100.0);
                 results.put("campaignCoresBusy", Math.round(cores2 * 100) / 100.0);
-                results.put("realtimeP50Ms", BenchResults.pct(l, 50));
-                results.put("realtimeP99Ms", BenchResults.pct(l, 99));
-                results.put("pacedDevicesPerSecond", Math.round(pacedRate));
-                results.put("campaignDevicesPerSecond", Math.round(rate));
-                results.put("duplicates", seen.duplicates.get());
-                results.put("missing", missing);
-                results.write();
-                System.out.printf(
-                        "realtime visible p50 %d ms, p99 %d ms, campaign %,.0f devices/s,"
-                                + " duplicates %d, missing %d%n",
+                return new Round(
+                        BenchResults.pct(l0, 50),
+                        BenchResults.pct(l0, 99),
                         BenchResults.pct(l, 50),
                         BenchResults.pct(l, 99),
+                        pacedRate,
                         rate,
                         seen.duplicates.get(),
                         missing);
-                return 0;
             } finally {
                 seen.close();
             }

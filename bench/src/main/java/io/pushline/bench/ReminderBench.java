@@ -6,29 +6,21 @@ import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
-import io.pushline.schema.Json;
-import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
-import io.pushline.schema.Vendor;
 import io.pushline.schema.reminders.ReminderTimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -81,8 +73,32 @@ final class ReminderBench extends Bench {
             description = "The pacer's meter delay (default ${DEFAULT-VALUE}).")
     String meterDelay = DispatchOptions.REMINDERS_METER_DELAY.defaultValue().toMillis() + " ms";
 
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            description =
+                    "Rounds, each on a fresh stack; the last line gives their median"
+                            + " (default ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    /** One round's figures. */
+    record Round(
+            double eventsPerSecond,
+            double bytesPerSubscription,
+            double rateErrorMaxPct,
+            long perSecondMax,
+            double makespanSeconds,
+            double idealSeconds,
+            long duplicates,
+            long missing) {
+        double makespanOverIdeal() {
+            return makespanSeconds / idealSeconds;
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        BenchResults.rounds(repeat);
         Map<String, String> production = LatencyBench.productionCheckpoints();
         System.out.printf(
                 "bench reminders: %d tasks x %,d subscribers (30%% pull ahead), firing in the same"
@@ -90,6 +106,62 @@ final class ReminderBench extends Bench {
                         + " deploy/flink-conf%n",
                 tasks, subscribers, rate, meterDelay);
         BenchResults results = results();
+        long duplicates = 0;
+        long missing = 0;
+        for (int r = 1; r <= repeat; r++) {
+            if (repeat > 1) {
+                System.out.printf("round %d of %d%n", r, repeat);
+            }
+            Round round = round(production);
+            duplicates += round.duplicates();
+            missing += round.missing();
+            results.round(
+                    BenchResults.figures(
+                            "eventsPerSecond",
+                            round.eventsPerSecond(),
+                            "bytesPerSubscription",
+                            round.bytesPerSubscription(),
+                            "rateErrorMaxPct",
+                            round.rateErrorMaxPct(),
+                            "perSecondMax",
+                            (double) round.perSecondMax(),
+                            "makespanSeconds",
+                            round.makespanSeconds(),
+                            "makespanOverIdeal",
+                            round.makespanOverIdeal()));
+        }
+        results.put("tasks", tasks);
+        results.put("subscribers", subscribers);
+        results.put("rate", rate);
+        results.put("meterDelay", meterDelay);
+        results.put("duplicates", duplicates);
+        results.put("missing", missing);
+        results.write();
+        if (repeat > 1) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "rounds: rate error max %s%%, makespan/ideal %s, bytes per subscription %s%n",
+                    results.values("rateErrorMaxPct"),
+                    results.values("makespanOverIdeal"),
+                    results.values("bytesPerSubscription"));
+        }
+        // Each round's rate error is its worst second; the line gives the median over the rounds
+        // and the spread (min-max); duplicates and missing are summed over all rounds.
+        System.out.printf(
+                Locale.ROOT,
+                "reminders median of %d rounds (min-max): rate error max %s%%, makespan/ideal %s,"
+                        + " bytes per subscription %s, duplicates %d, missing %d%n",
+                repeat,
+                results.medianAndSpread("rateErrorMaxPct", "%.2f"),
+                results.medianAndSpread("makespanOverIdeal", "%.3f"),
+                results.medianAndSpread("bytesPerSubscription", "%.3f"),
+                duplicates,
+                missing);
+        return duplicates == 0 && missing == 0 ? 0 : 1;
+    }
+
+    /** One firing on a fresh stack: binds, tasks, subscriptions and pulls, the tasks fire. */
+    private Round round(Map<String, String> production) throws Exception {
         Path dir = Files.createTempDirectory("pushline-reminders");
         try (LocalStack stack =
                 LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
@@ -190,8 +262,8 @@ final class ReminderBench extends Bench {
             // each operator chain's busy and backpressured time while the tasks fire
             OperatorLoad load = new OperatorLoad(restPort, jobId);
             load.start();
-            Sends sends =
-                    Sends.read(
+            ReminderSends sends =
+                    ReminderSends.read(
                             kafka,
                             subscribers,
                             expectedPushes,
@@ -250,26 +322,15 @@ final class ReminderBench extends Bench {
                     "  busy/backpressured ms per s (busiest subtask), from before the fire to the"
                             + " last send: "
                             + busy);
-            double m = makespan / ideal;
-            results.put("tasks", tasks);
-            results.put("subscribers", subscribers);
-            results.put("rate", rate);
-            results.put("meterDelay", meterDelay);
-            results.put("eventsPerSecond", applied / subscribeSecs);
-            results.put("bytesPerSubscription", perSubscription);
-            results.put("rateErrorMaxPct", errorMax);
-            results.put("perSecondMax", maxCount);
-            results.put("makespanSeconds", makespan);
-            results.put("idealSeconds", ideal);
-            results.put("makespanOverIdeal", m);
-            results.put("duplicates", duplicates);
-            results.put("missing", missing);
-            results.write();
-            System.out.printf(
-                    "reminders rate error max %.2f%%, makespan/ideal %.3f, bytes per subscription"
-                            + " %.3f, duplicates %d, missing %d%n",
-                    errorMax, m, perSubscription, duplicates, missing);
-            return duplicates == 0 && missing == 0 ? 0 : 1;
+            return new Round(
+                    applied / subscribeSecs,
+                    perSubscription,
+                    errorMax,
+                    maxCount,
+                    makespan,
+                    ideal,
+                    duplicates,
+                    missing);
         } finally {
             LocalStack.deleteRecursively(dir);
         }
@@ -377,92 +438,5 @@ final class ReminderBench extends Bench {
             b.append(b.length() == 0 ? "" : " ").append(count);
         }
         return b.toString();
-    }
-
-    /** The reminder sends on the vendor topics, read committed, with their record times. */
-    static final class Sends {
-        /** Many checkpoint intervals: every transaction open at the count has committed by then. */
-        static final Duration QUIET = Duration.ofSeconds(10);
-
-        /** Per msgId, sends per device number ({@code d<i>}), saturating at 127. */
-        final Map<String, byte[]> perDevice = new HashMap<>();
-
-        private final int devices;
-        final TreeMap<Long, Long> perSecond = new TreeMap<>();
-        long total;
-        long firstWritten = Long.MAX_VALUE;
-        long lastWritten;
-        long lastVisible;
-
-        /**
-         * Reads until {@code expected} reminder sends were seen or the deadline, then on until
-         * nothing new came for {@link #QUIET}.
-         */
-        private Sends(int devices) {
-            this.devices = devices;
-        }
-
-        int count(String msgId, int device) {
-            byte[] b = perDevice.get(msgId);
-            return b == null ? 0 : b[device];
-        }
-
-        /** Reminder sends, counted; how many there were. */
-        private int take(Iterable<ConsumerRecord<String, String>> records) {
-            int taken = 0;
-            for (ConsumerRecord<String, String> r : records) {
-                SendRecord send = Json.read(r.value(), SendRecord.class);
-                if (send.msgId == null || !send.msgId.startsWith("reminder-")) {
-                    continue;
-                }
-                byte[] b = perDevice.computeIfAbsent(send.msgId, k -> new byte[devices]);
-                int d = Integer.parseInt(send.deviceId.substring(1));
-                if (b[d] < Byte.MAX_VALUE) {
-                    b[d]++;
-                }
-                perSecond.merge(r.timestamp() / 1000, 1L, Long::sum);
-                total++;
-                taken++;
-                firstWritten = Math.min(firstWritten, r.timestamp());
-                lastWritten = Math.max(lastWritten, r.timestamp());
-                lastVisible = System.currentTimeMillis();
-            }
-            return taken;
-        }
-
-        static Sends read(String kafka, int devices, long expected, long deadline) {
-            Sends s = new Sends(devices);
-            Properties p = new Properties();
-            p.put("bootstrap.servers", kafka);
-            p.put("key.deserializer", StringDeserializer.class.getName());
-            p.put("value.deserializer", StringDeserializer.class.getName());
-            p.put("isolation.level", "read_committed");
-            p.put("max.poll.records", "10000");
-            p.put("enable.auto.commit", "false");
-            try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
-                List<TopicPartition> parts = new ArrayList<>();
-                for (Vendor v : Vendor.values()) {
-                    c.partitionsFor(v.topic())
-                            .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
-                }
-                c.assign(parts);
-                c.seekToBeginning(parts);
-                // until every push was seen or the deadline: a stall of commits (a slow
-                // checkpoint) must not end the count early and pass for missing sends
-                while (s.total < expected && System.currentTimeMillis() < deadline) {
-                    s.take(c.poll(Duration.ofMillis(200)));
-                }
-                // Then on to the end and through a quiet period: a duplicate committed after the
-                // expected count (a replay after a restore, a late transaction) must be counted.
-                long quietUntil = System.currentTimeMillis() + QUIET.toMillis();
-                while (System.currentTimeMillis() < quietUntil) {
-                    if (s.take(c.poll(Duration.ofMillis(200))) > 0) {
-                        quietUntil = System.currentTimeMillis() + QUIET.toMillis();
-                    }
-                }
-            }
-            System.out.printf("  %,d reminder sends read from the vendor topics%n", s.total);
-            return s;
-        }
     }
 }
