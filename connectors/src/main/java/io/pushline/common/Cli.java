@@ -71,7 +71,8 @@ public final class Cli {
         int code;
         try {
             code = line.execute(args);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // Errors too (a stack overflow, out of memory): report, and still halt below.
             System.err.println("pushline: failed: " + e);
             e.printStackTrace(System.err);
             code = 1;
