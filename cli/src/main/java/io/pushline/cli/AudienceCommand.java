@@ -69,7 +69,7 @@ final class AudienceCommand implements Callable<Integer> {
     }
 
     /** What every audience command takes: where the segments are, and store options. */
-    abstract static class Args implements JobOptionArgs.Target {
+    abstract static class Args extends JobOptionArgs.Command {
         @Option(
                 names = "--segments",
                 paramLabel = "DIR",
@@ -84,12 +84,6 @@ final class AudienceCommand implements Callable<Integer> {
 
         String expr;
         boolean count;
-        final List<String> options = new ArrayList<>();
-
-        @Override
-        public List<String> jobOptions() {
-            return options;
-        }
 
         Args checked() {
             if (universe != null && segments == null) {
@@ -164,17 +158,11 @@ final class AudienceCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             preprocessor = JobOptionArgs.class,
             description = "Segments in the store: size, version, age, source.")
-    static final class ListSegments implements Callable<Integer>, JobOptionArgs.Target {
-        private final List<String> options = new ArrayList<>();
-
-        @Override
-        public List<String> jobOptions() {
-            return options;
-        }
+    static final class ListSegments extends JobOptionArgs.Command implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            return list(options);
+            return list(jobOptions());
         }
     }
 
@@ -186,20 +174,13 @@ final class AudienceCommand implements Callable<Integer> {
                 "The segment build job: package files and segment.changes into the store.",
                 "Any other --key value is a segment job option (./pushline help options)."
             })
-    static final class Build implements Callable<Integer>, JobOptionArgs.Target {
+    static final class Build extends JobOptionArgs.Command implements Callable<Integer> {
         @Option(names = "--files", paramLabel = "DIR", description = "Package files to build.")
         Path files;
 
-        private final List<String> options = new ArrayList<>();
-
-        @Override
-        public List<String> jobOptions() {
-            return options;
-        }
-
         @Override
         public Integer call() throws Exception {
-            return build(files, options);
+            return build(files, jobOptions());
         }
     }
 
@@ -343,7 +324,7 @@ final class AudienceCommand implements Callable<Integer> {
         }
         return a.segments != null
                 ? new FolderAudience(SegmentFolder.load(a.segments, a.universe))
-                : new StoreAudience(storeOptions(a.options));
+                : new StoreAudience(storeOptions(a.jobOptions()));
     }
 
     /** Segments from a folder or from the store, as the commands need them. */

@@ -9,8 +9,6 @@ import io.pushline.common.JobOptionArgs;
 import io.pushline.common.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -131,7 +129,7 @@ final class ClusterCommand implements Callable<Integer> {
                 "Submit a job's shaded jar with Flink's own CLI.",
                 "Any other --key value is a job option (./pushline help options)."
             })
-    static final class Submit implements Callable<Integer>, JobOptionArgs.Target {
+    static final class Submit extends JobOptionArgs.Command implements Callable<Integer> {
         @Parameters(paramLabel = "JOB", description = "dispatch, receipts or longconn")
         String job;
 
@@ -146,13 +144,6 @@ final class ClusterCommand implements Callable<Integer> {
                 paramLabel = "PATH",
                 description = "Submit this jar instead of the job's built one.")
         Path jar;
-
-        private final List<String> options = new ArrayList<>();
-
-        @Override
-        public List<String> jobOptions() {
-            return options;
-        }
 
         @Override
         public Integer call() throws Exception {
@@ -172,7 +163,7 @@ final class ClusterCommand implements Callable<Integer> {
             }
             String id =
                     new FlinkCli(cluster.layout())
-                            .submit(job, jarFile, options, savepoint, System.out);
+                            .submit(job, jarFile, jobOptions(), savepoint, System.out);
             System.out.printf(
                     "%s job %s submitted: %s/#/job/running/%s/overview%n",
                     job, id, cluster.layout().webUi(), id);

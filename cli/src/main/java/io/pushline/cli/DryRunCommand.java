@@ -53,7 +53,7 @@ import picocli.CommandLine.Option;
                     + " (its newest checkpoint), and how long the pacer would take.",
             "Any other --key value is a dispatch job option."
         })
-final class DryRunCommand implements Callable<Integer>, JobOptionArgs.Target {
+final class DryRunCommand extends JobOptionArgs.Command implements Callable<Integer> {
     /** A pacer report older than this says nothing of the rates now. */
     static final long REPORT_FRESH_MS = 5 * 60_000L;
 
@@ -72,13 +72,6 @@ final class DryRunCommand implements Callable<Integer>, JobOptionArgs.Target {
     @Option(names = "--json", description = "Answer in JSON (the console's form).")
     boolean json;
 
-    private final List<String> given = new ArrayList<>();
-
-    @Override
-    public List<String> jobOptions() {
-        return given;
-    }
-
     @Override
     public Integer call() throws Exception {
         Path checkpoints = this.checkpoints;
@@ -90,7 +83,7 @@ final class DryRunCommand implements Callable<Integer>, JobOptionArgs.Target {
             options.add("--" + DispatchOptions.GATE_RULES.key());
             options.add(env.get("DISPATCH_RULES"));
         }
-        options.addAll(given);
+        options.addAll(jobOptions());
         if (checkpoints == null && env.containsKey("DISPATCH_CHECKPOINTS")) {
             checkpoints = Paths.get(env.get("DISPATCH_CHECKPOINTS"));
         }

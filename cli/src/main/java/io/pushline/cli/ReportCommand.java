@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -33,7 +31,7 @@ import picocli.CommandLine.Option;
             "Reads the receipts tables of the local stack, or --hbase.zookeeper.quorum Q"
                     + " [--hbase.namespace NS]."
         })
-final class ReportCommand implements Callable<Integer>, JobOptionArgs.Target {
+final class ReportCommand extends JobOptionArgs.Command implements Callable<Integer> {
     @Option(names = "--campaign", required = true, paramLabel = "MSGID")
     String msgId;
 
@@ -43,16 +41,9 @@ final class ReportCommand implements Callable<Integer>, JobOptionArgs.Target {
             description = "Default: .pushline/reports/MSGID.html.")
     Path out;
 
-    private final List<String> options = new ArrayList<>();
-
-    @Override
-    public List<String> jobOptions() {
-        return options;
-    }
-
     @Override
     public Integer call() throws Exception {
-        Configuration o = ReceiptsCli.options(options);
+        Configuration o = ReceiptsCli.options(jobOptions());
         CampaignReport r =
                 CampaignReport.load(
                         HBaseTables.address(o), o.get(CommonOptions.HBASE_NAMESPACE), msgId);

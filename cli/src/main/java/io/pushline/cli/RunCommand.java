@@ -42,23 +42,16 @@ import picocli.CommandLine.Parameters;
                     + " until Ctrl-C, against .pushline/local.env or the given options.",
             "Any --key value is a job option (./pushline help options)."
         })
-final class RunCommand implements Callable<Integer>, JobOptionArgs.Target {
+final class RunCommand extends JobOptionArgs.Command implements Callable<Integer> {
     @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn or all")
     String job;
-
-    private final List<String> options = new ArrayList<>();
-
-    @Override
-    public List<String> jobOptions() {
-        return options;
-    }
 
     @Override
     public Integer call() throws Exception {
         if (!List.of("dispatch", "receipts", "longconn", "all").contains(job)) {
             throw new UsageException("run: JOB is dispatch, receipts, longconn or all, not " + job);
         }
-        return job.equals("all") ? runAll(this.options) : runOne(job, this.options);
+        return job.equals("all") ? runAll(jobOptions()) : runOne(job, jobOptions());
     }
 
     private static int runOne(String name, List<String> args) throws Exception {

@@ -8,8 +8,6 @@ import io.pushline.receipts.sql.ReceiptSql;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.TableEnvironment;
@@ -31,20 +29,13 @@ import picocli.CommandLine.Option;
             "Reads the receipts tables of the local stack, or --hbase.zookeeper.quorum Q"
                     + " [--hbase.namespace NS]."
         })
-final class SqlCommand implements Callable<Integer>, JobOptionArgs.Target {
+final class SqlCommand extends JobOptionArgs.Command implements Callable<Integer> {
     @Option(names = "-e", paramLabel = "QUERY", description = "Run one statement, print its table.")
     String query;
 
-    private final List<String> options = new ArrayList<>();
-
-    @Override
-    public List<String> jobOptions() {
-        return options;
-    }
-
     @Override
     public Integer call() throws Exception {
-        Configuration o = ReceiptsCli.options(options);
+        Configuration o = ReceiptsCli.options(jobOptions());
         TableEnvironment sql =
                 ReceiptCatalog.open(
                         HBaseTables.address(o),

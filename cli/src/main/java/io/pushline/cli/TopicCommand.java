@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -38,25 +37,18 @@ final class TopicCommand {
     private TopicCommand() {}
 
     /** What both commands share: the broker and the client's security properties. */
-    abstract static class Client implements JobOptionArgs.Target {
+    abstract static class Client extends JobOptionArgs.Command {
         @Option(
                 names = "--bootstrap",
                 paramLabel = "HOST:PORT",
                 description = "Default: the local stack's (.pushline/local.env).")
         String bootstrap;
 
-        private final List<String> options = new ArrayList<>();
-
-        @Override
-        public List<String> jobOptions() {
-            return options;
-        }
-
         /** The --kafka.properties.NAME VALUE options (TLS, SASL) as client properties. */
         Properties properties() throws Exception {
             Properties p =
                     KafkaIO.clientProperties(
-                            OptionsParser.parse(options.toArray(new String[0]), List.of()));
+                            OptionsParser.parse(jobOptions().toArray(new String[0]), List.of()));
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
             return p;
         }

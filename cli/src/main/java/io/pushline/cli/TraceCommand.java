@@ -6,8 +6,6 @@ import io.pushline.common.JobOptionArgs;
 import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -33,23 +31,16 @@ import picocli.CommandLine.Parameters;
             "Reads the receipts tables of the local stack, or --hbase.zookeeper.quorum Q"
                     + " [--hbase.namespace NS]."
         })
-final class TraceCommand implements Callable<Integer>, JobOptionArgs.Target {
+final class TraceCommand extends JobOptionArgs.Command implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "MSGID")
     String msgId;
 
     @Parameters(index = "1", paramLabel = "DEVICEID")
     String deviceId;
 
-    private final List<String> options = new ArrayList<>();
-
-    @Override
-    public List<String> jobOptions() {
-        return options;
-    }
-
     @Override
     public Integer call() throws Exception {
-        Configuration o = ReceiptsCli.options(options);
+        Configuration o = ReceiptsCli.options(jobOptions());
         Result res;
         try (Connection c =
                         ConnectionFactory.createConnection(

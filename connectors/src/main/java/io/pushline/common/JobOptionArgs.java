@@ -23,6 +23,16 @@ public final class JobOptionArgs implements IParameterPreprocessor {
         List<String> jobOptions();
     }
 
+    /** A {@link Target} that keeps the job options in a list of its own. */
+    public abstract static class Command implements Target {
+        private final List<String> jobOptions = new ArrayList<>();
+
+        @Override
+        public List<String> jobOptions() {
+            return jobOptions;
+        }
+    }
+
     @Override
     public boolean preprocess(
             Stack<String> args, CommandSpec spec, ArgSpec argSpec, Map<String, Object> info) {

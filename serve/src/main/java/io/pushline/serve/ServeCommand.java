@@ -26,24 +26,17 @@ import picocli.CommandLine.Option;
                     + " until Ctrl-C.",
             "Any other --key value is a serve option (./pushline help options)."
         })
-public final class ServeCommand implements Callable<Integer>, JobOptionArgs.Target {
+public final class ServeCommand extends JobOptionArgs.Command implements Callable<Integer> {
     @Option(
             names = "--port",
             paramLabel = "PORT",
             description = "Same as --serve.port (default 8080; 0: a free one).")
     Integer port;
 
-    private final List<String> options = new ArrayList<>();
-
-    @Override
-    public List<String> jobOptions() {
-        return options;
-    }
-
     @Override
     public Integer call() throws Exception {
         List<String> all = new ArrayList<>(LocalEnv.options(ServeMain.home()));
-        all.addAll(options);
+        all.addAll(jobOptions());
         if (port != null) {
             all.add("--" + ServeOptions.PORT.key());
             all.add(port.toString());
