@@ -34,6 +34,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -71,16 +72,11 @@ final class GateBench extends Bench {
             description = "Warm-up events (default ${DEFAULT-VALUE}).")
     long warmup = 1_000_000;
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     @Override
     public Integer call() throws Exception {
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         String rules = ExampleRules.WITH_GENERATED_DEVICES;
         System.out.printf(
                 "bench gate: %,d pushes over %,d devices, the contract's example rules,"

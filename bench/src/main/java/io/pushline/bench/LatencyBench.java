@@ -24,6 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -66,13 +67,7 @@ final class LatencyBench extends Bench {
             description = "A dispatch job option for the run.")
     Map<String, String> set = new java.util.LinkedHashMap<>();
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Rounds, each on a fresh stack; the last line gives their median"
-                            + " (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     @Override
     public Integer call() throws Exception {
@@ -82,7 +77,7 @@ final class LatencyBench extends Bench {
                 "bench latency: %,d-device campaigns, realtime pushes at %d/s; checkpoints as"
                         + " deploy/flink-conf: %s%n",
                 devices, perSecond, production);
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         BenchResults results = results();
         long duplicates = 0;
         long missing = 0;

@@ -31,6 +31,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -81,16 +82,11 @@ final class LongconnBench extends Bench {
     @Option(names = "--seed", paramLabel = "S", description = "Default ${DEFAULT-VALUE}.")
     long seed = 20261124;
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     @Override
     public Integer call() throws Exception {
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         if (sends <= 0
                 || devices <= 0
                 || trackerSends <= 0

@@ -39,6 +39,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -91,16 +92,11 @@ final class PacingBench extends Bench {
             description = "CSV and HTML chart (default ${DEFAULT-VALUE}).")
     Path out = LocalStack.defaultDir().resolve("bench");
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     @Override
     public Integer call() throws Exception {
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         if (seconds < 30) {
             throw new UsageException("--seconds must be at least 30 (10 s warm-up, 10 s windows)");
         }

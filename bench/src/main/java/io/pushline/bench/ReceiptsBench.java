@@ -21,6 +21,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,16 +47,11 @@ final class ReceiptsBench extends Bench {
             description = "Devices (default ${DEFAULT-VALUE}).")
     int devices = 1_000_000;
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     @Override
     public Integer call() throws Exception {
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         System.out.printf(
                 "bench receipts: %,d events (decision, sent, delivered or failed or token_invalid,"
                         + " clicked or a duplicate) for %,d (message, device) pairs over %,d"

@@ -22,6 +22,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -73,13 +74,7 @@ final class ReminderBench extends Bench {
             description = "The pacer's meter delay (default ${DEFAULT-VALUE}).")
     String meterDelay = DispatchOptions.REMINDERS_METER_DELAY.defaultValue().toMillis() + " ms";
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Rounds, each on a fresh stack; the last line gives their median"
-                            + " (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     /** One round's figures. */
     record Round(
@@ -98,7 +93,7 @@ final class ReminderBench extends Bench {
 
     @Override
     public Integer call() throws Exception {
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         Map<String, String> production = LatencyBench.productionCheckpoints();
         System.out.printf(
                 "bench reminders: %d tasks x %,d subscribers (30%% pull ahead), firing in the same"

@@ -26,6 +26,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -56,16 +57,11 @@ final class SendTimeBench extends Bench {
     @Option(names = "--seed", paramLabel = "S", description = "Default ${DEFAULT-VALUE}.")
     long seed = 1;
 
-    @Option(
-            names = "--repeat",
-            paramLabel = "R",
-            description =
-                    "Interleaved rounds; the last line gives their median (default ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Mixin Rounds rounds;
 
     @Override
     public Integer call() throws Exception {
-        BenchResults.rounds(repeat);
+        int repeat = rounds.count();
         System.out.printf(
                 "bench sendtime: %,d generated users, activity on the %d days before %s (seed %d),"
                         + " BATCH, parallelism 2; %d round(s), medians reported%n",
