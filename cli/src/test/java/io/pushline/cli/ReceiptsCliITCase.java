@@ -8,9 +8,6 @@ import io.pushline.receipts.ReceiptTables;
 import io.pushline.schema.receipts.Lifecycle;
 import io.pushline.schema.receipts.MetricRow;
 import io.pushline.testkit.Clusters;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -151,85 +148,78 @@ class ReceiptsCliITCase {
         List<String> queries = readmeQueries();
         assertThat(queries).hasSize(13);
         for (String q : queries) {
-            Result r = run(() -> Main.run(args("sql", "-e", q)));
-            assertThat(r.code).as(q + "\n" + r.err).isZero();
-            assertThat(r.out).as(q).contains("+--");
+            Ran r = Ran.pushline(args("sql", "-e", q));
+            assertThat(r.code()).as(q + "\n" + r.err()).isZero();
+            assertThat(r.out()).as(q).contains("+--");
         }
     }
 
     @Test
     void theFunnelQueryPrintsTheRowsSums() throws Exception {
-        Result r = run(() -> Main.run(args("sql", "-e", readmeQueries().get(0))));
-        assertThat(r.code).isZero();
-        assertThat(r.out)
+        Ran r = Ran.pushline(args("sql", "-e", readmeQueries().get(0)));
+        assertThat(r.code()).isZero();
+        assertThat(r.out())
                 .containsPattern("\\|\\s+huawei \\|\\s+100 \\|\\s+98 \\|\\s+95 \\|\\s+7 \\|");
-        assertThat(r.out).containsPattern("\\|\\s+fcm \\|\\s+50 \\|\\s+50 \\|\\s+40 \\|\\s+2 \\|");
-        Result bad = run(() -> Main.run(args("sql", "-e", "SELECT nope FROM metrics_minute")));
-        assertThat(bad.code).isEqualTo(1);
-        assertThat(bad.err).contains("pushline sql:").contains("nope");
+        assertThat(r.out())
+                .containsPattern("\\|\\s+fcm \\|\\s+50 \\|\\s+50 \\|\\s+40 \\|\\s+2 \\|");
+        Ran bad = Ran.pushline(args("sql", "-e", "SELECT nope FROM metrics_minute"));
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.err()).contains("pushline sql:").contains("nope");
     }
 
     @Test
     void theCompensationTimesAreADistributionInSql() throws Exception {
-        Result r = run(() -> Main.run(args("sql", "-e", readmeQueries().get(12))));
-        assertThat(r.code).as(r.err).isZero();
-        assertThat(r.out)
+        Ran r = Ran.pushline(args("sql", "-e", readmeQueries().get(12)));
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
                 .containsPattern("\\|\\s+0 \\|\\s+1 \\|")
                 .containsPattern("\\|\\s+1 \\|\\s+1 \\|")
                 .containsPattern("\\|\\s+4 \\|\\s+1 \\|");
-        Result perCampaign = run(() -> Main.run(args("sql", "-e", readmeQueries().get(11))));
-        assertThat(perCampaign.out)
+        Ran perCampaign = Ran.pushline(args("sql", "-e", readmeQueries().get(11)));
+        assertThat(perCampaign.out())
                 .containsPattern(
                         "\\|\\s+msg-000750 \\|\\s+longconn \\|\\s+9 \\|\\s+27 \\|\\s+2 \\|\\s+1 \\|\\s+125000 \\|");
-        Result trace = run(() -> Main.run(args("trace", "msg-000750", "lc-2")));
-        assertThat(trace.out).contains("after 3 retries: compensation 260.0 s");
+        Ran trace = Ran.pushline(args("trace", "msg-000750", "lc-2"));
+        assertThat(trace.out()).contains("after 3 retries: compensation 260.0 s");
     }
 
     @Test
     void aCampaignsQueryScansOnlyItsRows() throws Exception {
         String where = " FROM metrics_minute WHERE msg_id = 'msg-000750'";
-        Result plan = run(() -> Main.run(args("sql", "-e", "EXPLAIN SELECT SUM(sent)" + where)));
-        assertThat(plan.out).contains("metrics_minute, filter=[=(msg_id, _UTF-16LE'msg-000750'");
-        Result sum = run(() -> Main.run(args("sql", "-e", "SELECT SUM(sent), COUNT(*)" + where)));
-        assertThat(sum.out).containsPattern("\\|\\s+148 \\|\\s+3 \\|");
-        Result all = run(() -> Main.run(args("sql", "-e", "SELECT COUNT(*) FROM metrics_minute")));
-        assertThat(all.out).containsPattern("\\|\\s+4 \\|");
+        Ran plan = Ran.pushline(args("sql", "-e", "EXPLAIN SELECT SUM(sent)" + where));
+        assertThat(plan.out()).contains("metrics_minute, filter=[=(msg_id, _UTF-16LE'msg-000750'");
+        Ran sum = Ran.pushline(args("sql", "-e", "SELECT SUM(sent), COUNT(*)" + where));
+        assertThat(sum.out()).containsPattern("\\|\\s+148 \\|\\s+3 \\|");
+        Ran all = Ran.pushline(args("sql", "-e", "SELECT COUNT(*) FROM metrics_minute"));
+        assertThat(all.out()).containsPattern("\\|\\s+4 \\|");
     }
 
     @Test
     void traceTellsWhatHappenedToOneMessage() throws Exception {
-        Result r = run(() -> Main.run(args("trace", "msg-000750", "dev-0000042")));
-        assertThat(r.code).isZero();
-        assertThat(r.out)
+        Ran r = Ran.pushline(args("trace", "msg-000750", "dev-0000042"));
+        assertThat(r.code()).isZero();
+        assertThat(r.out())
                 .contains(
                         "message msg-000750 to device dev-0000042 (uid u-0000042, vendor huawei, msgType promo)")
                 .contains("status     clicked (code 4)")
                 .contains("decision   PASS at 2026-01-01T00:00:00Z")
                 .contains("delivered  2026-01-01T00:00:04Z (+4.0 s)");
-        Result dropped = run(() -> Main.run(args("trace", "msg-000750", "dev-0000043")));
-        assertThat(dropped.out)
+        Ran dropped = Ran.pushline(args("trace", "msg-000750", "dev-0000043"));
+        assertThat(dropped.out())
                 .contains("status     dropped:quiet_hours (code 13)")
                 .contains("not sent: the gate dropped it (quiet_hours)");
-        Result none = run(() -> Main.run(args("trace", "msg-000750", "dev-9")));
-        assertThat(none.code).isEqualTo(1);
-        assertThat(none.out).startsWith("no lifecycle for message 'msg-000750' and device 'dev-9'");
+        Ran none = Ran.pushline(args("trace", "msg-000750", "dev-9"));
+        assertThat(none.code()).isEqualTo(1);
+        assertThat(none.out())
+                .startsWith("no lifecycle for message 'msg-000750' and device 'dev-9'");
     }
 
     @Test
     void reportPrintsTheFunnelAndWritesThePage() throws Exception {
         Path html = out.resolve("r.html");
-        Result r =
-                run(
-                        () ->
-                                Main.run(
-                                        args(
-                                                "report",
-                                                "--campaign",
-                                                "msg-000750",
-                                                "--out",
-                                                html.toString())));
-        assertThat(r.code).isZero();
-        assertThat(r.out)
+        Ran r = Ran.pushline(args("report", "--campaign", "msg-000750", "--out", html.toString()));
+        assertThat(r.code()).isZero();
+        assertThat(r.out())
                 .contains(
                         "Campaign msg-000750 (msgType promo), 2026-01-01T00:00:00Z to 2026-01-01T00:02:00Z UTC")
                 .containsPattern("delivered\\s+135\\s+91.2% of sent")
@@ -237,9 +227,8 @@ class ReceiptsCliITCase {
                 .contains("quiet_hours 3");
         String page = Files.readString(html);
         assertThat(page).contains("<svg").contains("Drops by reason").contains("quiet_hours");
-        Result none =
-                run(() -> Main.run(args("report", "--campaign", "nope", "--out", html.toString())));
-        assertThat(none.code).isEqualTo(1);
+        Ran none = Ran.pushline(args("report", "--campaign", "nope", "--out", html.toString()));
+        assertThat(none.code()).isEqualTo(1);
     }
 
     static List<String> readmeQueries() throws Exception {
@@ -264,29 +253,5 @@ class ReceiptsCliITCase {
                         "--hbase.namespace",
                         NS));
         return all.toArray(new String[0]);
-    }
-
-    interface Command {
-        int run() throws Exception;
-    }
-
-    record Result(int code, String out, String err) {}
-
-    static Result run(Command c) throws Exception {
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        PrintStream so = System.out;
-        PrintStream se = System.err;
-        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = c.run();
-        } finally {
-            System.setOut(so);
-            System.setErr(se);
-        }
-        return new Result(
-                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     }
 }
