@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pushline.common.PushlineDirs;
 import io.pushline.common.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -169,7 +170,7 @@ final class BenchResults {
             r.forEach(o::put);
         }
         root.set("summary", JSON.valueToTree(summary));
-        Path out = JmhCommand.home().resolve("bench").resolve(name + ".json");
+        Path out = PushlineDirs.home().resolve("bench").resolve(name + ".json");
         Files.createDirectories(out.getParent());
         JSON.writeValue(out.toFile(), root);
         System.err.println("results: " + out);

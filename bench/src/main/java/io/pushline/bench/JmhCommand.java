@@ -1,8 +1,8 @@
 package io.pushline.bench;
 
+import io.pushline.common.PushlineDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,7 +29,7 @@ final class JmhCommand implements Callable<Integer> {
         List<String> jmh = new ArrayList<>(args);
         boolean hasOptions = jmh.stream().anyMatch(a -> a.startsWith("-"));
         if (!hasOptions) {
-            Path out = home().resolve("bench").resolve("jmh.json");
+            Path out = PushlineDirs.home().resolve("bench").resolve("jmh.json");
             Files.createDirectories(out.getParent());
             jmh.addAll(
                     List.of(
@@ -54,10 +54,5 @@ final class JmhCommand implements Callable<Integer> {
         }
         org.openjdk.jmh.Main.main(jmh.toArray(new String[0]));
         return 0;
-    }
-
-    static Path home() {
-        String home = System.getenv("PUSHLINE_HOME");
-        return Paths.get(home != null ? home : ".pushline");
     }
 }

@@ -3,6 +3,7 @@ package io.pushline.serve;
 import io.pushline.common.JobOptionArgs;
 import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
+import io.pushline.common.PushlineDirs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,7 +36,7 @@ public final class ServeCommand extends JobOptionArgs.Command implements Callabl
 
     @Override
     public Integer call() throws Exception {
-        List<String> all = new ArrayList<>(LocalEnv.options(ServeMain.home()));
+        List<String> all = new ArrayList<>(LocalEnv.options(PushlineDirs.home()));
         all.addAll(jobOptions());
         if (port != null) {
             all.add("--" + ServeOptions.PORT.key());
@@ -43,7 +44,7 @@ public final class ServeCommand extends JobOptionArgs.Command implements Callabl
         }
         Configuration conf =
                 OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
-        ServeMain.Running running = ServeMain.start(conf, ServeMain.home());
+        ServeMain.Running running = ServeMain.start(conf, PushlineDirs.home());
         System.out.println(
                 "pushline serve: listening on port " + running.port() + " (Ctrl-C stops)");
         System.out.println(

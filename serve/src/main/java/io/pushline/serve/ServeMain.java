@@ -140,11 +140,6 @@ public final class ServeMain {
         }
     }
 
-    static Path home() {
-        String home = System.getenv("PUSHLINE_HOME");
-        return Paths.get(home != null ? home : ".pushline");
-    }
-
     /** The launcher the dry run goes through: the one that started this server. */
     private static Path launcher() {
         String root = System.getenv("PUSHLINE_ROOT");
