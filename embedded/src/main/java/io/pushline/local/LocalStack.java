@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,6 +52,19 @@ public final class LocalStack implements AutoCloseable {
      *     stopped again
      */
     public static LocalStack start(Path dir, Duration timeout) throws Exception {
+        return start(dir, timeout, true);
+    }
+
+    /**
+     * Starts HBase alone under {@code dir}: for what needs no Kafka (the stores' tests), which so
+     * do not pay for a broker's start and idle CPU. {@link #kafka()} then fails, naming why.
+     */
+    public static LocalStack startHBaseOnly(Path dir, Duration timeout) throws Exception {
+        return start(dir, timeout, false);
+    }
+
+    private static LocalStack start(Path dir, Duration timeout, boolean withKafka)
+            throws Exception {
         Path root = dir.toAbsolutePath();
         deleteRecursively(root.resolve("kafka"));
         deleteRecursively(root.resolve("hbase"));
@@ -69,16 +83,18 @@ public final class LocalStack implements AutoCloseable {
         EmbeddedKafka[] kafka = new EmbeddedKafka[1];
         EmbeddedHBase[] hbase = new EmbeddedHBase[1];
         Future<?> kafkaStarted =
-                starter.submit(
-                        () -> {
-                            kafka[0] = EmbeddedKafka.start(root.resolve("kafka"));
-                            LOG.info(
-                                    "Kafka up at {} after {} ms",
-                                    kafka[0].bootstrapServers(),
-                                    (System.nanoTime() - t0) / 1_000_000);
-                            kafka[0].createTopics(Topics.all(), 2);
-                            return null;
-                        });
+                !withKafka
+                        ? CompletableFuture.completedFuture(null)
+                        : starter.submit(
+                                () -> {
+                                    kafka[0] = EmbeddedKafka.start(root.resolve("kafka"));
+                                    LOG.info(
+                                            "Kafka up at {} after {} ms",
+                                            kafka[0].bootstrapServers(),
+                                            (System.nanoTime() - t0) / 1_000_000);
+                                    kafka[0].createTopics(Topics.all(), 2);
+                                    return null;
+                                });
         Future<?> hbaseStarted =
                 starter.submit(
                         () -> {
@@ -122,6 +138,10 @@ public final class LocalStack implements AutoCloseable {
     }
 
     public EmbeddedKafka kafka() {
+        if (kafka == null) {
+            throw new IllegalStateException(
+                    "this stack was started without Kafka (LocalStack.startHBaseOnly)");
+        }
         return kafka;
     }
 
@@ -130,7 +150,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     public String kafkaBootstrap() {
-        return kafka.bootstrapServers();
+        return kafka().bootstrapServers();
     }
 
     public String hbaseZkQuorum() {
@@ -145,7 +165,9 @@ public final class LocalStack implements AutoCloseable {
     /** Job options that point a job at this stack. */
     public Map<String, String> jobOptions() {
         Map<String, String> o = new HashMap<>();
-        o.put(CommonOptions.KAFKA_BOOTSTRAP.key(), kafkaBootstrap());
+        if (kafka != null) {
+            o.put(CommonOptions.KAFKA_BOOTSTRAP.key(), kafkaBootstrap());
+        }
         o.put(CommonOptions.HBASE_ZK_QUORUM.key(), hbaseZkQuorum());
         return o;
     }

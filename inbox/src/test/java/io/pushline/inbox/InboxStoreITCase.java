@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * wait and at the end of input.
  */
 class InboxStoreITCase {
-    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+    @RegisterExtension static final LocalStackExtension STACK = LocalStackExtension.hbaseOnly();
     static final String NS = "itinbox";
     static final long DAY = 86_400_000L;
     static final Duration RETENTION = Duration.ofDays(90);

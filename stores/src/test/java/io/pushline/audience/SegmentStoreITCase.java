@@ -22,7 +22,7 @@ import org.roaringbitmap.RoaringBitmap;
 /** Segments in the real embedded HBase: chunked, versioned, replaced atomically. */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SegmentStoreITCase {
-    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+    @RegisterExtension static final LocalStackExtension STACK = LocalStackExtension.hbaseOnly();
 
     static byte[] bytes(RoaringBitmap b) throws Exception {
         b.runOptimize();
