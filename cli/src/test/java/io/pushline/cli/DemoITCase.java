@@ -21,12 +21,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The demo at a small size, as {@code ./pushline demo} runs it (on the embedded stack the module's
  * integration tests share, its topics emptied first, instead of one of its own): generated devices
  * with churn, requests to uids and devices, malformed records, the nightly job and schedule feed
- * for 2,000 generated users, the dispatch job at parallelism 2, then vendor receipts through the
+ * for 800 generated users, the dispatch job at parallelism 2, then vendor receipts through the
  * receipts job and the biggest campaign's report. It exits 0 only when every output count equals
  * the in-memory model of the input and the metrics tables equal the gateways' counts.
  */
 class DemoITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    // Small: every step and check of the demo runs, and most of its time is the jobs' start-up.
+    static final int DEVICES = 2000;
+    static final int REQUESTS = 150;
+    static final int USERS = 800;
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -49,7 +54,7 @@ class DemoITCase {
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             // on the stack the CLI's integration tests share: one stack start less per build
-            code = DemoCommand.runOn(STACK.get(), 5000, 300, 2000);
+            code = DemoCommand.runOn(STACK.get(), DEVICES, REQUESTS, USERS);
         } finally {
             System.setOut(stdout);
             ctx.getConfiguration().getRootLogger().removeAppender("demo-log-scan");
@@ -74,8 +79,8 @@ class DemoITCase {
                 .containsPattern("status     \\w+");
         assertThat(out).contains("device tokens the demo bound shows in push.dlq or the log. OK");
         // the same data as the run (the seed fixes the tokens), its tokens in none of the logs
-        DemoData data = DemoData.generate(5000, 300, 42L, 0L);
-        assertThat(data.tokens).hasSizeGreaterThan(5000);
+        DemoData data = DemoData.generate(DEVICES, REQUESTS, 42L, 0L);
+        assertThat(data.tokens).hasSizeGreaterThan(DEVICES);
         assertThat(logs.toString()).isNotEmpty();
         assertThat(DemoData.leakedTokens(logs.toString(), data.tokens)).isZero();
         assertThat(DemoData.leakedTokens(out, data.tokens)).isZero();
