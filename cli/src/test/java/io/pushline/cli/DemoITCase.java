@@ -3,11 +3,13 @@ package io.pushline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pushline.local.LocalStackExtension;
+import io.pushline.testkit.Clusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.Appender;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -27,6 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class DemoITCase {
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    // The jobs run on one MiniCluster for the whole test JVM, as the other ITCases' do; the CLI
+    // itself starts a local cluster per job, which is not what these tests are about.
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
 
     // Small: every step and check of the demo runs, and most of its time is the jobs' start-up.
     static final int DEVICES = 2000;

@@ -8,6 +8,7 @@ import io.pushline.dispatch.gate.RulesParser;
 import io.pushline.schema.Json;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.registry.DeviceInfo;
+import io.pushline.testkit.Clusters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * against the contract's model: registry semantics here, gate rules from {@link GateModelTest}.
  */
 class ReplayModelITCase {
+    // The jobs run on one MiniCluster for the whole test JVM, as the other ITCases' do; the CLI
+    // itself starts a local cluster per job, which is not what these tests are about.
+    @RegisterExtension static final MiniClusterExtension FLINK = Clusters.twoSlots();
+
     static final String[] VENDORS = {"apns", "fcm", "huawei", "xiaomi", "longconn"};
     static final String[] ZONES = {null, "Asia/Shanghai", "Europe/Berlin"};
     static final String[] TYPES = {
