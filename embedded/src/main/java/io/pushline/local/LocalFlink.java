@@ -103,6 +103,23 @@ public final class LocalFlink {
         return conf;
     }
 
+    /**
+     * {@code conf} with production's checkpoint settings (interval, unaligned, incremental) but the
+     * local network flush: for the tests that exactly-once must hold under production's
+     * checkpointing; production's 10 ms flush only shortens latency, and wakes every task's flusher
+     * 100 times a second.
+     */
+    public static Configuration withProductionCheckpointing(Configuration conf) {
+        productionCheckpoints()
+                .forEach(
+                        (k, v) -> {
+                            if (!k.startsWith(BUFFER_TIMEOUT_PREFIX)) {
+                                conf.setString(k, v);
+                            }
+                        });
+        return conf;
+    }
+
     /** The folder of config.yaml: see {@link PushlineDirs#flinkConfDir}. */
     public static Path findConfDir() {
         return PushlineDirs.flinkConfDir();
