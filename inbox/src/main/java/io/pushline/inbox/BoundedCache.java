@@ -26,6 +26,14 @@ final class BoundedCache<K, V> {
         return values.containsKey(key);
     }
 
+    void remove(K key) {
+        Long w = weights.remove(key);
+        if (w != null) {
+            values.remove(key);
+            weight.addAndGet(-w);
+        }
+    }
+
     void put(K key, V value, long w) {
         if (values.putIfAbsent(key, value) == null) {
             weights.put(key, w);

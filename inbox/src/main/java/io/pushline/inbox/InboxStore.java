@@ -108,14 +108,18 @@ public final class InboxStore implements AutoCloseable {
      * meanwhile is read and written again).
      */
     public void addAll(List<Add> adds) throws IOException {
+        // each message stored once, from its earliest request in the batch
+        Map<String, Add> first = new LinkedHashMap<>();
+        for (Add a : adds) {
+            first.merge(a.msgId(), a, (had, next) -> next.ts() < had.ts() ? next : had);
+        }
         Map<String, Integer> ids = new HashMap<>();
+        for (Add a : first.values()) {
+            ids.put(a.msgId(), store(a.msgId(), a.title(), a.body(), a.ts())); // null: expired
+        }
         Map<String, RoaringBitmap> byUid = new LinkedHashMap<>();
         for (Add a : adds) {
             Integer id = ids.get(a.msgId());
-            if (id == null) {
-                id = store(a.msgId(), a.title(), a.body(), a.ts()); // null: it has expired
-                ids.put(a.msgId(), id);
-            }
             if (id != null) {
                 byUid.computeIfAbsent(a.uid(), u -> new RoaringBitmap()).add(id);
             }
@@ -336,6 +340,19 @@ public final class InboxStore implements AutoCloseable {
             return null;
         }
         return messages.store(msgId, title, body, ts, ttl);
+    }
+
+    /**
+     * Ids of the messages whose entry this store replaced (an earlier request of the msgId came
+     * after a later one) since the last call; servers that cache them are to be told.
+     */
+    public List<Integer> takeReplaced() {
+        return messages.takeReplaced();
+    }
+
+    /** Drops message {@code id} from the caches: its stored entry changed. */
+    public void forgetMessage(int id) {
+        messages.forget(id);
     }
 
     /** Sent and read of one inbox, as a change sees them. */

@@ -73,6 +73,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
     private transient Counter reads;
     private transient Counter deadLetters;
     private transient Counter batches;
+    private transient Counter replaced;
     private transient long failures;
     private transient List<InboxOp> adds;
 
@@ -99,6 +100,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
         reads = metrics.counter("readsReported");
         deadLetters = metrics.counter("deadLetters");
         batches = metrics.counter("addBatches");
+        replaced = metrics.counter("messagesReplaced");
         adds = new ArrayList<>();
     }
 
@@ -132,6 +134,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
         } catch (Throwable t) {
             outputs.deadLetter(deadLetter(op, t));
         }
+        tellReplaced(outputs, System.currentTimeMillis());
     }
 
     /** Adds waiting for their batch. */
@@ -170,6 +173,18 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
         }
         counter(InboxOp.ADD).inc(batch.size());
         batches.inc();
+        tellReplaced(outputs, now);
+    }
+
+    /**
+     * A notice for each message whose entry an earlier request of its msgId replaced: servers drop
+     * their copy.
+     */
+    private void tellReplaced(Outputs outputs, long now) {
+        for (int id : store.takeReplaced()) {
+            replaced.inc();
+            outputs.change(InboxChange.message(now, id));
+        }
     }
 
     private void addOneByOne(List<InboxOp> batch, Outputs outputs) throws IOException {
@@ -184,6 +199,7 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
                 outputs.deadLetter(deadLetter(op, t));
             }
         }
+        tellReplaced(outputs, System.currentTimeMillis());
     }
 
     private DeadLetter deadLetter(InboxOp op, Throwable t) {

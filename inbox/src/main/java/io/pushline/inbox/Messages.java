@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -17,9 +18,11 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The inbox's messages, each stored once: a dense int id from the {@code inbox_ids} dictionary and
- * row {@code m:<id>} (msgId, title, body, time), written by the first request of a msgId. Messages
- * never change once written, so they are cached by id; a row gone (its TTL passed) is a message
- * that has left every inbox.
+ * row {@code m:<id>} (msgId, title, body, time), written by the first request of a msgId: the one
+ * with the earliest {@code ts}, whichever reached HBase first. A message changes only when an
+ * earlier request of its msgId comes after a later one, at once in practice; readers cache messages
+ * by id and drop one when told it changed ({@link #forget}). A row gone (its TTL passed) is a
+ * message that has left every inbox.
  */
 final class Messages implements AutoCloseable {
     private static final byte[] F = InboxStore.F;
@@ -31,6 +34,7 @@ final class Messages implements AutoCloseable {
     private final SharedTable table;
     private final IdDictionary ids;
     private final BoundedCache<Integer, Message> cache = new BoundedCache<>(100_000);
+    private List<Integer> replaced = new ArrayList<>();
 
     Messages(SharedTable table, IdDictionary ids) {
         this.table = table;
@@ -42,10 +46,15 @@ final class Messages implements AutoCloseable {
         return ids.idOf(msgId);
     }
 
-    /** Stores a message unless its msgId has one (the first request wins); returns its id. */
+    /**
+     * Stores a message unless its msgId has one from a request at the same time or earlier: the
+     * first request wins by its {@code ts}, not by which reached HBase first (two requests of a
+     * msgId read from different partitions reach the writers in either order). Returns its id.
+     */
     int store(String msgId, String title, String body, long ts, long ttl) throws IOException {
         int id = ids.assign(msgId);
-        if (cache.containsKey(id)) {
+        Message known = cache.get(id);
+        if (known != null && known.ts() <= ts) {
             return id;
         }
         byte[] row = row(id);
@@ -56,9 +65,42 @@ final class Messages implements AutoCloseable {
                         .addColumn(F, BODY, Bytes.toBytes(body == null ? "" : body))
                         .addColumn(F, TS, Bytes.toBytes(ts))
                         .setTTL(ttl);
-        // the first request of a msgId wins: a repeat changes nothing
-        table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, MSG_ID).build(put));
+        if (table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, MSG_ID).build(put))
+                .isSuccess()) {
+            return id;
+        }
+        if (ts >= 0) {
+            // an earlier request replaces a later one's entry; an equal or later one changes
+            // nothing. HBase's check reads "given op stored": LESS passes when this ts is less
+            // than the stored one (big-endian longs >= 0 sort as numbers).
+            boolean changed =
+                    table.checkAndMutate(
+                                    CheckAndMutate.newBuilder(row)
+                                            .ifMatches(
+                                                    F, TS, CompareOperator.LESS, Bytes.toBytes(ts))
+                                            .build(put))
+                            .isSuccess();
+            if (changed) {
+                cache.remove(id);
+                replaced.add(id);
+            }
+        }
         return id;
+    }
+
+    /** Drops message {@code id} from the cache: its entry changed. */
+    void forget(int id) {
+        cache.remove(id);
+    }
+
+    /** Ids of the messages this writer replaced since the last call. */
+    List<Integer> takeReplaced() {
+        if (replaced.isEmpty()) {
+            return List.of();
+        }
+        List<Integer> out = replaced;
+        replaced = new ArrayList<>();
+        return out;
     }
 
     /** The stored messages of {@code ids} in id order; an id without one has expired. */

@@ -6,6 +6,7 @@ import io.pushline.audience.IdDictionary;
 import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.local.LocalStackExtension;
+import io.pushline.schema.Json;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.inbox.InboxChange;
 import io.pushline.schema.inbox.InboxOp;
@@ -160,6 +161,60 @@ class InboxStoreITCase {
         }
     }
 
+    /**
+     * The dispatch job's writers may see a msgId's two requests in either order (read from two
+     * partitions): the entry is the earliest request's, whichever came first, in one batch or two.
+     */
+    @Test
+    void theEarliestRequestOfAMsgIdWinsWhicheverReachesTheStoreFirst() throws Exception {
+        AtomicLong clock = new AtomicLong(NOW);
+        long first = NOW - 1_000;
+        try (InboxStore later = store(clock);
+                InboxStore earlier = store(clock);
+                InboxStore server = store(clock)) {
+            // one batch holding both, the later request first
+            later.addAll(
+                    List.of(
+                            new InboxStore.Add("e1", "dup1", "second", "b2", first + 1),
+                            new InboxStore.Add("e2", "dup1", "first", "b1", first)));
+            assertThat(titleAndTs(server, "e1", "dup1")).isEqualTo("first@" + first);
+            assertThat(titleAndTs(server, "e2", "dup1")).isEqualTo("first@" + first);
+            assertThat(later.takeReplaced()).isEmpty();
+
+            // two writers, the later request's first
+            later.addAll(List.of(new InboxStore.Add("e3", "dup2", "second", "b2", first + 1)));
+            assertThat(titleAndTs(server, "e3", "dup2")).isEqualTo("second@" + (first + 1));
+            earlier.addAll(List.of(new InboxStore.Add("e4", "dup2", "first", "b1", first)));
+            List<Integer> replaced = earlier.takeReplaced();
+            assertThat(replaced).hasSize(1);
+            assertThat(earlier.takeReplaced()).isEmpty();
+            try (InboxStore fresh = store(clock)) {
+                assertThat(titleAndTs(fresh, "e3", "dup2")).isEqualTo("first@" + first);
+                assertThat(titleAndTs(fresh, "e4", "dup2")).isEqualTo("first@" + first);
+            }
+            // the server read it before the change: it keeps its copy until told
+            assertThat(titleAndTs(server, "e3", "dup2")).isEqualTo("second@" + (first + 1));
+            server.forgetMessage(replaced.get(0));
+            assertThat(titleAndTs(server, "e3", "dup2")).isEqualTo("first@" + first);
+
+            // a request at the same time or later changes nothing
+            later.addAll(List.of(new InboxStore.Add("e5", "dup2", "third", "b3", first)));
+            later.addAll(List.of(new InboxStore.Add("e5", "dup2", "fourth", "b4", NOW)));
+            assertThat(later.takeReplaced()).isEmpty();
+            try (InboxStore fresh = store(clock)) {
+                assertThat(titleAndTs(fresh, "e5", "dup2")).isEqualTo("first@" + first);
+            }
+        }
+    }
+
+    private static String titleAndTs(InboxStore s, String uid, String msgId) throws Exception {
+        return s.view(uid).messages().stream()
+                .filter(m -> m.msgId().equals(msgId))
+                .map(m -> m.title() + "@" + m.ts())
+                .findFirst()
+                .orElse("none");
+    }
+
     @Test
     void batchesOfAddsFromConcurrentWritersLoseNoneAndAddEachOnce() throws Exception {
         AtomicLong clock = new AtomicLong(NOW);
@@ -247,6 +302,42 @@ class InboxStoreITCase {
             h.endInput();
             assertThat(store.view("z9").unread()).as("written at the end of input").isOne();
         }
+    }
+
+    @Test
+    void aWriterThatReplacesAMessagesEntryTellsTheServers() throws Exception {
+        String quorum = STACK.get().hbaseZkQuorum();
+        long now = System.currentTimeMillis();
+        try (KeyedOneInputStreamOperatorTestHarness<String, InboxOp, InboxRead> a = writer(quorum);
+                KeyedOneInputStreamOperatorTestHarness<String, InboxOp, InboxRead> b =
+                        writer(quorum)) {
+            a.open();
+            b.open();
+            a.processElement(InboxOp.add("n1", "w9", "later", "", now + 1), now);
+            a.endInput();
+            assertThat(changes(a)).containsExactly("n1");
+            b.processElement(InboxOp.add("n2", "w9", "earlier", "", now), now);
+            b.endInput();
+            List<InboxChange> told = new ArrayList<>();
+            b.getSideOutput(DispatchTags.INBOX_CHANGES).forEach(r -> told.add(r.getValue()));
+            assertThat(told).extracting(c -> c.uid).containsExactly("n2", null);
+            InboxChange notice = told.get(1);
+            assertThat(notice.key()).isEmpty();
+            assertThat(Json.write(notice))
+                    .isEqualTo("{\"ts\":" + notice.ts + ",\"msg\":" + notice.msg + "}");
+            try (InboxStore store =
+                    new InboxStore(hbase, NS, RETENTION, System::currentTimeMillis)) {
+                assertThat(titleAndTs(store, "n1", "w9")).isEqualTo("earlier@" + now);
+            }
+        }
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, InboxOp, InboxRead> writer(
+            String quorum) throws Exception {
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new InboxWriterOperator(new InboxWriter(quorum, NS, RETENTION, null)),
+                InboxOp::key,
+                Types.STRING);
     }
 
     private static List<String> changes(

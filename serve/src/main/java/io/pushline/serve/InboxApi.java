@@ -50,7 +50,10 @@ final class InboxApi implements Api {
     /** Messages whose JSON is kept; the store caches as many messages. */
     static final int MAX_ENCODED = 100_000;
 
-    private final Map<Integer, byte[]> encoded = new ConcurrentHashMap<>();
+    /** A message's JSON, with the message it was made from. */
+    private record Encoded(Message message, byte[] json) {}
+
+    private final Map<Integer, Encoded> encoded = new ConcurrentHashMap<>();
     private final InboxStore store;
     private final ReadLog readLog;
     private final LongSupplier clock;
@@ -109,11 +112,14 @@ final class InboxApi implements Api {
         ctx.status(200).contentType("application/json").result(out.toByteArray());
     }
 
-    /** A message's JSON up to its {@code read} value, made once: messages never change. */
+    /**
+     * A message's JSON up to its {@code read} value, made once per message: the store hands out one
+     * instance per message until its entry changes (an earlier request of its msgId replaced it).
+     */
     private byte[] encoded(Message m) {
-        byte[] json = encoded.get(m.id());
-        if (json != null) {
-            return json;
+        Encoded e = encoded.get(m.id());
+        if (e != null && e.message() == m) {
+            return e.json();
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(128);
         out.writeBytes(MSG_ID);
@@ -125,11 +131,11 @@ final class InboxApi implements Api {
         out.writeBytes(TS);
         writeAscii(out, Long.toString(m.ts()));
         out.writeBytes(READ);
-        json = out.toByteArray();
+        byte[] json = out.toByteArray();
         if (encoded.size() >= MAX_ENCODED) {
             encoded.clear(); // a rare refill beats an eviction policy here
         }
-        encoded.put(m.id(), json);
+        encoded.put(m.id(), new Encoded(m, json));
         return json;
     }
 

@@ -2,7 +2,9 @@ package io.pushline.serve;
 
 import io.pushline.inbox.InboxCache;
 import io.pushline.inbox.InboxStore;
+import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
+import io.pushline.schema.inbox.InboxChange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -43,6 +45,7 @@ public final class InboxChangeFeed implements AutoCloseable {
     private final InboxCache cache;
     private final Thread thread;
     private final AtomicLong changes = new AtomicLong();
+    private final AtomicLong messagesForgotten = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private volatile KafkaConsumer<String, String> consumer;
     private volatile long lagMs;
@@ -169,6 +172,8 @@ public final class InboxChangeFeed implements AutoCloseable {
         for (ConsumerRecord<String, String> r : records) {
             if (r.key() != null && !r.key().isEmpty()) {
                 uids.add(r.key());
+            } else {
+                forgetMessage(r.value());
             }
             newest = Math.max(newest, r.timestamp());
         }
@@ -182,6 +187,19 @@ public final class InboxChangeFeed implements AutoCloseable {
         refresh(batch);
         changes.addAndGet(records.count());
         lagMs = Math.max(0, System.currentTimeMillis() - newest);
+    }
+
+    /** A message's notice (empty key): its entry changed, so the cached copy goes. */
+    private void forgetMessage(String value) {
+        try {
+            InboxChange c = Json.read(value, InboxChange.class);
+            if (c.msg != null) {
+                store.forgetMessage(c.msg);
+                messagesForgotten.incrementAndGet();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("unreadable notice on inbox.changes skipped: {}", e.toString());
+        }
     }
 
     private void refresh(List<String> uids) throws Exception {
@@ -228,6 +246,9 @@ public final class InboxChangeFeed implements AutoCloseable {
                 + "\n# TYPE pushline_inbox_changes_lag_ms gauge\n"
                 + "pushline_inbox_changes_lag_ms "
                 + lagMs
+                + "\n# TYPE pushline_inbox_messages_forgotten_total counter\n"
+                + "pushline_inbox_messages_forgotten_total "
+                + messagesForgotten.get()
                 + "\n# TYPE pushline_inbox_feed_failures_total counter\n"
                 + "pushline_inbox_feed_failures_total "
                 + failures.get()

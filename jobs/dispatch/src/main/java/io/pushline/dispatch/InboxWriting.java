@@ -11,6 +11,7 @@ import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
+import io.pushline.schema.inbox.InboxChange;
 import io.pushline.schema.inbox.InboxOp;
 import io.pushline.schema.inbox.InboxRead;
 import java.util.List;
@@ -78,7 +79,9 @@ final class InboxWriting {
         // not transactional: a read_committed server would see a change only at the next
         // checkpoint, and a notice told twice costs one more read of the row
         written.getSideOutput(DispatchTags.INBOX_CHANGES)
-                .sinkTo(KafkaIO.jsonAtLeastOnceSink(options, c -> Topics.INBOX_CHANGES, c -> c.uid))
+                .sinkTo(
+                        KafkaIO.jsonAtLeastOnceSink(
+                                options, c -> Topics.INBOX_CHANGES, InboxChange::key))
                 .uid("sink-inbox-changes")
                 .name("Inbox changes");
         streams = streams.withDeadLetters(written.getSideOutput(DispatchTags.DEAD_LETTERS));

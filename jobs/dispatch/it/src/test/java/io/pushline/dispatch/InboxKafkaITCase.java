@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,10 @@ class InboxKafkaITCase {
                 DispatchKafkaITCase.kv(
                         "p4",
                         DispatchKafkaITCase.push(T + 4_000, "p4", "{\"uids\":[\"" + u1 + "\"]}")));
+        // the same request twice, 1 ms apart, in two partitions, the later one produced first:
+        // every inbox keeps the first request's entry
+        requests.add(twice(1, T + 4_501, "second"));
+        requests.add(twice(0, T + 4_500, "first"));
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, POPULATION.binds());
         KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
         POPULATION.runToTheEnd(stack, "it-inbox-1", OPTS);
@@ -95,6 +100,23 @@ class InboxKafkaITCase {
                 msgId, line.substring(0, line.length() - 1) + ",\"inbox\":true}");
     }
 
+    static final List<String> TWICE =
+            List.of("twice0", "twice1", "twice2", "twice3", "twice4", "twice5");
+
+    /** The request "p5" with {@code title}, under a key of push.requests' {@code partition}. */
+    static String[] twice(int partition, long ts, String title) {
+        String key = "p5";
+        for (int i = 0; Utils.toPositive(Utils.murmur2(key.getBytes())) % 2 != partition; i++) {
+            key = "p5-" + i;
+        }
+        String line =
+                DispatchKafkaITCase.push(
+                        ts, "p5", "{\"uids\":[\"" + String.join("\",\"", TWICE) + "\"]}");
+        line = line.replace("\"title\":\"", "\"title\":\"" + title + " ");
+        return DispatchKafkaITCase.kv(
+                key, line.substring(0, line.length() - 1) + ",\"inbox\":true}");
+    }
+
     static List<String> inboxOf(String uid) throws Exception {
         return store.view(uid).page(100, null).messages().stream().map(Message::msgId).toList();
     }
@@ -115,17 +137,35 @@ class InboxKafkaITCase {
         }
         assertThat(members).isGreaterThan(20);
         // the audience's message is one broadcast, not a row per member
-        assertThat(store.rows("u:")).isEqualTo(4); // u1, u2, lonely, the uid of d3
+        // u1, u2, lonely, the uid of d3 and those of p5
+        assertThat(store.rows("u:")).isEqualTo(4 + TWICE.size());
         assertThat(store.rows("b:")).isEqualTo(1);
-        assertThat(store.rows("m:")).isEqualTo(3);
+        assertThat(store.rows("m:")).isEqualTo(4);
         // each row written is told on inbox.changes, for servers that cache rows; a broadcast
         // is in no row
         assertThat(
                         KafkaTopics.readAll(kafka, Topics.INBOX_CHANGES).stream()
                                 .map(l -> Json.read(l, InboxChange.class).uid)
+                                .filter(uid -> uid != null) // a message's notice
                                 .distinct())
-                .containsExactlyInAnyOrder(
-                        Campaigns.uid(1), Campaigns.uid(2), "lonely", Campaigns.uid(3));
+                .containsAll(
+                        List.of(Campaigns.uid(1), Campaigns.uid(2), "lonely", Campaigns.uid(3)))
+                .containsAll(TWICE)
+                .hasSize(4 + TWICE.size());
+    }
+
+    @Test
+    void theSameRequestTwiceLeavesTheFirstOnesEntryInEveryInbox() throws Exception {
+        for (String uid : TWICE) {
+            assertThat(store.view(uid).messages())
+                    .as(uid)
+                    .singleElement()
+                    .satisfies(
+                            m -> {
+                                assertThat(m.ts()).isEqualTo(T + 4_500);
+                                assertThat(m.title()).startsWith("first ");
+                            });
+        }
     }
 
     @Test
