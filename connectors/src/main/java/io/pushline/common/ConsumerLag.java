@@ -12,8 +12,10 @@ import javax.management.ObjectName;
  * How far this JVM's Kafka consumers are behind the end of each partition they read, as they report
  * it themselves ({@code records-lag}, per partition, over JMX): the distance from the consumer's
  * position to the last stable offset, so commit markers and aborted records do not count as lag.
- * Flink's Kafka source reads each split with such a consumer in the TaskManager's JVM, which is
- * what lets a watermark generator ask whether its partition is at its log end.
+ * Flink's Kafka source reads each split with such a consumer in the TaskManager's JVM. The figure
+ * is as old as the consumer's last fetch, and a backpressured fetcher does not fetch: {@link
+ * BrokerLogEnds} asks the broker for a reader whose position is known, and uses these figures only
+ * for a reader that has not seen a record yet (every partition the JVM reads at its end).
  *
  * <p>A partition no consumer has fetched yet has no figure: unknown, never "caught up".
  */
@@ -43,7 +45,13 @@ public final class ConsumerLag implements LogEnds {
         this.refreshMs = refreshMs;
     }
 
+    /** Position-blind: whether the JVM's consumers of the partition report no lag. */
     @Override
+    public long endVerifiedAt(String topic, int partition, long next) {
+        return caughtUp(topic, partition) ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+
+    /** Whether this JVM's consumers of the partition report it read to its end. */
     public boolean caughtUp(String topic, int partition) {
         Double lag = snapshot(refreshMs).get(topic + "/" + partition);
         return lag != null && lag <= 0;

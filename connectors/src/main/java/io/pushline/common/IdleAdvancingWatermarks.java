@@ -24,9 +24,12 @@ import org.apache.flink.util.clock.SystemClock;
  * <p>And quiet is not enough: a partition also has to be read to its log end ({@link LogEnds}). A
  * reader catching up on a backlog has fetch gaps longer than any sensible idle time, and a
  * wall-clock watermark there would turn the rest of the backlog late (849,463 of a million campaign
- * decisions {@code no_device} in {@code bench audience}). A reader that has not yet seen a record
- * of its own partition cannot tell which one it reads; it advances only once every input partition
- * its JVM reads is at its end.
+ * decisions {@code no_device} in {@code bench audience}). The broker verifies it ({@link
+ * BrokerLogEnds}): nothing committed after the last record this split emitted, as of a check at
+ * time T; the watermark then follows T, not the wall clock of the moment, so a record written after
+ * the check cannot be behind it (by more than its own delivery delay). A reader that has not yet
+ * seen a record of its own partition cannot tell which one it reads; it advances only once every
+ * input partition its JVM reads is at its end.
  */
 public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedRecord> {
     private final long delay;
@@ -70,6 +73,10 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private final List<String> topics;
     private String topic;
     private int partition = -1;
+
+    /** The offset after the last record of the split's partition, or -1. */
+    private long next = -1;
+
     private long maxTs = Long.MIN_VALUE;
     private long lastInputAt;
     private long emitted = Long.MIN_VALUE;
@@ -123,13 +130,16 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         this.createdAt = lastInputAt;
     }
 
-    /** For Kafka input of {@code topics}: quiet partitions advance once read to their end. */
+    /**
+     * For Kafka input of {@code topics} on the cluster of {@code ends} ({@link BrokerLogEnds#of}):
+     * quiet partitions advance once read to their end.
+     */
     public static WatermarkStrategy<ParsedRecord> strategy(
             Duration outOfOrderness,
             Duration idleAdvance,
             Duration maxFuture,
-            List<String> topics) {
-        LogEnds ends = new ConsumerLag();
+            List<String> topics,
+            LogEnds ends) {
         List<String> read = List.copyOf(topics);
         return WatermarkStrategy.<ParsedRecord>forGenerator(
                         ctx ->
@@ -155,9 +165,11 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         }
         lastInputAt = activity.relativeTimeMillis();
         int p = partitionOf(record.position);
-        if (p >= 0 && record.source != null) {
+        long offset = offsetOf(record.position);
+        if (p >= 0 && offset >= 0 && record.source != null) {
             topic = record.source;
             partition = p;
+            next = offset + 1;
         }
     }
 
@@ -204,8 +216,32 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         }
     }
 
-    private boolean readToTheEnd() {
-        boolean atEnd = topic != null ? ends.caughtUp(topic, partition) : ends.allCaughtUp(topics);
+    /** The offset of a Kafka position ({@code partition-offset}), or -1. */
+    static long offsetOf(String position) {
+        if (position == null) {
+            return -1;
+        }
+        int dash = position.indexOf('-');
+        if (dash <= 0 || dash == position.length() - 1) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(position, dash + 1, position.length(), 10);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Until when (wall-clock ms) the split is known to have emitted everything committed in its
+     * partition, or {@link Long#MIN_VALUE}.
+     */
+    private long readToTheEnd(long wallNow) {
+        long verifiedAt =
+                topic != null
+                        ? ends.endVerifiedAt(topic, partition, next)
+                        : ends.allCaughtUp(topics) ? wallNow : Long.MIN_VALUE;
+        boolean atEnd = verifiedAt != Long.MIN_VALUE;
         long now = activity.relativeTimeMillis();
         if (atEnd) {
             waitingSince = Long.MIN_VALUE;
@@ -220,7 +256,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                     topic == null ? "(no record yet)" : topic + "/" + partition,
                     ends.describe());
         }
-        return atEnd;
+        return Math.min(verifiedAt, wallNow);
     }
 
     @Override
@@ -238,9 +274,11 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         lastEmitActivity = now;
         if (idleAfter > 0
                 && now - lastInputAt >= idleAfter
-                && (ends == LogEnds.ALWAYS || now - createdAt >= FIRST_RECORD_GRACE_MS)
-                && readToTheEnd()) {
-            wm = Math.max(wm, wallNow - delay - 1);
+                && (ends == LogEnds.ALWAYS || now - createdAt >= FIRST_RECORD_GRACE_MS)) {
+            long atEndUntil = readToTheEnd(wallNow);
+            if (atEndUntil != Long.MIN_VALUE) {
+                wm = Math.max(wm, atEndUntil - delay - 1);
+            }
         }
         if (wm > emitted) {
             emitted = wm;

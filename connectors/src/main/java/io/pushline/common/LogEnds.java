@@ -3,10 +3,15 @@ package io.pushline.common;
 import java.io.Serializable;
 import java.util.Collection;
 
-/** Whether the input has been read to the end of its partitions (see {@link ConsumerLag}). */
+/** Whether the input has been read to the end of its partitions (see {@link BrokerLogEnds}). */
 public interface LogEnds extends Serializable {
-    /** Whether this JVM's reader of the partition has read everything committed in it. */
-    boolean caughtUp(String topic, int partition);
+    /**
+     * When this reader of the partition was last known to have emitted everything committed in it:
+     * the wall-clock time (epoch ms) of the latest check that found nothing committed at or after
+     * {@code next}, the offset after the last record it emitted; {@link Long#MIN_VALUE} when not
+     * known, {@link Long#MAX_VALUE} for "always".
+     */
+    long endVerifiedAt(String topic, int partition, long next);
 
     /**
      * Whether every partition of {@code topics} this JVM reads is read to its end (and at least one
@@ -23,8 +28,8 @@ public interface LogEnds extends Serializable {
     LogEnds ALWAYS =
             new LogEnds() {
                 @Override
-                public boolean caughtUp(String topic, int partition) {
-                    return true;
+                public long endVerifiedAt(String topic, int partition, long next) {
+                    return Long.MAX_VALUE;
                 }
 
                 @Override

@@ -204,12 +204,62 @@ class IdleAdvancingWatermarksTest {
         assertThat(IdleAdvancingWatermarks.partitionOf(null)).isEqualTo(-1);
     }
 
+    /** Checks of the broker: "topic/partition@next" to the time of the check that verified it. */
+    private final Map<String, Long> checks = new HashMap<>();
+
+    /**
+     * The broker's answer is when it checked: a record written after that moment may still be on
+     * its way, so the watermark follows the check's time, not the wall clock's.
+     */
+    @Test
+    void aQuietPartitionFollowsTheTimeItWasLastVerifiedAtItsEnd() {
+        IdleAdvancingWatermarks verified = lagAware(new HashMap<>());
+        PushRequest p = new PushRequest();
+        verified.onEvent(ParsedRecord.of(p).from("push.requests", "1-41"), TS, out);
+        activity.advanceTime(Duration.ofSeconds(30));
+        wall.advanceTime(Duration.ofSeconds(30));
+        verified.onPeriodicEmit(out);
+        assertThat(emitted).as("not checked yet").containsExactly(TS - 2_001);
+
+        checks.put("push.requests/1@42", WALL + 29_900);
+        verified.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(TS - 2_001, WALL + 29_900 - 2_001);
+    }
+
+    /** A check of where the split was before its last record says nothing about after it. */
+    @Test
+    void aCheckOfAnEarlierPositionDoesNotCount() {
+        IdleAdvancingWatermarks verified = lagAware(new HashMap<>());
+        PushRequest p = new PushRequest();
+        checks.put("push.requests/1@42", WALL + 20_000);
+        verified.onEvent(ParsedRecord.of(p).from("push.requests", "1-41"), TS, out);
+        verified.onEvent(ParsedRecord.of(p).from("push.requests", "1-42"), TS + 1, out);
+        activity.advanceTime(Duration.ofSeconds(30));
+        wall.advanceTime(Duration.ofSeconds(30));
+        verified.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(TS + 1 - 2_001);
+    }
+
+    @Test
+    void readsTheOffsetOfAKafkaPosition() {
+        assertThat(IdleAdvancingWatermarks.offsetOf("12-3456")).isEqualTo(3456);
+        assertThat(IdleAdvancingWatermarks.offsetOf("12-")).isEqualTo(-1);
+        assertThat(IdleAdvancingWatermarks.offsetOf("line 7")).isEqualTo(-1);
+        assertThat(IdleAdvancingWatermarks.offsetOf(null)).isEqualTo(-1);
+    }
+
     private IdleAdvancingWatermarks lagAware(Map<String, Boolean> caughtUp) {
         LogEnds ends =
                 new LogEnds() {
                     @Override
-                    public boolean caughtUp(String topic, int partition) {
-                        return caughtUp.getOrDefault(topic + "/" + partition, false);
+                    public long endVerifiedAt(String topic, int partition, long next) {
+                        Long at = checks.get(topic + "/" + partition + "@" + next);
+                        if (at != null) {
+                            return at;
+                        }
+                        return caughtUp.getOrDefault(topic + "/" + partition, false)
+                                ? Long.MAX_VALUE
+                                : Long.MIN_VALUE;
                     }
 
                     @Override

@@ -1,5 +1,6 @@
 package io.pushline.dispatch;
 
+import io.pushline.common.BrokerLogEnds;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
@@ -171,7 +172,8 @@ public final class DispatchJob {
                         options.get(DispatchOptions.MAX_OUT_OF_ORDERNESS),
                         options.get(DispatchOptions.IDLE_ADVANCE),
                         options.get(DispatchOptions.MAX_FUTURE),
-                        topics);
+                        topics,
+                        BrokerLogEnds.of(options));
         DataStream<ParsedRecord> input =
                 env.fromSource(
                                 KafkaIO.dispatchInput(options, groupId, topics),

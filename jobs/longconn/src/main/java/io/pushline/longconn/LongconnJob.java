@@ -1,5 +1,6 @@
 package io.pushline.longconn;
 
+import io.pushline.common.BrokerLogEnds;
 import io.pushline.common.CommonOptions;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
@@ -104,7 +105,8 @@ public final class LongconnJob {
                         options.get(LongconnOptions.MAX_OUT_OF_ORDERNESS),
                         options.get(LongconnOptions.IDLE_ADVANCE),
                         options.get(LongconnOptions.MAX_FUTURE),
-                        INPUTS);
+                        INPUTS,
+                        BrokerLogEnds.of(options));
         DataStream<ParsedRecord> input =
                 env.fromSource(
                                 KafkaIO.parsedInput(

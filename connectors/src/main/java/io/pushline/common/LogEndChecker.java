@@ -1,0 +1,196 @@
+package io.pushline.common;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JVM's checks of where its readers stand against the broker, for one Kafka cluster: a thread
+ * with its own read_committed consumer that, every {@link #CYCLE_MS} while anyone asks, reads the
+ * last stable offsets of the partitions asked about and answers, for each (partition, position)
+ * asked, the wall-clock time of the latest check that found nothing committed at or after that
+ * position. Between the position and the end there may be only transaction markers or aborted
+ * records (a transactional producer leaves a marker behind its last record): the consumer then
+ * reads from the position and finds no record. Asking never blocks: the first answer is "not
+ * known", the check runs on this thread.
+ */
+final class LogEndChecker implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogEndChecker.class);
+
+    /** How often the asked partitions are checked again. */
+    static final long CYCLE_MS = 50;
+
+    /** An ask not repeated for this long is dropped (its reader moved on or went away). */
+    static final long FORGET_AFTER_MS = 5_000;
+
+    /** How long one poll for the records after a position may wait. */
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private static final Map<String, LogEndChecker> BY_CLUSTER = new ConcurrentHashMap<>();
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    /** A reader's question: its partition and the offset after the last record it emitted. */
+    record Ask(TopicPartition partition, long next) {}
+
+    private final Properties consumer;
+    private final Map<Ask, Long> asked = new ConcurrentHashMap<>();
+    private final Map<Ask, Long> verified = new ConcurrentHashMap<>();
+
+    /** Positions found followed by nothing but markers up to the end then: position to end. */
+    private final Map<Ask, Long> markersOnly = new HashMap<>();
+
+    private final Object wake = new Object();
+    private volatile String lastError = "";
+
+    private LogEndChecker(Properties consumer) {
+        this.consumer = consumer;
+    }
+
+    /** The checker of the cluster that {@code kafka} (bootstrap and client settings) reaches. */
+    static LogEndChecker of(Properties kafka) {
+        String key = new TreeMap<>(kafka).toString();
+        return BY_CLUSTER.computeIfAbsent(
+                key,
+                k -> {
+                    LogEndChecker c = new LogEndChecker(consumerProperties(kafka));
+                    Thread t = new Thread(c, "pushline-log-ends-" + THREADS.incrementAndGet());
+                    t.setDaemon(true);
+                    t.start();
+                    return c;
+                });
+    }
+
+    static Properties consumerProperties(Properties kafka) {
+        Properties p = new Properties();
+        p.putAll(kafka);
+        p.remove("group.id");
+        p.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        p.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        p.put("isolation.level", "read_committed");
+        p.put("enable.auto.commit", "false");
+        p.put("max.poll.records", "1");
+        p.put("fetch.max.wait.ms", "20");
+        p.put("client.id", "pushline-log-ends-" + THREADS.get());
+        return p;
+    }
+
+    /**
+     * When a check last found nothing committed in {@code partition} at or after {@code next}
+     * (epoch ms, taken before the check read the end), or {@link Long#MIN_VALUE} when none has yet.
+     */
+    long verifiedAt(TopicPartition partition, long next) {
+        Ask a = new Ask(partition, next);
+        Long at = verified.get(a);
+        if (asked.put(a, now()) == null) {
+            synchronized (wake) {
+                wake.notifyAll();
+            }
+        }
+        return at == null ? Long.MIN_VALUE : at;
+    }
+
+    String describe() {
+        return "asked " + asked.keySet() + ", verified " + verified + lastError;
+    }
+
+    @Override
+    public void run() {
+        while (true) {
+            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumer)) {
+                while (true) {
+                    waitForAsks();
+                    check(c);
+                    lastError = "";
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                // the broker may be down: nothing is verified meanwhile, so nothing advances
+                verified.clear();
+                lastError = ", last check failed: " + e;
+                LOG.warn("Checking where the input partitions end failed: {}", e.toString());
+                try {
+                    Thread.sleep(1_000);
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void waitForAsks() throws InterruptedException {
+        synchronized (wake) {
+            wake.wait(asked.isEmpty() ? 1_000 : CYCLE_MS);
+        }
+        long now = now();
+        asked.values().removeIf(at -> now - at > FORGET_AFTER_MS);
+        verified.keySet().retainAll(asked.keySet());
+        markersOnly.keySet().retainAll(asked.keySet());
+    }
+
+    private void check(KafkaConsumer<byte[], byte[]> c) {
+        List<Ask> asks = new ArrayList<>(asked.keySet());
+        if (asks.isEmpty()) {
+            return;
+        }
+        Set<TopicPartition> partitions =
+                asks.stream().map(Ask::partition).collect(Collectors.toSet());
+        // Taken before the ends are read: whatever was committed before this moment is at or
+        // before the end read, so a reader past it has emitted everything written until then.
+        long checkedAt = System.currentTimeMillis();
+        Map<TopicPartition, Long> ends = c.endOffsets(partitions, Duration.ofSeconds(5));
+        for (Ask a : asks) {
+            Long end = ends.get(a.partition());
+            if (end == null) {
+                continue;
+            }
+            if (end <= a.next() || onlyMarkersUpTo(c, a, end)) {
+                verified.put(a, checkedAt);
+            } else {
+                verified.remove(a);
+            }
+        }
+    }
+
+    /**
+     * Whether {@code a}'s partition holds no committed record from its position up to {@code end}.
+     */
+    private boolean onlyMarkersUpTo(KafkaConsumer<byte[], byte[]> c, Ask a, long end) {
+        Long known = markersOnly.get(a);
+        if (known != null && known == end) {
+            return true;
+        }
+        TopicPartition tp = a.partition();
+        c.assign(List.of(tp));
+        c.seek(tp, a.next());
+        for (int i = 0; i < 3; i++) {
+            ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
+            if (!records.isEmpty()) {
+                return false; // the reader has records still to emit
+            }
+            if (c.position(tp) >= end) {
+                markersOnly.put(a, end);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long now() {
+        return System.nanoTime() / 1_000_000;
+    }
+}

@@ -1,0 +1,86 @@
+package io.pushline.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pushline.common.BrokerLogEnds;
+import io.pushline.local.LocalStack;
+import io.pushline.local.LocalStackExtension;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What idle partitions advance on, against the real embedded Kafka: the broker verifies that
+ * nothing committed follows a reader's position (transaction markers do not count), and an answer
+ * holds only for the position it was asked about.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class BrokerLogEndsITCase {
+    @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
+
+    @Test
+    void aPositionIsAtTheEndWhenOnlyMarkersFollowItAndNotOnceARecordDoes() throws Exception {
+        LocalStack stack = STACK.get();
+        String topic = "log-ends-it-" + System.nanoTime();
+        stack.kafka().createTopics(List.of(topic), 1);
+        Properties kafka = new Properties();
+        kafka.put("bootstrap.servers", stack.kafkaBootstrap());
+        Properties pp = new Properties();
+        pp.putAll(kafka);
+        pp.put("key.serializer", StringSerializer.class.getName());
+        pp.put("value.serializer", StringSerializer.class.getName());
+        pp.put("transactional.id", topic);
+        // three transactions of ten: records at 0-9, 11-20, 22-31, markers at 10, 21 and 32
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(pp)) {
+            p.initTransactions();
+            for (int batch = 0; batch < 3; batch++) {
+                p.beginTransaction();
+                for (int i = 0; i < 10; i++) {
+                    p.send(new ProducerRecord<>(topic, "k", "v" + i));
+                }
+                p.commitTransaction();
+            }
+        }
+        BrokerLogEnds ends = new BrokerLogEnds(kafka);
+        long before = System.currentTimeMillis();
+        long verified = await(() -> ends.endVerifiedAt(topic, 0, 32));
+        assertThat(verified).isBetween(before, System.currentTimeMillis());
+        // a reader that emitted up to offset 20 has ten records to go
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            assertThat(ends.endVerifiedAt(topic, 0, 21)).isEqualTo(Long.MIN_VALUE);
+            Thread.sleep(50);
+        }
+
+        // one record more: position 32 is no longer the end, 34 is
+        Properties plain = new Properties();
+        plain.putAll(pp);
+        plain.remove("transactional.id");
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(plain)) {
+            p.send(new ProducerRecord<>(topic, "k", "late")).get();
+        }
+        long written = System.currentTimeMillis();
+        await(() -> ends.endVerifiedAt(topic, 0, 32) == Long.MIN_VALUE ? 1 : Long.MIN_VALUE);
+        assertThat(await(() -> ends.endVerifiedAt(topic, 0, 34))).isGreaterThanOrEqualTo(written);
+    }
+
+    /** Asks until the answer is known (not {@link Long#MIN_VALUE}); fails after 20 s. */
+    private static long await(LongSupplier ask) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            long v = ask.getAsLong();
+            if (v != Long.MIN_VALUE) {
+                return v;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no answer in 20 s");
+    }
+}
