@@ -96,6 +96,10 @@ public final class ConsumerLag implements LogEnds {
         try {
             Set<ObjectName> names = server.queryNames(new ObjectName(PATTERN), null);
             for (ObjectName n : names) {
+                String client = n.getKeyProperty("client-id");
+                if (client != null && client.startsWith(LogEndChecker.CLIENT_ID_PREFIX)) {
+                    continue; // not a reader: the broker's log ends are its question
+                }
                 Object v;
                 try {
                     v = server.getAttribute(n, "records-lag");

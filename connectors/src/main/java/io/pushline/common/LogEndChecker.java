@@ -40,6 +40,9 @@ final class LogEndChecker implements Runnable {
     /** How long one poll for the records after a position may wait. */
     private static final Duration POLL = Duration.ofMillis(100);
 
+    /** The client id of the checkers' consumers, which are nobody's reader. */
+    static final String CLIENT_ID_PREFIX = "pushline-log-ends-";
+
     private static final Map<String, LogEndChecker> BY_CLUSTER = new ConcurrentHashMap<>();
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -84,7 +87,10 @@ final class LogEndChecker implements Runnable {
         p.put("enable.auto.commit", "false");
         p.put("max.poll.records", "1");
         p.put("fetch.max.wait.ms", "20");
-        p.put("client.id", "pushline-log-ends-" + THREADS.get());
+        p.put("client.id", CLIENT_ID_PREFIX + THREADS.get());
+        // Its fetch metrics would count in ConsumerLag's view of the JVM's readers: a partition
+        // it read one record of would look behind for as long as the metric stays.
+        p.put("metric.reporters", "");
         return p;
     }
 

@@ -80,11 +80,11 @@ public final class DispatchOptions {
                     .withDescription(
                             "After this long without input on a partition (time under"
                                     + " backpressure does not count, and a pause of it starts"
-                                    + " the quiet again), and once its reader is at the"
-                                    + " partition's log end, its watermark follows the wall"
-                                    + " clock, so the last requests do not wait for newer ones;"
-                                    + " never in a partition's first 10 s after a start. 0 turns"
-                                    + " it off.");
+                                    + " the quiet again), and once the broker confirms its"
+                                    + " reader is at the partition's log end, its watermark"
+                                    + " follows the wall clock (as of that check), so the last"
+                                    + " requests do not wait for newer ones; never in a"
+                                    + " partition's first 10 s after a start. 0 turns it off.");
 
     public static final ConfigOption<Boolean> KEEP_RUNNING =
             ConfigOptions.key("dispatch.bounded.keep-running")
