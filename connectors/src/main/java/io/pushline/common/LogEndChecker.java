@@ -59,7 +59,17 @@ final class LogEndChecker implements Runnable {
     private final Object wake = new Object();
     private volatile String lastError = "";
 
-    private LogEndChecker(Properties consumer) {
+    /**
+     * A checker asked nothing for this long ends its thread: it holds the job's class loader, which
+     * a TaskManager frees once the job is gone. The next ask starts another.
+     */
+    static final long IDLE_EXIT_MS = 60_000;
+
+    private final String key;
+    private long lastAskedAt = now();
+
+    private LogEndChecker(String key, Properties consumer) {
+        this.key = key;
         this.consumer = consumer;
     }
 
@@ -69,7 +79,7 @@ final class LogEndChecker implements Runnable {
         return BY_CLUSTER.computeIfAbsent(
                 key,
                 k -> {
-                    LogEndChecker c = new LogEndChecker(consumerProperties(kafka));
+                    LogEndChecker c = new LogEndChecker(k, consumerProperties(kafka));
                     Thread t = new Thread(c, "pushline-log-ends-" + THREADS.incrementAndGet());
                     t.setDaemon(true);
                     t.start();
@@ -119,6 +129,12 @@ final class LogEndChecker implements Runnable {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumer)) {
                 while (true) {
                     waitForAsks();
+                    if (!asked.isEmpty()) {
+                        lastAskedAt = now();
+                    } else if (now() - lastAskedAt > IDLE_EXIT_MS) {
+                        BY_CLUSTER.remove(key, this);
+                        return;
+                    }
                     check(c);
                     lastError = "";
                 }
