@@ -47,6 +47,6 @@ public final class BrokerLogEnds implements LogEnds {
 
     @Override
     public String describe() {
-        return LogEndChecker.of(kafka).describe();
+        return LogEndChecker.of(kafka).describe() + "; consumers' lags " + lag.describe();
     }
 }
