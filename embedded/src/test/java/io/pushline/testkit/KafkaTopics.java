@@ -40,6 +40,29 @@ public final class KafkaTopics {
         }
     }
 
+    /**
+     * Writes {@code transactions} committed transactions of {@code each} records to partition 0 of
+     * {@code topic}: each leaves a commit marker behind its last record, at the offset after it.
+     */
+    public static void produceInTransactions(
+            String bootstrap, String topic, int transactions, int each) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.initTransactions();
+            for (int t = 0; t < transactions; t++) {
+                producer.beginTransaction();
+                for (int i = 0; i < each; i++) {
+                    producer.send(new ProducerRecord<>(topic, 0, "k", "v" + i));
+                }
+                producer.commitTransaction();
+            }
+        }
+    }
+
     /** Blocks up to {@code wait} for a committed record past the current end of {@code topic}. */
     public static void waitForMore(String bootstrap, String topic, Duration wait) {
         Properties p = KafkaIO.toEndReader(bootstrap);

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.common.BrokerLogEnds;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
+import io.pushline.testkit.KafkaTopics;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,22 +30,8 @@ class BrokerLogEndsITCase {
         stack.kafka().createTopics(List.of(topic), 1);
         Properties kafka = new Properties();
         kafka.put("bootstrap.servers", stack.kafkaBootstrap());
-        Properties pp = new Properties();
-        pp.putAll(kafka);
-        pp.put("key.serializer", StringSerializer.class.getName());
-        pp.put("value.serializer", StringSerializer.class.getName());
-        pp.put("transactional.id", topic);
         // three transactions of ten: records at 0-9, 11-20, 22-31, markers at 10, 21 and 32
-        try (KafkaProducer<String, String> p = new KafkaProducer<>(pp)) {
-            p.initTransactions();
-            for (int batch = 0; batch < 3; batch++) {
-                p.beginTransaction();
-                for (int i = 0; i < 10; i++) {
-                    p.send(new ProducerRecord<>(topic, "k", "v" + i));
-                }
-                p.commitTransaction();
-            }
-        }
+        KafkaTopics.produceInTransactions(stack.kafkaBootstrap(), topic, 3, 10);
         BrokerLogEnds ends = new BrokerLogEnds(kafka);
         long before = System.currentTimeMillis();
         long verified = await(() -> ends.endVerifiedAt(topic, 0, 32));
@@ -60,12 +44,8 @@ class BrokerLogEndsITCase {
         }
 
         // one record more: position 32 is no longer the end, 34 is
-        Properties plain = new Properties();
-        plain.putAll(pp);
-        plain.remove("transactional.id");
-        try (KafkaProducer<String, String> p = new KafkaProducer<>(plain)) {
-            p.send(new ProducerRecord<>(topic, "k", "late")).get();
-        }
+        KafkaTopics.produce(
+                stack.kafkaBootstrap(), topic, List.<String[]>of(KafkaTopics.kv("k", "late")));
         long written = System.currentTimeMillis();
         await(() -> ends.endVerifiedAt(topic, 0, 32) == Long.MIN_VALUE ? 1 : Long.MIN_VALUE);
         assertThat(await(() -> ends.endVerifiedAt(topic, 0, 34))).isGreaterThanOrEqualTo(written);

@@ -6,15 +6,13 @@ import io.pushline.common.ConsumerLag;
 import io.pushline.common.KafkaIO;
 import io.pushline.local.LocalStack;
 import io.pushline.local.LocalStackExtension;
+import io.pushline.testkit.KafkaTopics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,21 +32,7 @@ class ConsumerLagITCase {
         stack.kafka().createTopics(List.of(topic), 1);
         String kafka = stack.kafkaBootstrap();
         // transactions leave commit markers behind the last record: they are not lag
-        Properties pp = new Properties();
-        pp.put("bootstrap.servers", kafka);
-        pp.put("key.serializer", StringSerializer.class.getName());
-        pp.put("value.serializer", StringSerializer.class.getName());
-        pp.put("transactional.id", topic);
-        try (KafkaProducer<String, String> p = new KafkaProducer<>(pp)) {
-            p.initTransactions();
-            for (int batch = 0; batch < 3; batch++) {
-                p.beginTransaction();
-                for (int i = 0; i < 10; i++) {
-                    p.send(new ProducerRecord<>(topic, "k", "v" + i));
-                }
-                p.commitTransaction();
-            }
-        }
+        KafkaTopics.produceInTransactions(kafka, topic, 3, 10);
         ConsumerLag lag = new ConsumerLag(0); // every question asks the consumers afresh
         assertThat(lag.caughtUp(topic, 0)).as("no consumer reads it yet").isFalse();
 
