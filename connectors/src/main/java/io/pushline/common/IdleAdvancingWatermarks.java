@@ -202,31 +202,23 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
 
     /** The partition of a Kafka position ({@code partition-offset}), or -1. */
     static int partitionOf(String position) {
-        if (position == null) {
-            return -1;
-        }
-        int dash = position.indexOf('-');
-        if (dash <= 0) {
-            return -1;
-        }
-        try {
-            return Integer.parseInt(position, 0, dash, 10);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return (int) part(position, true);
     }
 
     /** The offset of a Kafka position ({@code partition-offset}), or -1. */
     static long offsetOf(String position) {
-        if (position == null) {
-            return -1;
-        }
-        int dash = position.indexOf('-');
+        return part(position, false);
+    }
+
+    private static long part(String position, boolean partition) {
+        int dash = position == null ? -1 : position.indexOf('-');
         if (dash <= 0 || dash == position.length() - 1) {
             return -1;
         }
         try {
-            return Long.parseLong(position, dash + 1, position.length(), 10);
+            return partition
+                    ? Integer.parseInt(position, 0, dash, 10)
+                    : Long.parseLong(position, dash + 1, position.length(), 10);
         } catch (NumberFormatException e) {
             return -1;
         }
