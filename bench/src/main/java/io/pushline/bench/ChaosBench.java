@@ -1,12 +1,16 @@
 package io.pushline.bench;
 
+import static io.pushline.bench.ChaosTraffic.bind;
+import static io.pushline.bench.ChaosTraffic.push;
+import static io.pushline.bench.ChaosTraffic.uids;
+
+import io.pushline.bench.ChaosTraffic.Realtime;
 import io.pushline.cluster.ClusterLayout;
 import io.pushline.cluster.FlinkCli;
 import io.pushline.cluster.LocalCluster;
 import io.pushline.cluster.Role;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalStack;
-import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -16,13 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -447,73 +447,4 @@ final class ChaosBench extends Bench {
     /** A fault as it went: {@code happened} false when the process was not there to hit. */
     private record Incident(
             String fault, String name, long at, long recoveryMs, boolean happened) {}
-
-    /**
-     * Realtime traffic: each tick binds a fresh device ({@code rt-dK} of {@code rt-uK}) and pushes
-     * a level-3 message to the device bound two seconds before. A push counts as expected once
-     * Kafka acknowledged it.
-     */
-    private static final class Realtime extends Thread {
-        final Set<String> expected = ConcurrentHashMap.newKeySet();
-        private final String kafka;
-        private final int perSecond;
-        private final AtomicBoolean stop = new AtomicBoolean();
-
-        Realtime(String kafka, int perSecond) {
-            super("chaos-realtime");
-            setDaemon(true);
-            this.kafka = kafka;
-            this.perSecond = perSecond;
-        }
-
-        @Override
-        public void run() {
-            AtomicInteger next = new AtomicInteger();
-            Vendor[] vendors = Vendor.values();
-            try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
-                long tick = System.currentTimeMillis();
-                while (!stop.get()) {
-                    long now = System.currentTimeMillis();
-                    for (int j = 0; j < perSecond; j++) {
-                        int k = next.getAndIncrement();
-                        p.send(bind(now, "rt-d" + k, "rt-u" + k, vendors[k % vendors.length]));
-                        int pushed = k - 2 * perSecond;
-                        if (pushed >= 0) {
-                            String msgId = "rt-" + pushed;
-                            p.send(
-                                    push(msgId, now, uids("rt-u" + pushed), 3),
-                                    (md, e) -> {
-                                        if (e == null) {
-                                            expected.add(msgId + "\u0000rt-d" + pushed);
-                                        }
-                                    });
-                        }
-                    }
-                    tick += 1000;
-                    Thread.sleep(Math.max(0, tick - System.currentTimeMillis()));
-                }
-                p.flush();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        void stopAndJoin() throws InterruptedException {
-            stop.set(true);
-            join();
-        }
-    }
-
-    static String uids(String uid) {
-        return "{\"uids\":[\"" + uid + "\"]}";
-    }
-
-    static ProducerRecord<String, String> bind(long ts, String device, String uid, Vendor v) {
-        return Pushes.bind(ts, device, uid, v.wireName());
-    }
-
-    static ProducerRecord<String, String> push(String msgId, long ts, String target, int level) {
-        return new ProducerRecord<>(
-                Topics.PUSH_REQUESTS, msgId, Pushes.push(msgId, ts, target, level));
-    }
 }

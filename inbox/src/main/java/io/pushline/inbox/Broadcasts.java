@@ -24,8 +24,8 @@ import org.roaringbitmap.RoaringBitmap;
  * writes of a message to one. The list of broadcasts and their audiences are cached (immutable).
  */
 final class Broadcasts {
-    private static final byte[] F = InboxStore.F;
-    private static final byte[] TS = InboxStore.TS;
+    private static final byte[] F = InboxRows.F;
+    private static final byte[] TS = InboxRows.TS;
     private static final byte[] CHUNKS = Bytes.toBytes("chunks");
     private static final byte[] BYTES = Bytes.toBytes("b");
     private static final byte[] PREFIX = Bytes.toBytes("b:");

@@ -1,12 +1,20 @@
 package io.pushline.inbox;
 
+import static io.pushline.inbox.InboxRows.F;
+import static io.pushline.inbox.InboxRows.MEMBER;
+import static io.pushline.inbox.InboxRows.READ;
+import static io.pushline.inbox.InboxRows.SENT;
+import static io.pushline.inbox.InboxRows.VERSION;
+import static io.pushline.inbox.InboxRows.bitmap;
+import static io.pushline.inbox.InboxRows.row;
+import static io.pushline.inbox.InboxRows.trusted;
+import static io.pushline.inbox.InboxRows.userRow;
+
 import io.pushline.audience.IdDictionary;
 import io.pushline.audience.eval.IdSet;
 import io.pushline.common.HBaseTables;
 import io.pushline.common.SharedTable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,16 +54,6 @@ import org.roaringbitmap.RoaringBitmap;
  * that replays after a failure changes nothing twice.
  */
 public final class InboxStore implements AutoCloseable {
-    static final byte[] F = HBaseTables.FAMILY;
-    static final byte[] TS = Bytes.toBytes("ts");
-    private static final byte[] SENT = Bytes.toBytes("sent");
-    private static final byte[] READ = Bytes.toBytes("read");
-    private static final byte[] VERSION = Bytes.toBytes("v");
-
-    /** The uid's id in the uid dictionary, kept in its row: a read needs one get, not two. */
-    private static final byte[] MEMBER = Bytes.toBytes("i");
-
-    private static final byte[] NO_IDS = IdSet.wrap(new RoaringBitmap()).toBytes();
     private static final int MAX_ATTEMPTS = 50;
 
     private final SharedTable table;
@@ -220,39 +218,6 @@ public final class InboxStore implements AutoCloseable {
             }
         }
         return n;
-    }
-
-    /** A row as the cache keeps it; null when {@code r} has none. */
-    private static InboxCache.Row row(Result r) {
-        if (r.isEmpty() || r.getValue(F, VERSION) == null) {
-            return null;
-        }
-        byte[] member = r.getValue(F, MEMBER);
-        return new InboxCache.Row(
-                checked(r.getValue(F, SENT)),
-                checked(r.getValue(F, READ)),
-                member == null ? -1 : Bytes.toInt(member),
-                Bytes.toLong(r.getValue(F, VERSION)));
-    }
-
-    /** A bitmap from bytes validated before. */
-    private static RoaringBitmap trusted(byte[] bytes) {
-        RoaringBitmap b = new RoaringBitmap();
-        try {
-            b.deserialize(ByteBuffer.wrap(bytes));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return b;
-    }
-
-    /** Bitmap bytes from HBase, validated (an empty bitmap for none). */
-    private static byte[] checked(byte[] bytes) {
-        if (bytes == null) {
-            return NO_IDS;
-        }
-        IdSet.fromBytes(bytes);
-        return bytes;
     }
 
     /** Marks {@code ids} read; those not in the inbox are ignored and listed. */
@@ -473,11 +438,6 @@ public final class InboxStore implements AutoCloseable {
         return leaves - clock.getAsLong();
     }
 
-    private static RoaringBitmap bitmap(Result r, byte[] column) {
-        byte[] bytes = r.getValue(F, column);
-        return bytes == null ? new RoaringBitmap() : IdSet.fromBytes(bytes).unwrap().clone();
-    }
-
     /**
      * How many rows of the inbox table start with {@code prefix} ({@code u:} inboxes, {@code m:}
      * messages, {@code b:} broadcasts, {@code a:} audience chunks): for checks and benchmarks.
@@ -495,10 +455,6 @@ public final class InboxStore implements AutoCloseable {
             }
         }
         return n;
-    }
-
-    static byte[] userRow(String uid) {
-        return Bytes.toBytes("u:" + uid);
     }
 
     @Override

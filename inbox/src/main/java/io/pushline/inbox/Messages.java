@@ -25,8 +25,8 @@ import org.roaringbitmap.RoaringBitmap;
  * message that has left every inbox.
  */
 final class Messages implements AutoCloseable {
-    private static final byte[] F = InboxStore.F;
-    private static final byte[] TS = InboxStore.TS;
+    private static final byte[] F = InboxRows.F;
+    private static final byte[] TS = InboxRows.TS;
     private static final byte[] MSG_ID = Bytes.toBytes("msgId");
     private static final byte[] TITLE = Bytes.toBytes("title");
     private static final byte[] BODY = Bytes.toBytes("body");

@@ -1,0 +1,68 @@
+package io.pushline.inbox;
+
+import io.pushline.audience.eval.IdSet;
+import io.pushline.common.HBaseTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.roaringbitmap.RoaringBitmap;
+
+/** The inbox table's columns and how its cells read back: one place for the row layout. */
+final class InboxRows {
+    static final byte[] F = HBaseTables.FAMILY;
+    static final byte[] TS = Bytes.toBytes("ts");
+    static final byte[] SENT = Bytes.toBytes("sent");
+    static final byte[] READ = Bytes.toBytes("read");
+    static final byte[] VERSION = Bytes.toBytes("v");
+
+    /** The uid's id in the uid dictionary, kept in its row: a read needs one get, not two. */
+    static final byte[] MEMBER = Bytes.toBytes("i");
+
+    static final byte[] NO_IDS = IdSet.wrap(new RoaringBitmap()).toBytes();
+
+    /** A row as the cache keeps it; null when {@code r} has none. */
+    static InboxCache.Row row(Result r) {
+        if (r.isEmpty() || r.getValue(F, VERSION) == null) {
+            return null;
+        }
+        byte[] member = r.getValue(F, MEMBER);
+        return new InboxCache.Row(
+                checked(r.getValue(F, SENT)),
+                checked(r.getValue(F, READ)),
+                member == null ? -1 : Bytes.toInt(member),
+                Bytes.toLong(r.getValue(F, VERSION)));
+    }
+
+    /** A bitmap from bytes validated before. */
+    static RoaringBitmap trusted(byte[] bytes) {
+        RoaringBitmap b = new RoaringBitmap();
+        try {
+            b.deserialize(ByteBuffer.wrap(bytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return b;
+    }
+
+    /** Bitmap bytes from HBase, validated (an empty bitmap for none). */
+    static byte[] checked(byte[] bytes) {
+        if (bytes == null) {
+            return NO_IDS;
+        }
+        IdSet.fromBytes(bytes);
+        return bytes;
+    }
+
+    static RoaringBitmap bitmap(Result r, byte[] column) {
+        byte[] bytes = r.getValue(F, column);
+        return bytes == null ? new RoaringBitmap() : IdSet.fromBytes(bytes).unwrap().clone();
+    }
+
+    static byte[] userRow(String uid) {
+        return Bytes.toBytes("u:" + uid);
+    }
+
+    private InboxRows() {}
+}
