@@ -97,6 +97,20 @@ final class BenchResults {
                 + ")";
     }
 
+    /** One figure's spread over the rounds, {@code "min-max"} with {@code format} for each. */
+    String spread(String figure, String format) {
+        double[] v = valuesOf(figure);
+        if (v.length == 0) {
+            return "n/a";
+        }
+        double[] sorted = v.clone();
+        Arrays.sort(sorted);
+        java.util.Locale l = java.util.Locale.ROOT;
+        return String.format(l, format, sorted[0])
+                + "-"
+                + String.format(l, format, sorted[sorted.length - 1]);
+    }
+
     /** One figure's values over the rounds, two decimals each, for a "rounds:" line. */
     String values(String figure) {
         List<String> out = new ArrayList<>();

@@ -32,6 +32,39 @@ record CheckpointStats(
         }
     }
 
+    /**
+     * The cost of the checkpoints that completed between {@code from} and {@code to} (epoch ms):
+     * what one phase of a benchmark paid for them, from the REST API's history.
+     */
+    static String costWithin(int port, String jobId, long from, long to) {
+        try {
+            var root = FlinkRest.local(port).checkpoints(jobId);
+            List<Long> took = new ArrayList<>();
+            long bytes = 0;
+            for (var c : root.path("history")) {
+                long end = c.path("latest_ack_timestamp").asLong();
+                if ("COMPLETED".equals(c.path("status").asText()) && end >= from && end <= to) {
+                    took.add(c.path("end_to_end_duration").asLong());
+                    bytes += c.path("checkpointed_size").asLong();
+                }
+            }
+            if (took.isEmpty()) {
+                return "no checkpoint completed";
+            }
+            long[] sorted = took.stream().mapToLong(Long::longValue).sorted().toArray();
+            return String.format(
+                    "%d completed, duration p50 %d ms, p99 %d ms, max %d ms, %,d bytes each on"
+                            + " average",
+                    sorted.length,
+                    BenchResults.pct(sorted, 50),
+                    BenchResults.pct(sorted, 99),
+                    sorted[sorted.length - 1],
+                    bytes / sorted.length);
+        } catch (Exception e) {
+            return "unavailable (" + e + ")";
+        }
+    }
+
     static CheckpointStats read(int port, String jobId) {
         try {
             var root = FlinkRest.local(port).checkpoints(jobId);

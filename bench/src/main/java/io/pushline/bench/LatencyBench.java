@@ -62,6 +62,14 @@ final class LatencyBench extends Bench {
     int perSecond = 3;
 
     @Option(
+            names = "--list-size",
+            paramLabel = "L",
+            description =
+                    "Devices of each explicit-list backlog: one request of L uids, one of L"
+                            + " devices, L/100 requests of 100 uids (default ${DEFAULT-VALUE}).")
+    int listSize = 30_000;
+
+    @Option(
             names = "--set",
             paramLabel = "KEY=VALUE",
             description = "A dispatch job option for the run.")
@@ -81,6 +89,7 @@ final class LatencyBench extends Bench {
         BenchResults results = results();
         long duplicates = 0;
         long missing = 0;
+        List<String> worstShapes = new java.util.ArrayList<>();
         for (int r = 1; r <= repeat; r++) {
             if (repeat > 1) {
                 System.out.printf("round %d of %d%n", r, repeat);
@@ -88,7 +97,7 @@ final class LatencyBench extends Bench {
             Round round = round(production, results);
             duplicates += round.duplicates();
             missing += round.missing();
-            results.round(
+            Map<String, Double> figures =
                     BenchResults.figures(
                             "quietRealtimeP50Ms",
                             (double) round.quietP50(),
@@ -101,7 +110,17 @@ final class LatencyBench extends Bench {
                             "pacedDevicesPerSecond",
                             round.pacedRate(),
                             "campaignDevicesPerSecond",
-                            round.campaignRate()));
+                            round.campaignRate(),
+                            "worstP50Ms",
+                            (double) round.worst().p50(),
+                            "worstP99Ms",
+                            (double) round.worst().p99());
+            for (Worst w : round.phases()) {
+                figures.put(w.shape() + "RealtimeP50Ms", (double) w.p50());
+                figures.put(w.shape() + "RealtimeP99Ms", (double) w.p99());
+            }
+            results.round(figures);
+            worstShapes.add(round.worst().shape());
         }
         results.put("devices", devices);
         results.put("realtimePerSecond", perSecond);
@@ -117,22 +136,31 @@ final class LatencyBench extends Bench {
                     results.values("realtimeP99Ms"),
                     results.values("campaignDevicesPerSecond"));
         }
-        // The realtime figures are those behind the paced campaign (phase 1); the median over
-        // the rounds and the spread (min-max); duplicates and missing summed over all rounds.
+        // The realtime figures are those of the worst phase of each round (the highest p99 of
+        // any backlog shape), their median over the rounds with the spread (min-max) after it;
+        // the shape named is the one that was worst in most rounds; duplicates and missing
+        // summed over all rounds.
+        String worst = mostOften(worstShapes);
+        results.put("worstShape", worst);
         System.out.printf(
                 Locale.ROOT,
-                "realtime visible median of %d rounds (min-max): p50 %s ms, p99 %s ms, campaign %s"
-                        + " devices/s, duplicates %d, missing %d%n",
-                repeat,
-                results.medianAndSpread("realtimeP50Ms", "%.0f"),
-                results.medianAndSpread("realtimeP99Ms", "%.0f"),
-                results.medianAndSpread("campaignDevicesPerSecond", "%,.0f"),
+                "realtime visible p50 %.0f ms, p99 %.0f ms (worst: %s), campaign %,.0f devices/s,"
+                        + " duplicates %d, missing %d (median of %d rounds; min-max: p50 %s,"
+                        + " p99 %s, campaign %s)%n",
+                results.median("worstP50Ms"),
+                results.median("worstP99Ms"),
+                worst,
+                results.median("campaignDevicesPerSecond"),
                 duplicates,
-                missing);
+                missing,
+                repeat,
+                results.spread("worstP50Ms", "%.0f"),
+                results.spread("worstP99Ms", "%.0f"),
+                results.spread("campaignDevicesPerSecond", "%,.0f"));
         return duplicates == 0 && missing == 0 ? 0 : 1;
     }
 
-    /** One round's figures. */
+    /** One round's figures; {@code phases}: each backlog shape's realtime figures. */
     record Round(
             long quietP50,
             long quietP99,
@@ -141,7 +169,36 @@ final class LatencyBench extends Bench {
             double pacedRate,
             double campaignRate,
             long duplicates,
-            long missing) {}
+            long missing,
+            List<Worst> phases) {
+        /** The phase whose realtime pushes waited longest (p99). */
+        Worst worst() {
+            Worst w = new Worst("campaign", realtimeP50, realtimeP99);
+            for (Worst p : phases) {
+                if (p.p99() > w.p99()) {
+                    w = p;
+                }
+            }
+            return w;
+        }
+    }
+
+    /** A backlog shape's realtime figures. */
+    record Worst(String shape, long p50, long p99) {}
+
+    /** The name given most often; on a tie, the first of them. */
+    static String mostOften(List<String> names) {
+        String best = "none";
+        long most = 0;
+        for (String n : names) {
+            long c = names.stream().filter(n::equals).count();
+            if (c > most) {
+                best = n;
+                most = c;
+            }
+        }
+        return best;
+    }
 
     /**
      * One round on a fresh stack: realtime alone, then behind a paced campaign, then a campaign
@@ -163,9 +220,11 @@ final class LatencyBench extends Bench {
                 for (int i = 0; i < REALTIME_DEVICES; i++) {
                     p.send(Pushes.bind(bindTs, "rt-d" + i, "rt-u" + i, "fcm"));
                 }
+                BacklogShapes.bind(p, bindTs, listSize);
                 p.flush();
             }
-            System.out.printf("  %,d binds produced%n", devices + REALTIME_DEVICES);
+            int shapeDevices = BacklogShapes.Shape.values().length * listSize;
+            System.out.printf("  %,d binds produced%n", devices + REALTIME_DEVICES + shapeDevices);
             VisibleSends seen = new VisibleSends(kafka);
             seen.start();
             try {
@@ -225,7 +284,6 @@ final class LatencyBench extends Bench {
                 long[] l = gaps(producedAt.keySet(), producedAt, seen.firstSeen);
                 double cores1 = cpu1.cores();
                 CheckpointStats cp1 = CheckpointStats.read(rest, job.getJobID().toString());
-                job.cancel().get();
                 long missingRealtime = producedAt.size() - l.length;
                 double pacedRate = seen.count("campaign-1") / ((drained - campaignAt) / 1e3);
                 System.out.printf(
@@ -257,6 +315,23 @@ final class LatencyBench extends Bench {
                 System.out.printf(
                         "  %.2f cores busy; checkpoints of the whole run: %s%n", cores1, cp1);
                 System.out.println("  busy/backpressured ms per s (busiest subtask): " + busy1);
+
+                List<Worst> phases = new java.util.ArrayList<>();
+                long missingShapes = 0;
+                for (BacklogShapes.Shape shape : BacklogShapes.Shape.values()) {
+                    BacklogShapes.Phase ph =
+                            BacklogShapes.run(
+                                    shape,
+                                    listSize,
+                                    kafka,
+                                    seen,
+                                    perSecond,
+                                    rest,
+                                    job.getJobID().toString());
+                    phases.add(new Worst(shape.key(), ph.p50(), ph.p99()));
+                    missingShapes += ph.missing();
+                }
+                job.cancel().get();
 
                 // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
                 // the binds again; the requests topic starts empty, so phase 1's are not resent.
@@ -298,6 +373,7 @@ final class LatencyBench extends Bench {
 
                 long missing =
                         missingRealtime
+                                + missingShapes
                                 + Math.max(0, devices - seen.count("campaign-1"))
                                 + Math.max(0, devices - seen.count("campaign-2"));
                 results.put("realtimeCount", producedAt.size());
@@ -313,7 +389,8 @@ final class LatencyBench extends Bench {
                         pacedRate,
                         rate,
                         seen.duplicates.get(),
-                        missing);
+                        missing,
+                        phases);
             } finally {
                 seen.close();
             }
@@ -404,7 +481,7 @@ final class LatencyBench extends Bench {
     }
 
     /** Produces a realtime push every 1000/R ms until stopped, each stamped when produced. */
-    private static Thread realtime(
+    static Thread realtime(
             String kafka,
             int perSecond,
             Map<String, Long> producedAt,
@@ -440,7 +517,7 @@ final class LatencyBench extends Bench {
     }
 
     /** Sorted times from {@code from} to {@code to} of the pushes in {@code ids} that have both. */
-    private static long[] gaps(Set<String> ids, Map<String, Long> from, Map<String, Long> to) {
+    static long[] gaps(Set<String> ids, Map<String, Long> from, Map<String, Long> to) {
         return ids.stream()
                 .filter(id -> from.containsKey(id) && to.containsKey(id))
                 .mapToLong(id -> to.get(id) - from.get(id))

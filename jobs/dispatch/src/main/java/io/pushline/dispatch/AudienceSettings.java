@@ -20,6 +20,9 @@ public final class AudienceSettings implements Serializable {
     final boolean holdWatermark;
     final long targetDelayMs;
 
+    /** Lists longer than this go through the expander; set by {@link #from}. */
+    int chunkListsOver = DispatchOptions.AUDIENCE_LIST_CHUNKING.defaultValue();
+
     public AudienceSettings(Audiences.Factory audiences, int chunkSize, long maxIdsPerSecond) {
         this(audiences, chunkSize, maxIdsPerSecond, true);
     }
@@ -73,8 +76,16 @@ public final class AudienceSettings implements Serializable {
                             + "' must not be negative, got "
                             + options.get(DispatchOptions.AUDIENCE_TARGET_DELAY));
         }
-        return new AudienceSettings(
-                store, chunk, rate, options.get(DispatchOptions.AUDIENCE_HOLD_WATERMARK), target);
+        AudienceSettings settings =
+                new AudienceSettings(
+                        store,
+                        chunk,
+                        rate,
+                        options.get(DispatchOptions.AUDIENCE_HOLD_WATERMARK),
+                        target);
+        settings.chunkListsOver =
+                atLeast(options, DispatchOptions.AUDIENCE_LIST_CHUNKING, 0).intValue();
+        return settings;
     }
 
     private static <T extends Number> T atLeast(

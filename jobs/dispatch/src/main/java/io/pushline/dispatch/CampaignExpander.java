@@ -1,15 +1,10 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
-import io.pushline.audience.NoSuchAudienceException;
-import io.pushline.audience.SavedAudienceStore;
-import io.pushline.audience.eval.ExpressionException;
-import io.pushline.audience.eval.IdSet;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
-import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -46,7 +41,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                 BoundedMultiInput,
                 YieldingOperator<AudienceChunk> {
     private static final long serialVersionUID = 1L;
-    static final String REJECTED = "audience expression rejected: ";
+    static final String REJECTED = CampaignStart.REJECTED;
 
     /** How often a paused expansion looks at the backlogs again. */
     static final long PAUSE_CHECK_MS = 100;
@@ -102,6 +97,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient boolean inputIdle;
     private transient boolean outputIdle;
     private transient Counter campaigns;
+    private transient Counter lists;
     private transient Counter rejected;
     private transient Counter chunks;
     private transient Counter ids;
@@ -181,6 +177,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         audiences = factory.open();
         campaigns = getMetricGroup().counter("campaigns");
         rejected = getMetricGroup().counter("campaignsRejected");
+        lists = getMetricGroup().counter("listCampaigns");
         chunks = getMetricGroup().counter("audienceChunks");
         ids = getMetricGroup().counter("audienceIds");
         pausedMs = getMetricGroup().counter("expansionPausedMs");
@@ -231,36 +228,15 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
      *     realtime push behind it)
      */
     private boolean expand(ParsedRecord in, boolean waited) {
-        PushRequest p = in.request;
-        IdSet audience;
-        String expression = p.target.audience;
-        try {
-            if (p.target.savedAudience != null) {
-                SavedAudienceStore.Version v = audiences.saved(p.target.savedAudience);
-                expression = v.expression;
-                audiences.usedBy(p.target.savedAudience, v.version, p.msgId, p.ts);
-            }
-            audience = audiences.evaluate(expression);
-        } catch (NoSuchAudienceException e) {
-            reject(DeadLetter.of(in.source, in.position, e.getMessage(), Json.write(p)));
-            return true;
-        } catch (ExpressionException e) {
-            reject(DeadLetter.of(in.source, in.position, REJECTED + e.getMessage(), Json.write(p)));
-            return true;
-        } catch (Throwable t) {
-            if (RecordFailure.isOutsideFailure(t)) {
-                storeFailures.inc();
-                waiting.failed(in, t, waited);
-                waiting.scheduleRetry(getProcessingTimeService(), time -> retry());
-                return false;
-            }
-            reject(
-                    RecordFailure.deadLetter(
-                            "campaign-expander",
-                            in.source + " " + in.position,
-                            () -> Json.write(p),
-                            t,
-                            rejected.getCount() + 1));
+        CampaignStart start = CampaignStart.of(audiences, in, rejected.getCount());
+        if (start.storeFailure() != null) {
+            storeFailures.inc();
+            waiting.failed(in, start.storeFailure(), waited);
+            waiting.scheduleRetry(getProcessingTimeService(), time -> retry());
+            return false;
+        }
+        if (start.rejected() != null) {
+            reject(start.rejected());
             return true;
         }
         campaigns.inc();
@@ -268,24 +244,23 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             outputIdle = false;
             output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
         }
-        long size = audience.cardinality();
-        LOG.info(
-                "Campaign {} at {}: '{}'{} selects {} ids",
-                p.msgId,
-                p.ts,
-                expression,
-                p.target.savedAudience == null ? "" : " (" + p.target.savedAudience + ")",
-                size);
-        if (size == 0) {
+        PushRequest p = in.request;
+        if (start.isList()) {
+            lists.inc(); // lists may come by the thousand: not worth a line each
+        } else {
+            LOG.info("Campaign {} at {}: {}", p.msgId, p.ts, start.description());
+        }
+        CampaignProgress progress = start.progress();
+        if (progress == null) {
             return true;
         }
-        if (waited && p.ts <= inputWatermark) {
-            p.ts = inputWatermark + 1;
+        progress.request = p.withoutTarget();
+        if (waited && progress.request.ts <= inputWatermark) {
+            progress.request.ts = inputWatermark + 1;
         }
         feedback.campaignStarts(
                 getProcessingTimeService().getCurrentProcessingTime(), inputWatermark);
-        running.start(
-                CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size), audience);
+        running.start(progress, start.audience());
         schedule(0);
         return true;
     }
@@ -451,29 +426,39 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
 
     /** Emits the next chunk of {@code r}, dropping it when done; returns the chunk's size. */
     private int emitChunk(RunningCampaigns.Campaign r) {
-        CampaignProgress p = r.progress;
         long rate = r.rate(maxIdsPerSecond);
         // a limited campaign goes in chunks of a tenth of a second's worth, so it flows evenly
         int size = rate > 0 ? (int) Math.max(1, Math.min(chunkSize, rate / 10)) : chunkSize;
-        size = feedback.chunkSize(size);
-        int[] next = r.audience.chunk(p.nextId, size);
-        if (next.length > 0) {
-            PushRequest request = p.request;
-            if (!holdWatermark && inputWatermark >= request.ts) {
-                request = request.withoutTarget();
-                request.ts = inputWatermark + 1;
-            }
-            output.collect(
-                    new StreamRecord<>(
-                            AudienceChunk.of(request, next, p.chunksEmitted), request.ts));
-            p.chunksEmitted++;
-            p.idsEmitted += next.length;
-            p.nextId = (next[next.length - 1] & 0xFFFFFFFFL) + 1;
+        AudienceChunk next = r.next(feedback.chunkSize(size), stamped(r.progress.request));
+        int n = next == null ? 0 : next.size();
+        if (next != null) {
+            output.collect(new StreamRecord<>(next, next.request.ts));
             chunks.inc();
-            ids.inc(next.length);
+            ids.inc(n);
         }
-        if (next.length < size || p.idsEmitted >= p.size) {
-            running.remove(r);
+        if (r.done()) {
+            finished(r);
+        }
+        return n;
+    }
+
+    /**
+     * The request a chunk carries: without the hold, stamped at the input watermark when that has
+     * passed the request's time, so the chunk is decided when it is expanded.
+     */
+    private PushRequest stamped(PushRequest request) {
+        if (!holdWatermark && inputWatermark >= request.ts) {
+            request = request.withoutTarget();
+            request.ts = inputWatermark + 1;
+        }
+        return request;
+    }
+
+    private void finished(RunningCampaigns.Campaign r) {
+        CampaignProgress p = r.progress;
+        running.remove(r);
+        // lists may come by the thousand: their ends are not worth a line each
+        if (!p.isList() || LOG.isDebugEnabled()) {
             LOG.info(
                     "Campaign {} expanded: {} ids in {} chunks (waits for the watermark so far:"
                             + " {})",
@@ -481,10 +466,9 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                     p.idsEmitted,
                     p.chunksEmitted,
                     watermarkWaits.getCount());
-            forwardWatermark();
-            forwardStatus();
         }
-        return next.length;
+        forwardWatermark();
+        forwardStatus();
     }
 
     /** The input watermark, held below the event time of every campaign still expanding. */

@@ -4,6 +4,7 @@ import io.pushline.dispatch.pacing.StatusReports;
 import io.pushline.schema.Decision;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.reminders.ReminderLine;
@@ -17,11 +18,13 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * chunks ({@link ReminderStages}) joining them, then resolved to uids for the uid index.
  *
  * @param uids every campaign's and reminder's uids, for the uid index
+ * @param devices the devices of long device lists, for the registry
  * @param reminderPulled see {@link ReminderStages}; null without reminders
  * @param reminderRejected see {@link ReminderStages}; null without reminders
  */
 record CampaignStages(
         DataStream<UidKeyed> uids,
+        DataStream<RegistryInput> devices,
         DataStream<Decision> reminderPulled,
         DataStream<ReminderLine> reminderRejected) {
 
@@ -71,7 +74,7 @@ record CampaignStages(
             fired = ReminderStages.wire(requests, reminders, audience, deadLetters, maxParallelism);
             allChunks = chunks.union(fired.pushes());
         }
-        DataStream<UidKeyed> uids =
+        SingleOutputStreamOperator<UidKeyed> uids =
                 allChunks
                         .rebalance()
                         .transform(
@@ -81,6 +84,7 @@ record CampaignStages(
                         .uid("audience-resolver");
         return new CampaignStages(
                 uids,
+                uids.getSideOutput(DispatchTags.LISTED_DEVICES),
                 fired == null ? null : fired.pulled(),
                 fired == null ? null : fired.rejected());
     }

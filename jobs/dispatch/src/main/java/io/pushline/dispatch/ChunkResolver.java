@@ -3,6 +3,8 @@ package io.pushline.dispatch;
 import io.pushline.audience.Audiences;
 import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.AudienceChunk;
+import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,8 +23,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
  * Maps a chunk of a campaign's dense ids back to uids (one batched dictionary read per chunk) and
- * hands each uid to the uid index like any uid-targeted request. Runs at full parallelism: chunks
- * arrive round-robin, so a large campaign's lookups are spread over all subtasks.
+ * hands each uid to the uid index like any uid-targeted request. A slice of a long list needs no
+ * dictionary: its uids go to the uid index as they are, its devices to the registry ({@link
+ * DispatchTags#LISTED_DEVICES}). Runs at full parallelism: chunks arrive round-robin, so a large
+ * campaign's lookups are spread over all subtasks.
  *
  * <p>Never blocks on the dictionary: when HBase fails, the chunk (and every later one, in order)
  * waits in checkpointed state and is tried again after a backoff (0.1 s doubling to 30 s), while
@@ -108,24 +112,37 @@ public class ChunkResolver extends AbstractStreamOperator<UidKeyed>
 
     /** Emits the uids of {@code chunk}; false when the dictionary failed (rethrown if not that). */
     private boolean resolve(AudienceChunk chunk) throws Exception {
+        if (chunk.devices != null) {
+            StreamRecord<RegistryInput> out = new StreamRecord<>(null, chunk.request.ts);
+            for (String device : chunk.devices) {
+                output.collect(
+                        DispatchTags.LISTED_DEVICES,
+                        out.replace(RegistryInput.of(device, chunk.request)));
+            }
+            return true;
+        }
         String[] uids;
-        try {
-            uids = audiences.uids(chunk.ids);
-        } catch (Exception e) {
-            if (!RecordFailure.isOutsideFailure(e)) {
-                throw e;
+        if (chunk.uids != null) {
+            uids = chunk.uids; // a list's slice: nothing to look up
+        } else {
+            try {
+                uids = audiences.uids(chunk.ids);
+            } catch (Exception e) {
+                if (!RecordFailure.isOutsideFailure(e)) {
+                    throw e;
+                }
+                failures.inc();
+                if (waiting.isEmpty()) {
+                    LOG.warn(
+                            "Uid dictionary failed ({}): campaign {} chunk {} waits, asked again in"
+                                    + " {} ms",
+                            e.toString(),
+                            chunk.request.msgId,
+                            chunk.index,
+                            backoff.delayMs());
+                }
+                return false;
             }
-            failures.inc();
-            if (waiting.isEmpty()) {
-                LOG.warn(
-                        "Uid dictionary failed ({}): campaign {} chunk {} waits, asked again in"
-                                + " {} ms",
-                        e.toString(),
-                        chunk.request.msgId,
-                        chunk.index,
-                        backoff.delayMs());
-            }
-            return false;
         }
         StreamRecord<UidKeyed> out = new StreamRecord<>(null, chunk.request.ts);
         for (String uid : uids) {

@@ -12,6 +12,7 @@ import io.pushline.schema.SendRecord;
 import io.pushline.schema.Topics;
 import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.pacing.PacingControl;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                ├─ with 'at' ─ scheduler (msgId, event-time timers) ─ routed like split ─┘
  *                │                                                       │   rules ─ check ─┘ (broadcast)
  *                ├─ uid targets ──────────── uid index (uid) <─ changes ─┘── resolved ─┘
- *                └─ audience ─ expand (1) ─ chunks ─ resolve ids (rebalance) ─┘
+ *                └─ audience, long list ─ expand (1) ─ chunks ─ resolve ids (rebalance) ─┘
+ *                                         (a long device list's chunks go to the registry)
  *
  * sends ─ pace (vendor) ─ vendor topics      rules, vendor.feedback ─ controls (vendor) ─┘
  * </pre>
@@ -71,13 +73,10 @@ public final class DispatchJob {
         DataStream<String> pacingReports = in.pacingReports();
         boolean campaigns = settings.campaigns();
         DeadLetters deadLetters = new DeadLetters();
-        RequestStages requests = RequestStages.wire(input, gate, campaigns, maxParallelism);
+        RequestStages requests =
+                RequestStages.wire(input, gate, campaigns, audience.chunkListsOver, maxParallelism);
         deadLetters.add(requests.routed(DispatchTags.DEAD_LETTERS));
-        SingleOutputStreamOperator<DevicePush> registry =
-                DeviceStages.registry(requests.toDevices(), maxParallelism);
-        DataStream<UidKeyed> byUid =
-                requests.routed(DispatchTags.UID_KEYED)
-                        .union(registry.getSideOutput(DispatchTags.UID_KEYED));
+        DataStream<RegistryInput> toDevices = requests.toDevices();
         CampaignStages campaignStages = null;
         if (campaigns) {
             campaignStages =
@@ -89,6 +88,14 @@ public final class DispatchJob {
                             reminders,
                             deadLetters,
                             maxParallelism);
+            toDevices = toDevices.union(campaignStages.devices());
+        }
+        SingleOutputStreamOperator<DevicePush> registry =
+                DeviceStages.registry(toDevices, maxParallelism);
+        DataStream<UidKeyed> byUid =
+                requests.routed(DispatchTags.UID_KEYED)
+                        .union(registry.getSideOutput(DispatchTags.UID_KEYED));
+        if (campaigns) {
             byUid = byUid.union(campaignStages.uids());
         }
         SingleOutputStreamOperator<DevicePush> uidIndex =

@@ -138,6 +138,19 @@ public final class DispatchOptions {
                                     + " checkpointed progress.")
                     .withDeprecatedKeys("audience.chunk-size");
 
+    public static final ConfigOption<Integer> AUDIENCE_LIST_CHUNKING =
+            ConfigOptions.key("dispatch.audience.chunk-lists-over")
+                    .intType()
+                    .defaultValue(50)
+                    .withDescription(
+                            "A request listing more uids or devices than this is expanded like a"
+                                    + " campaign, in chunks at the pace the pacers' reports allow,"
+                                    + " so the stages before the pacer never hold all of it at"
+                                    + " once and realtime pushes do not wait behind it; shorter"
+                                    + " lists go straight to the uid index or the registry. Needs"
+                                    + " the segment store (hbase.zookeeper.quorum); without it"
+                                    + " every list goes straight.");
+
     public static final ConfigOption<Long> AUDIENCE_MAX_IDS_PER_SECOND =
             ConfigOptions.key("dispatch.audience.max-ids-per-second")
                     .longType()
@@ -335,6 +348,7 @@ public final class DispatchOptions {
                 GATE_RULES,
                 GATE_STATE_TTL,
                 AUDIENCE_CHUNK_SIZE,
+                AUDIENCE_LIST_CHUNKING,
                 AUDIENCE_MAX_IDS_PER_SECOND,
                 AUDIENCE_HOLD_WATERMARK,
                 AUDIENCE_TARGET_DELAY,

@@ -27,20 +27,22 @@ final class RequestStages {
             DataStream<ParsedRecord> input,
             GateSettings gate,
             boolean campaigns,
+            int chunkListsOver,
             int maxParallelism) {
         SingleOutputStreamOperator<RegistryInput> split =
                 input.process(
                                 new SplitInput(
-                                        campaigns,
-                                        gate.maxScheduleAhead,
-                                        gate.maxFuture,
-                                        gate.maxPast))
+                                                campaigns,
+                                                gate.maxScheduleAhead,
+                                                gate.maxFuture,
+                                                gate.maxPast)
+                                        .chunkListsOver(chunkListsOver))
                         .uid("split-input")
                         .name("Split input");
         SingleOutputStreamOperator<RegistryInput> released =
                 split.getSideOutput(DispatchTags.SCHEDULED)
                         .keyBy(r -> r.request.msgId)
-                        .process(new Scheduler(campaigns))
+                        .process(new Scheduler(campaigns, chunkListsOver))
                         .uid("scheduler")
                         .name("Hold scheduled requests")
                         .setMaxParallelism(maxParallelism);

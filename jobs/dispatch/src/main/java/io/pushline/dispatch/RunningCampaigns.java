@@ -1,9 +1,12 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.eval.IdSet;
+import io.pushline.schema.PushRequest;
+import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,6 +18,8 @@ final class RunningCampaigns {
     /** A campaign being expanded. */
     static final class Campaign {
         final CampaignProgress progress;
+
+        /** The audience it walks; null for a list campaign (its progress holds the list). */
         final IdSet audience;
 
         /** Processing time before which its rate allows no next chunk. */
@@ -23,6 +28,58 @@ final class RunningCampaigns {
         Campaign(CampaignProgress progress, IdSet audience) {
             this.progress = progress;
             this.audience = audience;
+        }
+
+        /** Whether every id or listed target has been emitted. */
+        boolean done() {
+            return progress.idsEmitted >= progress.size || progress.nextId < 0;
+        }
+
+        /**
+         * The next chunk of at most {@code size}, carrying {@code request}, with the progress moved
+         * past it; null when nothing is left.
+         */
+        AudienceChunk next(int size, PushRequest request) {
+            CampaignProgress p = progress;
+            AudienceChunk c;
+            if (p.isList()) {
+                String[] all = p.uids != null ? p.uids : p.devices;
+                int from = (int) Math.min(p.nextId, all.length);
+                int to = Math.min(all.length, from + size);
+                if (to <= from) {
+                    p.nextId = -1;
+                    return null;
+                }
+                String[] slice = Arrays.copyOfRange(all, from, to);
+                c =
+                        AudienceChunk.ofList(
+                                request,
+                                p.uids != null ? slice : null,
+                                p.uids != null ? null : slice,
+                                p.chunksEmitted);
+                p.nextId = to;
+            } else {
+                int[] ids = audience.chunk(p.nextId, size);
+                if (ids.length < size) {
+                    p.nextId = -1; // the bitmap has no more ids
+                }
+                if (ids.length == 0) {
+                    return null;
+                }
+                c = AudienceChunk.of(request, ids, p.chunksEmitted);
+                if (p.nextId >= 0) {
+                    p.nextId = (ids[ids.length - 1] & 0xFFFFFFFFL) + 1;
+                }
+            }
+            p.chunksEmitted++;
+            p.idsEmitted += c.size();
+            return c;
+        }
+
+        /** The request's level (0 when it has none). */
+        int level() {
+            Integer l = progress.request.level;
+            return l == null ? 0 : l;
         }
 
         /**
@@ -43,7 +100,7 @@ final class RunningCampaigns {
     /** Resumes the campaigns a checkpoint held. */
     void restore(Iterable<CampaignProgress> checkpointed) {
         for (CampaignProgress p : checkpointed) {
-            all.add(new Campaign(p, IdSet.fromBytes(p.audience)));
+            all.add(new Campaign(p, p.isList() ? null : IdSet.fromBytes(p.audience)));
         }
     }
 
@@ -76,14 +133,20 @@ final class RunningCampaigns {
         all.remove(c);
     }
 
-    /** The first campaign whose rate allows a chunk at {@code now}, or null. */
+    /**
+     * The campaign whose rate allows a chunk at {@code now}: of the highest level among those, the
+     * first in round-robin order; null when none may go on. A live-start push listing a host's
+     * followers thus overtakes a bulk campaign here, before the stages it would otherwise queue
+     * behind, as it overtakes it again at the pacer.
+     */
     Campaign due(long now) {
+        Campaign best = null;
         for (Campaign c : all) {
-            if (c.nextDueMs <= now) {
-                return c;
+            if (c.nextDueMs <= now && (best == null || c.level() > best.level())) {
+                best = c;
             }
         }
-        return null;
+        return best;
     }
 
     /** When the earliest campaign may go on; {@code Long.MAX_VALUE} when none runs. */
@@ -114,7 +177,9 @@ final class RunningCampaigns {
     long heldBytes() {
         long n = 0;
         for (Campaign c : all) {
-            n += c.progress.audience.length;
+            CampaignProgress p = c.progress;
+            // a list's strings: about 40 bytes each on the heap, with their headers
+            n += p.isList() ? 40L * p.size : p.audience.length;
         }
         return n;
     }

@@ -27,6 +27,7 @@ import org.apache.flink.util.Collector;
  */
 public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, RegistryInput> {
     private final boolean campaigns;
+    private final int chunkListsOver;
     private transient ListState<ParsedRecord> waiting;
     private transient Counter scheduled;
     private transient Counter released;
@@ -35,7 +36,15 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
     private transient long failures;
 
     public Scheduler(boolean campaigns) {
+        this(campaigns, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param chunkListsOver see {@link SplitInput#chunkListsOver}
+     */
+    public Scheduler(boolean campaigns, int chunkListsOver) {
         this.campaigns = campaigns;
+        this.chunkListsOver = chunkListsOver;
     }
 
     @Override
@@ -97,7 +106,7 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         PushRequest p = in.request;
         p.ts = p.at;
         p.at = null;
-        if (!Routing.route(in, campaigns, ctx::output, out)) {
+        if (!Routing.route(in, campaigns, chunkListsOver, ctx::output, out)) {
             deadLetters.inc();
         }
     }

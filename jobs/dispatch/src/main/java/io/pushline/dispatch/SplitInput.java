@@ -27,6 +27,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
     private final long maxAheadMs;
     private final Duration maxFuture;
     private final Duration maxPast;
+    private int chunkListsOver = Integer.MAX_VALUE;
     private transient Counter deadLetters;
     private transient long failures;
 
@@ -57,6 +58,15 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
         this.maxAheadMs = maxAhead.toMillis();
         this.maxFuture = maxFuture;
         this.maxPast = maxPast;
+    }
+
+    /**
+     * With campaigns: lists longer than {@code n} go to the campaign expander, to be emitted in
+     * chunks (see {@link Routing}); without this call every list goes straight.
+     */
+    public SplitInput chunkListsOver(int n) {
+        this.chunkListsOver = n;
+        return this;
     }
 
     @Override
@@ -95,7 +105,7 @@ public class SplitInput extends ProcessFunction<ParsedRecord, RegistryInput> {
             out.collect(RegistryInput.of(in.event));
         } else if (in.request.at != null && in.request.at > in.request.ts) {
             schedule(in, ctx);
-        } else if (!Routing.route(in, campaigns, ctx::output, out)) {
+        } else if (!Routing.route(in, campaigns, chunkListsOver, ctx::output, out)) {
             deadLetters.inc();
         }
     }

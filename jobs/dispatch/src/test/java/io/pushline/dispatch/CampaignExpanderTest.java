@@ -58,6 +58,90 @@ class CampaignExpanderTest {
         }
     }
 
+    /** A long list goes in chunks, once per listed uid, in its order, without the store. */
+    @Test
+    void aLongUidListGoesInChunksOfItsListedUidsOnceEach() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 4, 0))) {
+            List<String> listed = new ArrayList<>(range(0, 10));
+            listed.add("u003"); // listed twice: decided once
+            h.processElement1(list("l1", Target.ofUids(listed), 1_000), 1_000);
+            h.processWatermark1(new Watermark(5_000));
+            assertThat(watermarks(h)).allMatch(w -> w < 1_000);
+
+            h.setProcessingTime(1);
+            List<AudienceChunk> chunks = chunks(h);
+            assertThat(chunks).extracting(c -> c.uids.length).containsExactly(4, 4, 2);
+            assertThat(chunks).allMatch(c -> c.devices == null && c.ids.length == 0);
+            assertThat(chunks.stream().flatMap(c -> java.util.Arrays.stream(c.uids)).toList())
+                    .isEqualTo(range(0, 10));
+            assertThat(chunks).allMatch(c -> c.request.ts == 1_000 && c.request.target == null);
+            assertThat(watermarks(h)).contains(5_000L);
+        }
+    }
+
+    /** A device list's chunks carry devices; a restore resumes after the last checkpointed one. */
+    @Test
+    void aLongDeviceListResumesAfterTheLastCheckpointedChunk() throws Exception {
+        List<String> devices = IntStream.range(0, 30).mapToObj(i -> "d" + i).toList();
+        List<AudienceChunk> before;
+        OperatorSubtaskState snapshot;
+        // 10 per chunk at 10,000 ids/s: one chunk per millisecond of processing time
+        try (var h = harness(new CampaignExpander(audiences, 10, 10_000))) {
+            h.processElement1(list("l2", Target.ofDevices(devices), 1_000), 1_000);
+            h.setProcessingTime(1);
+            before = chunks(h);
+            snapshot = h.snapshot(1, 1);
+            advance(h, 2, 5); // emitted after the checkpoint: lost with the failure
+        }
+        assertThat(before).hasSize(1);
+        List<AudienceChunk> after;
+        try (var h =
+                new TwoInputStreamOperatorTestHarness<>(
+                        new CampaignExpander(audiences, 10, 10_000))) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            advance(h, 1, 100);
+            after = chunks(h);
+        }
+        List<AudienceChunk> all = new ArrayList<>(before);
+        all.addAll(after);
+        assertThat(all).allMatch(c -> c.uids == null);
+        assertThat(all.stream().flatMap(c -> java.util.Arrays.stream(c.devices)).toList())
+                .isEqualTo(devices);
+        assertThat(all).extracting(c -> c.index).containsExactly(0, 1, 2);
+    }
+
+    /** Without the hold, a list's chunks are stamped at the watermark, as a campaign's are. */
+    @Test
+    void withoutTheHoldAListsChunksAreDecidedWhenTheyAreExpanded() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 5, 0, 0, false))) {
+            h.processWatermark1(new Watermark(7_000));
+            h.processElement1(list("l3", Target.ofUids(range(0, 10)), 1_000), 1_000);
+            h.setProcessingTime(1);
+            assertThat(chunks(h)).hasSize(2).allMatch(c -> c.request.ts == 7_001);
+        }
+    }
+
+    /** A higher level overtakes a bulk campaign that started before it, chunk by chunk. */
+    @Test
+    void aHigherLevelListOvertakesARunningBulkCampaign() throws Exception {
+        try (var h = harness(new CampaignExpander(audiences, 10, 0, 0, false))) {
+            ParsedRecord bulk = campaign("bulk", "a OR b", 1_000); // 150 ids, level 1
+            bulk.request.maxRate = 10_000; // its own rate: a chunk of 10 per millisecond
+            h.processElement1(bulk, 1_000);
+            advance(h, 1, 2);
+            ParsedRecord live = list("live", Target.ofUids(range(0, 30)), 1_001);
+            live.request.level = 3;
+            h.processElement1(live, 1_001);
+            advance(h, 3, 100);
+            List<String> order = chunks(h).stream().map(c -> c.request.msgId).toList();
+            assertThat(order.subList(0, 2)).containsOnly("bulk");
+            assertThat(order.subList(2, 5)).containsOnly("live");
+            assertThat(order.subList(5, order.size())).hasSize(13).containsOnly("bulk");
+        }
+    }
+
     @Test
     void anIdleInputLeavesTheOutputActiveUntilTheCampaignIsOut() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 10, 10_000))) {
@@ -362,6 +446,13 @@ class CampaignExpanderTest {
         }
     }
 
+    private static ParsedRecord list(String msgId, Target target, long ts) {
+        ParsedRecord r = campaign(msgId, "a", ts);
+        r.request.level = 1;
+        r.request.target = target;
+        return r;
+    }
+
     private static ParsedRecord campaign(String msgId, String expression, long ts) {
         PushRequest p = new PushRequest();
         p.ts = ts;
@@ -370,6 +461,7 @@ class CampaignExpanderTest {
         p.title = "t";
         p.body = "b";
         p.target = Target.ofAudience(expression);
+        p.level = 1;
         return ParsedRecord.of(p).from("push.requests", "0@" + ts);
     }
 

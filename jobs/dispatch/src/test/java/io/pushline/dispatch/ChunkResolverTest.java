@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.audience.FolderAudiences;
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.dispatch.AudienceChunk;
+import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.UidKeyed;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +50,26 @@ class ChunkResolverTest {
 
     private static List<String> uids(OneInputStreamOperatorTestHarness<AudienceChunk, UidKeyed> h) {
         return h.extractOutputValues().stream().map(u -> u.uid).toList();
+    }
+
+    /** A list's slice needs no dictionary: even with HBase down its uids and devices go on. */
+    @Test
+    void aListsSliceGoesOnWithoutTheDictionary() throws Exception {
+        FlakyAudiences.DOWN.set(true);
+        try (var h = harness(null)) {
+            AudienceChunk uids = chunk(0);
+            uids.uids = new String[] {"x1", "x2"};
+            h.processElement(uids, 1_000);
+            AudienceChunk devices = chunk(1);
+            devices.devices = new String[] {"d1", "d2", "d3"};
+            h.processElement(devices, 1_000);
+            assertThat(uids(h)).containsExactly("x1", "x2");
+            assertThat(h.getSideOutput(DispatchTags.LISTED_DEVICES))
+                    .extracting(r -> r.getValue().deviceId)
+                    .containsExactly("d1", "d2", "d3");
+            assertThat(h.getSideOutput(DispatchTags.LISTED_DEVICES))
+                    .allMatch(r -> r.getTimestamp() == 1_000 && r.getValue().request != null);
+        }
     }
 
     /** HBase down: chunks wait, in order, and watermarks go on; HBase back: they are resolved. */

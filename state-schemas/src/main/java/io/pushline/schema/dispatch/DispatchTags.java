@@ -42,6 +42,10 @@ public final class DispatchTags {
     public static final OutputTag<ReminderEvent> REMINDERS =
             new OutputTag<>("reminders", TypeInformation.of(ReminderEvent.class));
 
+    /** The devices of a long device list, expanded in chunks, on their way to the registry. */
+    public static final OutputTag<RegistryInput> LISTED_DEVICES =
+            new OutputTag<>("listed-devices", TypeInformation.of(RegistryInput.class));
+
     private DispatchTags() {}
 
     /** Changes to inboxes: messages of requests with {@code inbox: true}, and reads. */

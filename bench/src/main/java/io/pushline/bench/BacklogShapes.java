@@ -1,0 +1,176 @@
+package io.pushline.bench;
+
+import io.pushline.schema.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * The backlogs {@code bench latency} puts in front of realtime pushes besides a campaign, each to
+ * devices of its own (bound before the job starts, so no gate rule from an earlier phase drops
+ * them): one request listing N uids, one listing N devices, N/100 requests of 100 uids each. A
+ * phase produces its backlog, then realtime pushes until every send of the backlog is visible to
+ * the read_committed reader, and reports what those pushes waited.
+ */
+final class BacklogShapes {
+    /** One shape: a name for the report and the requests it produces. */
+    enum Shape {
+        UIDS("one request listing %,d uids"),
+        DEVICES("one request listing %,d devices"),
+        BATCHES("%,d requests of 100 uids each");
+
+        private final String label;
+
+        Shape(String label) {
+            this.label = label;
+        }
+
+        String label(int n) {
+            return String.format(label, this == BATCHES ? n / 100 : n);
+        }
+
+        String key() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        String device(int i) {
+            return key() + "-d" + i;
+        }
+
+        String uid(int i) {
+            return key() + "-u" + i;
+        }
+
+        /** The msgIds of this shape's requests; sends are counted over all of them. */
+        List<String> msgIds(int n) {
+            if (this != BATCHES) {
+                return List.of("shape-" + key());
+            }
+            List<String> ids = new ArrayList<>();
+            for (int k = 0; k < n / 100; k++) {
+                ids.add("shape-batch-" + k);
+            }
+            return ids;
+        }
+
+        /** Produces the backlog (level 1, stamped now); returns when it was produced. */
+        long produce(KafkaProducer<String, String> p, int n) throws Exception {
+            long now = System.currentTimeMillis();
+            List<String> ids = msgIds(n);
+            int per = n / ids.size();
+            for (int k = 0; k < ids.size(); k++) {
+                StringBuilder target =
+                        new StringBuilder(this == DEVICES ? "{\"devices\":[" : "{\"uids\":[");
+                for (int i = k * per; i < (k + 1) * per; i++) {
+                    if (i > k * per) {
+                        target.append(',');
+                    }
+                    target.append('"').append(this == DEVICES ? device(i) : uid(i)).append('"');
+                }
+                target.append("]}");
+                String msgId = ids.get(k);
+                p.send(
+                        new ProducerRecord<>(
+                                Topics.PUSH_REQUESTS,
+                                msgId,
+                                Pushes.push(msgId, now, target.toString(), 1)));
+            }
+            p.flush();
+            return now;
+        }
+    }
+
+    /** A phase's figures. */
+    record Phase(
+            Shape shape, long p50, long p99, long max, int pushes, long missing, double rate) {}
+
+    private BacklogShapes() {}
+
+    /** Binds every shape's devices, spread over the vendors by rate. */
+    static void bind(KafkaProducer<String, String> p, long ts, int n) {
+        String[] vendorOf = Pushes.vendorsByRate();
+        for (Shape s : Shape.values()) {
+            for (int i = 0; i < n; i++) {
+                p.send(Pushes.bind(ts, s.device(i), s.uid(i), vendorOf[i % vendorOf.length]));
+            }
+        }
+        p.flush();
+    }
+
+    /** Runs one shape's phase against the running job; prints its lines. */
+    static Phase run(
+            Shape shape,
+            int n,
+            String kafka,
+            VisibleSends seen,
+            int perSecond,
+            int rest,
+            String job)
+            throws Exception {
+        Map<String, Long> producedAt = new ConcurrentHashMap<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        long at;
+        try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
+            at = shape.produce(p, n);
+        }
+        Thread realtime =
+                LatencyBench.realtime(
+                        kafka, perSecond, producedAt, stop, "rt-" + shape.key() + "-");
+        realtime.start();
+        List<String> ids = shape.msgIds(n);
+        long deadline = System.currentTimeMillis() + Duration.ofMinutes(10).toMillis();
+        long drained;
+        while ((drained = System.currentTimeMillis()) < deadline && visible(seen, ids) < n) {
+            Thread.sleep(20);
+        }
+        // a second more of realtime pushes after the last send: the tail of the backlog
+        Thread.sleep(1_000);
+        stop.set(true);
+        realtime.join();
+        seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
+        long[] l = LatencyBench.gaps(producedAt.keySet(), producedAt, seen.firstSeen);
+        long sent = visible(seen, ids);
+        double rate = sent / Math.max(0.001, (drained - at) / 1e3);
+        Phase phase =
+                new Phase(
+                        shape,
+                        BenchResults.pct(l, 50),
+                        BenchResults.pct(l, 99),
+                        l.length == 0 ? -1 : l[l.length - 1],
+                        producedAt.size(),
+                        (producedAt.size() - l.length) + Math.max(0, n - sent),
+                        rate);
+        System.out.printf(
+                "Phase %s (%s): %,d sends visible in %.1f s (%,.0f devices/s); %,d realtime pushes,"
+                        + " visible p50 %d ms, p99 %d ms, max %d ms%n",
+                shape.key(),
+                shape.label(n),
+                sent,
+                (drained - at) / 1e3,
+                rate,
+                producedAt.size(),
+                phase.p50(),
+                phase.p99(),
+                phase.max());
+        long[] decided = LatencyBench.gaps(producedAt.keySet(), producedAt, seen.decidedAt);
+        System.out.printf(
+                "  produced to decided: p50 %d ms, p99 %d ms; checkpoints during the phase: %s%n",
+                BenchResults.pct(decided, 50),
+                BenchResults.pct(decided, 99),
+                CheckpointStats.costWithin(rest, job, at, System.currentTimeMillis()));
+        return phase;
+    }
+
+    private static long visible(VisibleSends seen, List<String> ids) {
+        long n = 0;
+        for (String id : ids) {
+            n += seen.count(id);
+        }
+        return n;
+    }
+}
