@@ -60,6 +60,18 @@ class CampaignKafkaITCase {
         requests.add(Campaigns.campaign("c3", Campaigns.T + 3_000, "sports AND (region:beijing"));
         requests.add(Campaigns.saved("c4", Campaigns.T + 4_000, SAVED));
         requests.add(Campaigns.saved("c5", Campaigns.T + 5_000, "nobody-saved-this"));
+        // lists longer than dispatch.audience.chunk-lists-over: expanded in chunks of 16
+        List<String> uids = new ArrayList<>();
+        List<String> devices = new ArrayList<>();
+        for (int i = 0; i < POPULATION.n; i++) {
+            if (POPULATION.selected(i)) {
+                uids.add(Campaigns.uid(i));
+                devices.addAll(Campaigns.devices(i));
+            }
+        }
+        uids.add(uids.get(0)); // listed twice, decided once
+        requests.add(list("l1", Campaigns.T + 6_000, "uids", uids));
+        requests.add(list("l2", Campaigns.T + 7_000, "devices", devices));
         KafkaTopics.produce(kafka, Topics.DEVICE_EVENTS, POPULATION.binds());
         KafkaTopics.produce(kafka, Topics.PUSH_REQUESTS, requests);
 
@@ -69,6 +81,11 @@ class CampaignKafkaITCase {
                 Map.of(
                         DispatchOptions.IDLE_ADVANCE.key(), "0 s",
                         DispatchOptions.AUDIENCE_CHUNK_SIZE.key(), "16"));
+    }
+
+    private static String[] list(String msgId, long ts, String field, List<String> targets) {
+        String target = "{\"" + field + "\":" + Json.write(targets) + "}";
+        return DispatchKafkaITCase.kv(msgId, DispatchKafkaITCase.push(ts, msgId, target));
     }
 
     private static SavedAudienceStore savedStore(Connection c) throws Exception {
@@ -106,6 +123,24 @@ class CampaignKafkaITCase {
         }
     }
 
+    /** A long uid list is decided as an audience of the same uids would be, each uid once. */
+    @Test
+    void aLongUidListGoesInChunksAndEachListedUidIsDecidedOnce() {
+        assertThat(POPULATION.expectedSends("l1")).hasSizeGreaterThan(100);
+        POPULATION.assertDecidedAsTheReplay(kafka, "l1");
+    }
+
+    /** A long device list's chunks reach the registry: each listed device gets one send. */
+    @Test
+    void aLongDeviceListGoesInChunksAndEachListedDeviceGetsOneSend() {
+        List<String> sends =
+                Campaigns.sends(kafka).stream()
+                        .filter(s -> s.startsWith("l2/"))
+                        .collect(Collectors.toList());
+        assertThat(sends).hasSameSizeAs(POPULATION.expectedSends("l2"));
+        assertThat(new TreeSet<>(sends)).isEqualTo(POPULATION.expectedSends("l2"));
+    }
+
     @Test
     void aBadExpressionSendsNothingAndLandsInTheDeadLetterTopic() {
         List<DeadLetter> dead =
@@ -122,6 +157,11 @@ class CampaignKafkaITCase {
                         "no saved audience 'nobody-saved-this'");
         assertThat(dead).allMatch(d -> d.source.equals(Topics.PUSH_REQUESTS));
         assertThat(Campaigns.sends(kafka))
-                .allMatch(s -> s.startsWith("c1/") || s.startsWith("c4/"));
+                .allMatch(
+                        s ->
+                                s.startsWith("c1/")
+                                        || s.startsWith("c4/")
+                                        || s.startsWith("l1/")
+                                        || s.startsWith("l2/"));
     }
 }
