@@ -24,6 +24,9 @@ final class BacklogShapes {
         DEVICES("one request listing %,d devices"),
         BATCHES("%,d requests of 100 uids each");
 
+        /** The batches shape: a thousand requests of 100 uids, whatever the list size. */
+        static final int BATCH_DEVICES = 100_000;
+
         private final String label;
 
         Shape(String label) {
@@ -31,7 +34,12 @@ final class BacklogShapes {
         }
 
         String label(int n) {
-            return String.format(label, this == BATCHES ? n / 100 : n);
+            return String.format(label, this == BATCHES ? BATCH_DEVICES / 100 : n);
+        }
+
+        /** How many devices it targets, given the list size. */
+        int size(int listSize) {
+            return this == BATCHES ? BATCH_DEVICES : listSize;
         }
 
         String key() {
@@ -47,7 +55,8 @@ final class BacklogShapes {
         }
 
         /** The msgIds of this shape's requests; sends are counted over all of them. */
-        List<String> msgIds(int n) {
+        List<String> msgIds(int listSize) {
+            int n = size(listSize);
             if (this != BATCHES) {
                 return List.of("shape-" + key());
             }
@@ -59,9 +68,10 @@ final class BacklogShapes {
         }
 
         /** Produces the backlog (level 1, stamped now); returns when it was produced. */
-        long produce(KafkaProducer<String, String> p, int n) throws Exception {
+        long produce(KafkaProducer<String, String> p, int listSize) throws Exception {
             long now = System.currentTimeMillis();
-            List<String> ids = msgIds(n);
+            List<String> ids = msgIds(listSize);
+            int n = size(listSize);
             int per = n / ids.size();
             for (int k = 0; k < ids.size(); k++) {
                 StringBuilder target =
@@ -89,13 +99,19 @@ final class BacklogShapes {
     record Phase(
             Shape shape, long p50, long p99, long max, int pushes, long missing, double rate) {}
 
+    /**
+     * Realtime pushes a second at least, in these phases: a list drains in seconds, and a p99 needs
+     * more than a handful of pushes.
+     */
+    static final int MIN_REALTIME_PER_SECOND = 10;
+
     private BacklogShapes() {}
 
     /** Binds every shape's devices, spread over the vendors by rate. */
     static void bind(KafkaProducer<String, String> p, long ts, int n) {
         String[] vendorOf = Pushes.vendorsByRate();
         for (Shape s : Shape.values()) {
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < s.size(n); i++) {
                 p.send(Pushes.bind(ts, s.device(i), s.uid(i), vendorOf[i % vendorOf.length]));
             }
         }
@@ -105,24 +121,29 @@ final class BacklogShapes {
     /** Runs one shape's phase against the running job; prints its lines. */
     static Phase run(
             Shape shape,
-            int n,
+            int listSize,
             String kafka,
             VisibleSends seen,
             int perSecond,
             int rest,
             String job)
             throws Exception {
+        int n = shape.size(listSize);
         Map<String, Long> producedAt = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         long at;
         try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
-            at = shape.produce(p, n);
+            at = shape.produce(p, listSize);
         }
         Thread realtime =
-                LatencyBench.realtime(
-                        kafka, perSecond, producedAt, stop, "rt-" + shape.key() + "-");
+                RealtimePushes.start(
+                        kafka,
+                        Math.max(perSecond, MIN_REALTIME_PER_SECOND),
+                        producedAt,
+                        stop,
+                        "rt-" + shape.key() + "-");
         realtime.start();
-        List<String> ids = shape.msgIds(n);
+        List<String> ids = shape.msgIds(listSize);
         long deadline = System.currentTimeMillis() + Duration.ofMinutes(10).toMillis();
         long drained;
         while ((drained = System.currentTimeMillis()) < deadline && visible(seen, ids) < n) {
@@ -133,7 +154,7 @@ final class BacklogShapes {
         stop.set(true);
         realtime.join();
         seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
-        long[] l = LatencyBench.gaps(producedAt.keySet(), producedAt, seen.firstSeen);
+        long[] l = RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.firstSeen);
         long sent = visible(seen, ids);
         double rate = sent / Math.max(0.001, (drained - at) / 1e3);
         Phase phase =
@@ -149,7 +170,7 @@ final class BacklogShapes {
                 "Phase %s (%s): %,d sends visible in %.1f s (%,.0f devices/s); %,d realtime pushes,"
                         + " visible p50 %d ms, p99 %d ms, max %d ms%n",
                 shape.key(),
-                shape.label(n),
+                shape.label(listSize),
                 sent,
                 (drained - at) / 1e3,
                 rate,
@@ -157,7 +178,7 @@ final class BacklogShapes {
                 phase.p50(),
                 phase.p99(),
                 phase.max());
-        long[] decided = LatencyBench.gaps(producedAt.keySet(), producedAt, seen.decidedAt);
+        long[] decided = RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.decidedAt);
         System.out.printf(
                 "  produced to decided: p50 %d ms, p99 %d ms; checkpoints during the phase: %s%n",
                 BenchResults.pct(decided, 50),

@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.configuration.Configuration;
@@ -35,9 +34,10 @@ import picocli.CommandLine.Option;
  * they go on; each realtime send is timed from its production to when a read_committed consumer of
  * the vendor topics first sees it (and, in the quiet phase, split where the job wrote it into its
  * open transaction). Then, pacing off, another N-device campaign is timed from its request to its
- * last visible send. Every send is counted: duplicates (a (msgId, device) seen twice) and missing
- * ones. Each phase prints CPU and Flink's checkpoint statistics. Last line {@code realtime visible
- * p50 A ms, p99 B ms, campaign C devices/s, duplicates D, missing M}.
+ * last visible send. Between them, one phase per explicit-list backlog ({@link BacklogShapes}).
+ * Every send is counted: duplicates (a (msgId, device) seen twice) and missing ones. Each phase
+ * prints CPU and Flink's checkpoint statistics. Last line {@code realtime visible p50 A ms, p99 B
+ * ms (worst: SHAPE), campaign C devices/s, duplicates D, missing M (median of R rounds; ...)}.
  */
 @Command(
         name = "latency",
@@ -45,7 +45,7 @@ import picocli.CommandLine.Option;
         description = "Realtime pushes as a read_committed gateway sees them.")
 final class LatencyBench extends Bench {
     private static final String NAMESPACE = "benchlatency";
-    private static final int REALTIME_DEVICES = 100;
+    private static final int REALTIME_DEVICES = RealtimePushes.DEVICES;
     private static final long QUIET_PHASE_MS = 20_000;
     private static final Map<String, String> jobOverrides = new java.util.TreeMap<>();
 
@@ -65,8 +65,9 @@ final class LatencyBench extends Bench {
             names = "--list-size",
             paramLabel = "L",
             description =
-                    "Devices of each explicit-list backlog: one request of L uids, one of L"
-                            + " devices, L/100 requests of 100 uids (default ${DEFAULT-VALUE}).")
+                    "Devices of the explicit-list backlogs: one request of L uids, one of L"
+                            + " devices (default ${DEFAULT-VALUE}); the third is always 1,000"
+                            + " requests of 100 uids.")
     int listSize = 30_000;
 
     @Option(
@@ -223,7 +224,10 @@ final class LatencyBench extends Bench {
                 BacklogShapes.bind(p, bindTs, listSize);
                 p.flush();
             }
-            int shapeDevices = BacklogShapes.Shape.values().length * listSize;
+            int shapeDevices = 0;
+            for (BacklogShapes.Shape shape : BacklogShapes.Shape.values()) {
+                shapeDevices += shape.size(listSize);
+            }
             System.out.printf("  %,d binds produced%n", devices + REALTIME_DEVICES + shapeDevices);
             VisibleSends seen = new VisibleSends(kafka);
             seen.start();
@@ -238,7 +242,7 @@ final class LatencyBench extends Bench {
                 // phase 0: realtime alone, what the checkpoint and event-time settings cost
                 Map<String, Long> quietAt = new ConcurrentHashMap<>();
                 AtomicBoolean quietStop = new AtomicBoolean();
-                Thread quiet = realtime(kafka, perSecond, quietAt, quietStop, "rt0-");
+                Thread quiet = RealtimePushes.start(kafka, perSecond, quietAt, quietStop, "rt0-");
                 ProcessCpu cpu0 = ProcessCpu.start();
                 quiet.start();
                 Thread.sleep(QUIET_PHASE_MS);
@@ -246,9 +250,10 @@ final class LatencyBench extends Bench {
                 quiet.join();
                 seen.awaitAll(quietAt.keySet(), Duration.ofMinutes(1));
                 double cores0 = cpu0.cores();
-                long[] l0 = gaps(quietAt.keySet(), quietAt, seen.firstSeen);
-                long[] written = gaps(quietAt.keySet(), quietAt, seen.writtenAt);
-                long[] committed = gaps(quietAt.keySet(), seen.writtenAt, seen.firstSeen);
+                long[] l0 = RealtimePushes.gaps(quietAt.keySet(), quietAt, seen.firstSeen);
+                long[] written = RealtimePushes.gaps(quietAt.keySet(), quietAt, seen.writtenAt);
+                long[] committed =
+                        RealtimePushes.gaps(quietAt.keySet(), seen.writtenAt, seen.firstSeen);
                 System.out.printf(
                         "Phase 0 (no campaign): %,d realtime pushes, visible p50 %d ms, p99 %d ms,"
                                 + " max %d ms; %.2f cores busy%n",
@@ -272,7 +277,7 @@ final class LatencyBench extends Bench {
                 long campaignAt = request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
                 AtomicBoolean stop = new AtomicBoolean();
                 Map<String, Long> producedAt = new ConcurrentHashMap<>();
-                Thread realtime = realtime(kafka, perSecond, producedAt, stop, "rt-");
+                Thread realtime = RealtimePushes.start(kafka, perSecond, producedAt, stop, "rt-");
                 realtime.start();
                 OperatorLoad load1 = new OperatorLoad(rest, job.getJobID().toString());
                 load1.start();
@@ -281,7 +286,7 @@ final class LatencyBench extends Bench {
                 stop.set(true);
                 realtime.join();
                 seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
-                long[] l = gaps(producedAt.keySet(), producedAt, seen.firstSeen);
+                long[] l = RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.firstSeen);
                 double cores1 = cpu1.cores();
                 CheckpointStats cp1 = CheckpointStats.read(rest, job.getJobID().toString());
                 long missingRealtime = producedAt.size() - l.length;
@@ -294,8 +299,10 @@ final class LatencyBench extends Bench {
                         BenchResults.pct(l, 50),
                         BenchResults.pct(l, 99),
                         l.length == 0 ? -1 : l[l.length - 1]);
-                long[] decided1 = gaps(producedAt.keySet(), producedAt, seen.decidedAt);
-                long[] paced1 = gaps(producedAt.keySet(), seen.decidedAt, seen.writtenAt);
+                long[] decided1 =
+                        RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.decidedAt);
+                long[] paced1 =
+                        RealtimePushes.gaps(producedAt.keySet(), seen.decidedAt, seen.writtenAt);
                 System.out.printf(
                         "  produced to decided: p50 %d ms, p99 %d ms; decided to written (pacer):"
                                 + " p50 %d ms, p99 %d ms%n",
@@ -303,8 +310,10 @@ final class LatencyBench extends Bench {
                         BenchResults.pct(decided1, 99),
                         BenchResults.pct(paced1, 50),
                         BenchResults.pct(paced1, 99));
-                long[] written1 = gaps(producedAt.keySet(), producedAt, seen.writtenAt);
-                long[] committed1 = gaps(producedAt.keySet(), seen.writtenAt, seen.firstSeen);
+                long[] written1 =
+                        RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.writtenAt);
+                long[] committed1 =
+                        RealtimePushes.gaps(producedAt.keySet(), seen.writtenAt, seen.firstSeen);
                 System.out.printf(
                         "  of which produced to written: p50 %d ms, p99 %d ms; written to visible:"
                                 + " p50 %d ms, p99 %d ms%n",
@@ -478,51 +487,6 @@ final class LatencyBench extends Bench {
                     .get();
             return now;
         }
-    }
-
-    /** Produces a realtime push every 1000/R ms until stopped, each stamped when produced. */
-    static Thread realtime(
-            String kafka,
-            int perSecond,
-            Map<String, Long> producedAt,
-            AtomicBoolean stop,
-            String prefix) {
-        return new Thread(
-                () -> {
-                    try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
-                        long gap = 1000L / Math.max(1, perSecond);
-                        for (int i = 0; !stop.get(); i++) {
-                            String msgId = prefix + i;
-                            long now = System.currentTimeMillis();
-                            p.send(
-                                    new ProducerRecord<>(
-                                            Topics.PUSH_REQUESTS,
-                                            msgId,
-                                            Pushes.push(
-                                                    msgId,
-                                                    now,
-                                                    "{\"uids\":[\"rt-u"
-                                                            + (i % REALTIME_DEVICES)
-                                                            + "\"]}",
-                                                    3)));
-                            p.flush();
-                            producedAt.put(msgId, now);
-                            Thread.sleep(gap);
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                },
-                "bench-realtime");
-    }
-
-    /** Sorted times from {@code from} to {@code to} of the pushes in {@code ids} that have both. */
-    static long[] gaps(Set<String> ids, Map<String, Long> from, Map<String, Long> to) {
-        return ids.stream()
-                .filter(id -> from.containsKey(id) && to.containsKey(id))
-                .mapToLong(id -> to.get(id) - from.get(id))
-                .sorted()
-                .toArray();
     }
 
     private static String uid(int i) {
