@@ -86,14 +86,9 @@ final class BenchResults {
         if (v.length == 0) {
             return "n/a";
         }
-        double[] sorted = v.clone();
-        Arrays.sort(sorted);
-        java.util.Locale l = java.util.Locale.ROOT;
-        return String.format(l, format, median(v))
+        return String.format(java.util.Locale.ROOT, format, median(v))
                 + " ("
-                + String.format(l, format, sorted[0])
-                + "-"
-                + String.format(l, format, sorted[sorted.length - 1])
+                + spread(figure, format)
                 + ")";
     }
 

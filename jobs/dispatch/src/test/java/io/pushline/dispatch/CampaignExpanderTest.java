@@ -95,12 +95,7 @@ class CampaignExpanderTest {
         }
         assertThat(before).hasSize(1);
         List<AudienceChunk> after;
-        try (var h =
-                new TwoInputStreamOperatorTestHarness<>(
-                        new CampaignExpander(audiences, 10, 10_000))) {
-            h.setup();
-            h.initializeState(snapshot);
-            h.open();
+        try (var h = restored(new CampaignExpander(audiences, 10, 10_000), snapshot)) {
             advance(h, 1, 100);
             after = chunks(h);
         }
@@ -341,12 +336,7 @@ class CampaignExpanderTest {
         assertThat(before).hasSize(3);
 
         List<AudienceChunk> after;
-        try (var h =
-                new TwoInputStreamOperatorTestHarness<>(
-                        new CampaignExpander(audiences, 10, 10_000))) {
-            h.setup();
-            h.initializeState(snapshot);
-            h.open();
+        try (var h = restored(new CampaignExpander(audiences, 10, 10_000), snapshot)) {
             h.processWatermark1(new Watermark(9_000));
             assertThat(watermarks(h)).allMatch(w -> w < 1_000);
             advance(h, 1, 100);
@@ -444,6 +434,15 @@ class CampaignExpanderTest {
         for (long t = from; t <= to; t++) {
             h.setProcessingTime(t);
         }
+    }
+
+    private static TwoInputStreamOperatorTestHarness<ParsedRecord, PacingStatus, AudienceChunk>
+            restored(CampaignExpander expander, OperatorSubtaskState snapshot) throws Exception {
+        var h = new TwoInputStreamOperatorTestHarness<>(expander);
+        h.setup();
+        h.initializeState(snapshot);
+        h.open();
+        return h;
     }
 
     private static ParsedRecord list(String msgId, Target target, long ts) {
