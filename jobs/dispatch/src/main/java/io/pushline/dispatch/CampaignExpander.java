@@ -213,7 +213,9 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
             mailbox.yield(); // expansion steps and store retries are mail: they run here
         }
         ParsedRecord in = element.getValue();
-        if (!waiting.isEmpty()) {
+        // a list needs no store: it does not queue behind the campaigns waiting for one
+        boolean list = in.request.target.uids != null || in.request.target.devices != null;
+        if (!list && !waiting.isEmpty()) {
             waiting.add(in);
             return;
         }

@@ -387,6 +387,20 @@ class CampaignExpanderTest {
         }
     }
 
+    /** A list needs no store: it goes on while a campaign before it waits for a failing one. */
+    @Test
+    void aListDoesNotWaitBehindACampaignWaitingForAFailingStore() throws Exception {
+        FlakyAudiences.DOWN.set(true);
+        try (var h = harness(new CampaignExpander(new FlakyAudiences(audiences), 10, 0))) {
+            h.processElement1(campaign("m1", "a", 1_000), 1_000);
+            h.processElement1(list("l4", Target.ofUids(range(0, 60)), 2_000), 2_000);
+            h.setProcessingTime(1);
+            assertThat(chunks(h)).hasSize(6).allMatch(c -> c.request.msgId.equals("l4"));
+        } finally {
+            FlakyAudiences.DOWN.set(false);
+        }
+    }
+
     /** While the store fails, a campaign waits without holding event time, then runs from now. */
     @Test
     void aCampaignWaitsForAFailingStoreWithoutHoldingBackRealtimePushes() throws Exception {
