@@ -23,6 +23,44 @@ import org.slf4j.LoggerFactory;
 final class PacerFeedback {
     private static final Logger LOG = LoggerFactory.getLogger(PacerFeedback.class);
 
+    /**
+     * The least lag seen over the last minute, in six buckets of ten seconds (so an old minimum
+     * leaves within ten seconds of its minute): the lag the stages have without a queue.
+     */
+    static final class BaseDelay {
+        static final long BUCKET_MS = 10_000;
+        static final int BUCKETS = 6;
+        private final long[] min = new long[BUCKETS];
+        private final long[] bucket = new long[BUCKETS];
+
+        BaseDelay() {
+            java.util.Arrays.fill(bucket, Long.MIN_VALUE);
+        }
+
+        void add(long lag, long now) {
+            long b = Math.floorDiv(now, BUCKET_MS);
+            int i = (int) Math.floorMod(b, BUCKETS);
+            if (bucket[i] != b) {
+                bucket[i] = b;
+                min[i] = lag;
+            } else {
+                min[i] = Math.min(min[i], lag);
+            }
+        }
+
+        /** The least lag of the last minute; 0 when none was seen in it. */
+        long min(long now) {
+            long b = Math.floorDiv(now, BUCKET_MS);
+            long out = Long.MAX_VALUE;
+            for (int i = 0; i < BUCKETS; i++) {
+                if (bucket[i] > b - BUCKETS) {
+                    out = Math.min(out, min[i]);
+                }
+            }
+            return out == Long.MAX_VALUE ? 0 : out;
+        }
+    }
+
     /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
     static final long STATUS_FRESH_MS = 5_000;
 
@@ -42,6 +80,7 @@ final class PacerFeedback {
     private final long targetDelayMs;
     private final Counter rateCuts;
     private final Map<String, PacingStatus> vendors = new HashMap<>();
+    private final BaseDelay base = new BaseDelay();
 
     /** Ids per second for all campaigns together, learned from the reports; 0: none. */
     private double rate;
@@ -88,11 +127,14 @@ final class PacerFeedback {
         long emitted = idsSinceAdjust;
         lastAdjustMs = now;
         idsSinceAdjust = 0;
-        long queued = queueingMs(now, inputWatermark);
-        if (queued == Long.MIN_VALUE) {
+        long lag = queueingMs(now, inputWatermark);
+        if (lag == Long.MIN_VALUE) {
             rate = 0;
             return;
         }
+        base.add(lag, now);
+        // what the campaign queued: the lag beyond the least seen lately (see BaseDelay)
+        long queued = lag - base.min(now);
         if (!expanding) {
             return;
         }
@@ -104,8 +146,10 @@ final class PacerFeedback {
                 lastSlowLogMs = now;
                 LOG.info(
                         "Campaign expansion slowed to {} ids/s: the pacer's event time trails"
-                                + " this stage's by {} ms (target {} ms)",
+                                + " this stage's by {} ms, {} ms more than the least of the last"
+                                + " minute (target {} ms)",
                         Math.round(rate),
+                        lag,
                         queued,
                         targetDelayMs);
             }

@@ -253,6 +253,42 @@ class CampaignExpanderTest {
     }
 
     /**
+     * A lag the stages have without any campaign (watermarks, checkpoints, a busy machine) is not
+     * the campaign's queue: the least lag of the last minute is the base, only the excess counts.
+     */
+    @Test
+    void aLagThatIsThereWithoutACampaignIsNotTakenForAQueue() throws Exception {
+        write("c", 0, 40_000);
+        audiences = FolderAudiences.factory(dir, null);
+        try (var h = harness(new CampaignExpander(audiences, 5_000, 0, 0, false, 100))) {
+            // the pacer trails this stage by 150 ms, campaign or not: more than the target
+            for (long t = 9_000; t <= 10_000; t += 200) {
+                h.setProcessingTime(t);
+                h.processWatermark1(new Watermark(t - 200));
+                h.processElement2(report(t, t - 350), t);
+            }
+            h.processElement1(campaign("m12", "c", 9_900), 9_900);
+            for (long t = 10_000; t < 12_000; t += 200) {
+                h.processWatermark1(new Watermark(t - 200));
+                h.processElement2(report(t, t - 350), t);
+                advance(h, t + 1, t + 200);
+            }
+            assertThat(ids(h))
+                    .as("growing from 5,000 ids/s, not cut to the floor of 1,000")
+                    .isGreaterThan(12_000L);
+
+            // a real queue on top of the base is still cut
+            long before = ids(h);
+            for (long t = 12_000; t < 13_000; t += 200) {
+                h.processWatermark1(new Watermark(t - 200));
+                h.processElement2(report(t, t - 700), t);
+                advance(h, t + 1, t + 200);
+            }
+            assertThat(ids(h) - before).as("cut while 350 ms are queued").isLessThan(before / 2);
+        }
+    }
+
+    /**
      * Without the hold, chunks are stamped at the input watermark and wait for the next one in
      * every later stage: the expander emits one batch per watermark, so nothing piles up behind a
      * watermark its own output starves it of, and waits at most a second when the input is quiet.
