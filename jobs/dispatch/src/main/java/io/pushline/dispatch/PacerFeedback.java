@@ -61,6 +61,11 @@ final class PacerFeedback {
         }
     }
 
+    /**
+     * How many of the latest lags (one a report, five a second) the current lag is the least of.
+     */
+    static final int CURRENT_FILTER = 4;
+
     /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
     static final long STATUS_FRESH_MS = 5_000;
 
@@ -81,6 +86,11 @@ final class PacerFeedback {
     private final Counter rateCuts;
     private final Map<String, PacingStatus> vendors = new HashMap<>();
     private final BaseDelay base = new BaseDelay();
+
+    /** The last reports' lags, for the current one (LEDBAT's current-delay filter). */
+    private final long[] recent = new long[CURRENT_FILTER];
+
+    private int recentCount;
 
     /** Ids per second for all campaigns together, learned from the reports; 0: none. */
     private double rate;
@@ -133,8 +143,15 @@ final class PacerFeedback {
             return;
         }
         base.add(lag, now);
-        // what the campaign queued: the lag beyond the least seen lately (see BaseDelay)
-        long queued = lag - base.min(now);
+        recent[recentCount++ % recent.length] = lag;
+        // What the campaign queued: the lag beyond the least of the last minute (see BaseDelay),
+        // and the least of the last few reports, not the last one: the lag jitters by more than
+        // the target with watermark steps and checkpoints, and a spike is no queue.
+        long current = Long.MAX_VALUE;
+        for (int i = 0; i < Math.min(recentCount, recent.length); i++) {
+            current = Math.min(current, recent[i]);
+        }
+        long queued = current - base.min(now);
         if (!expanding) {
             return;
         }
@@ -145,11 +162,12 @@ final class PacerFeedback {
             if (now - lastSlowLogMs >= 10_000) {
                 lastSlowLogMs = now;
                 LOG.info(
-                        "Campaign expansion slowed to {} ids/s: the pacer's event time trails"
-                                + " this stage's by {} ms, {} ms more than the least of the last"
-                                + " minute (target {} ms)",
+                        "Campaign expansion slowed to {} ids/s: the pacer's event time trailed"
+                                + " this stage's by at least {} ms over the last {} reports, {} ms"
+                                + " more than the least of the last minute (target {} ms)",
                         Math.round(rate),
-                        lag,
+                        current,
+                        CURRENT_FILTER,
                         queued,
                         targetDelayMs);
             }
