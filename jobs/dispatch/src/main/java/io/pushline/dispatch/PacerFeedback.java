@@ -1,6 +1,7 @@
 package io.pushline.dispatch;
 
 import io.pushline.schema.pacing.PacingStatus;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.metrics.Counter;
@@ -87,7 +88,7 @@ final class PacerFeedback {
     private final Map<String, PacingStatus> vendors = new HashMap<>();
     private final BaseDelay base = new BaseDelay();
 
-    /** The last reports' lags, for the current one (LEDBAT's current-delay filter). */
+    /** The last reports' lags, for the current one (as LEDBAT filters the current delay). */
     private final long[] recent = new long[CURRENT_FILTER];
 
     private int recentCount;
@@ -142,15 +143,14 @@ final class PacerFeedback {
             rate = 0;
             return;
         }
-        base.add(lag, now);
         recent[recentCount++ % recent.length] = lag;
-        // What the campaign queued: the lag beyond the least of the last minute (see BaseDelay),
-        // and the least of the last few reports, not the last one: the lag jitters by more than
-        // the target with watermark steps and checkpoints, and a spike is no queue.
-        long current = Long.MAX_VALUE;
-        for (int i = 0; i < Math.min(recentCount, recent.length); i++) {
-            current = Math.min(current, recent[i]);
-        }
+        // The lag jitters by more than the target (watermark steps, checkpoints, both ways), so
+        // the current lag is the median of the last reports, and the base, the least of those
+        // medians in the last minute (see BaseDelay): what a campaign queued is the difference.
+        long[] last = Arrays.copyOf(recent, Math.min(recentCount, recent.length));
+        Arrays.sort(last);
+        long current = last[last.length / 2];
+        base.add(current, now);
         long queued = current - base.min(now);
         if (!expanding) {
             return;
@@ -163,8 +163,9 @@ final class PacerFeedback {
                 lastSlowLogMs = now;
                 LOG.info(
                         "Campaign expansion slowed to {} ids/s: the pacer's event time trailed"
-                                + " this stage's by at least {} ms over the last {} reports, {} ms"
-                                + " more than the least of the last minute (target {} ms)",
+                                + " this stage's by a median {} ms over the last {} reports, {} ms"
+                                + " more than the least such median of the last minute (target {}"
+                                + " ms)",
                         Math.round(rate),
                         current,
                         CURRENT_FILTER,
