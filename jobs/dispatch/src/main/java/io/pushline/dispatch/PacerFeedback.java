@@ -65,7 +65,7 @@ final class PacerFeedback {
     /**
      * How many of the latest lags (one a report, five a second) the current lag is the least of.
      */
-    static final int CURRENT_FILTER = 4;
+    static final int CURRENT_FILTER = 5;
 
     /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
     static final long STATUS_FRESH_MS = 5_000;
