@@ -63,7 +63,7 @@ final class PacerFeedback {
     }
 
     /**
-     * How many of the latest lags (one a report, five a second) the current lag is the least of.
+     * How many of the latest lags (one a report, five a second) the current lag is the median of.
      */
     static final int CURRENT_FILTER = 5;
 
