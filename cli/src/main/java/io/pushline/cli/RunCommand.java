@@ -43,6 +43,14 @@ import picocli.CommandLine.Parameters;
             "Any --key value is a job option (./pushline help options)."
         })
 final class RunCommand extends JobOptionArgs.Command implements Callable<Integer> {
+    /**
+     * The dispatch job as k8s/dispatch.yaml runs it on live traffic: campaigns and long lists
+     * decided as they are expanded, so realtime pushes never wait for one (the option's default,
+     * true, is replay's exact order). A later --dispatch.audience.hold-watermark overrides it.
+     */
+    static final List<String> LIVE_DISPATCH =
+            List.of("--" + DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
+
     @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn or all")
     String job;
 
@@ -57,6 +65,9 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
     private static int runOne(String name, List<String> args) throws Exception {
         Path home = LocalStack.defaultDir();
         List<String> all = new ArrayList<>(localEnvDefaults(home));
+        if (name.equals("dispatch")) {
+            all.addAll(LIVE_DISPATCH);
+        }
         all.addAll(args);
         Configuration options =
                 OptionsParser.parse(
@@ -111,6 +122,7 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
     static int runAll(List<String> args) throws Exception {
         Path home = LocalStack.defaultDir();
         List<String> all = new ArrayList<>(localEnvDefaults(home));
+        all.addAll(LIVE_DISPATCH);
         all.addAll(args);
         Map<String, ConfigOption<?>> accepted = new LinkedHashMap<>();
         for (ConfigOption<?> o : DispatchOptions.accepted()) {
