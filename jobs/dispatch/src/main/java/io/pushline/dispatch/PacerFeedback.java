@@ -79,6 +79,9 @@ final class PacerFeedback {
     /** The adaptive rate never goes below this, so a campaign always moves. */
     static final double MIN_ADAPTIVE_RATE = 1_000;
 
+    /** Growing blind past this, the rate is dropped: backpressure alone limits the campaign. */
+    static final double MAX_BLIND_RATE = 1_000_000;
+
     /** Where the adaptive rate starts when a campaign starts with nothing learned yet. */
     static final double INITIAL_ADAPTIVE_RATE = 5_000;
 
@@ -103,6 +106,9 @@ final class PacerFeedback {
     private long lastAdjustMs;
     private long idsSinceAdjust;
     private long lastSlowLogMs;
+
+    /** When a report last told a lag (processing time); 0: never. */
+    private long lastReportMs;
 
     /**
      * @param maxVendorBacklog pause while a vendor reports more waiting sends than this; 0 never
@@ -131,6 +137,9 @@ final class PacerFeedback {
      */
     void report(PacingStatus s, long now, long inputWatermark, boolean expanding) {
         vendors.put(s.vendor, s);
+        if (now - s.ts <= LAG_FRESH_MS && s.watermark > 0) {
+            lastReportMs = now;
+        }
         if (targetDelayMs <= 0 || now - lastAdjustMs < ADJUST_EVERY_MS) {
             return;
         }
@@ -140,7 +149,7 @@ final class PacerFeedback {
         idsSinceAdjust = 0;
         long lag = queueingMs(now, inputWatermark);
         if (lag == Long.MIN_VALUE) {
-            rate = 0;
+            growBlind();
             return;
         }
         recent[recentCount++ % recent.length] = lag;
@@ -182,14 +191,33 @@ final class PacerFeedback {
 
     /** A campaign starts: with fresh reports and nothing learned yet, the rate starts slowly. */
     void campaignStarts(long now, long inputWatermark) {
-        if (rate == 0 && targetDelayMs > 0 && queueingMs(now, inputWatermark) != Long.MIN_VALUE) {
+        if (rate == 0 && targetDelayMs > 0) {
+            // Even with nothing known (a fresh job: a pacer reports only the vendors it has
+            // sent to), a campaign starts slowly: unlimited, a 30,000-uid list filled the stages
+            // at once and the first realtime pushes after it waited 2-3 s.
             rate = INITIAL_ADAPTIVE_RATE;
             slowStart = true;
         }
     }
 
+    /** Without a lag to go by: a quarter more, as in slow start (no limit once past the cap). */
+    private void growBlind() {
+        if (rate > 0) {
+            rate = rate * 1.25 > MAX_BLIND_RATE ? 0 : rate * 1.25;
+        }
+    }
+
     /** {@code size} ids went out at {@code now}: the next chunk is due when the rate allows. */
     void emitted(int size, long now) {
+        if (rate > 0
+                && now - lastAdjustMs >= ADJUST_EVERY_MS
+                && now - lastReportMs > LAG_FRESH_MS) {
+            // no report says anything: grow as in slow start, so a pacer that never reports
+            // (gone, or nothing sent yet) leaves the campaign to backpressure within seconds
+            lastAdjustMs = now;
+            idsSinceAdjust = 0;
+            growBlind();
+        }
         idsSinceAdjust += size;
         if (rate > 0) {
             nextDueMs = now + Math.max(1, Math.round(size * 1000.0 / rate));

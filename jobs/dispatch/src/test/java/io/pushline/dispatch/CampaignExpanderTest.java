@@ -262,6 +262,30 @@ class CampaignExpanderTest {
     }
 
     /**
+     * A fresh job's pacer has reported nothing yet: a campaign still starts slowly, then grows as
+     * in slow start until backpressure alone limits it.
+     */
+    @Test
+    void withNoReportYetACampaignStartsSlowlyAndGrows() throws Exception {
+        write("c", 0, 40_000);
+        audiences = FolderAudiences.factory(dir, null);
+        try (var h = harness(new CampaignExpander(audiences, 5_000, 0, 0, false, 100))) {
+            h.setProcessingTime(10_000);
+            h.processElement1(campaign("m13", "c", 9_900), 9_900);
+            for (long t = 10_000; t < 10_200; t += 20) {
+                h.processWatermark1(new Watermark(t));
+                advance(h, t + 1, t + 20);
+            }
+            assertThat(ids(h)).as("a fifth of a second at 5,000 ids/s").isBetween(500L, 2_000L);
+            for (long t = 10_200; t < 15_000; t += 20) {
+                h.processWatermark1(new Watermark(t));
+                advance(h, t + 1, t + 20);
+            }
+            assertThat(ids(h)).as("grown: all out within five seconds").isEqualTo(40_000L);
+        }
+    }
+
+    /**
      * A lag the stages have without any campaign (watermarks, checkpoints, a busy machine) is not
      * the campaign's queue: the least lag of the last minute is the base, only the excess counts.
      */
