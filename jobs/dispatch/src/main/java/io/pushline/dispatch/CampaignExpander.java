@@ -214,8 +214,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         }
         ParsedRecord in = element.getValue();
         // a list needs no store: it does not queue behind the campaigns waiting for one
-        boolean list = in.request.target.uids != null || in.request.target.devices != null;
-        if (!list && !waiting.isEmpty()) {
+        if (!CampaignStart.isList(in.request) && !waiting.isEmpty()) {
             waiting.add(in);
             return;
         }
@@ -256,7 +255,6 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (progress == null) {
             return true;
         }
-        progress.request = p.withoutTarget();
         if (waited && progress.request.ts <= inputWatermark) {
             progress.request.ts = inputWatermark + 1;
         }

@@ -40,7 +40,7 @@ record CampaignStart(
      */
     static CampaignStart of(Audiences audiences, ParsedRecord in, long failures) {
         PushRequest p = in.request;
-        if (p.target.uids != null || p.target.devices != null) {
+        if (isList(p)) {
             return list(p);
         }
         String expression = p.target.audience;
@@ -82,7 +82,9 @@ record CampaignStart(
                         + size
                         + " ids";
         CampaignProgress progress =
-                size == 0 ? null : CampaignProgress.start(p, audience.toBytes(), size);
+                size == 0
+                        ? null
+                        : CampaignProgress.start(p.withoutTarget(), audience.toBytes(), size);
         return new CampaignStart(progress, audience, null, null, description);
     }
 
@@ -94,13 +96,19 @@ record CampaignStart(
         CampaignProgress progress =
                 targets.length == 0
                         ? null
-                        : CampaignProgress.list(p, uids ? targets : null, uids ? null : targets);
+                        : CampaignProgress.list(
+                                p.withoutTarget(), uids ? targets : null, uids ? null : targets);
         return new CampaignStart(
                 progress,
                 null,
                 null,
                 null,
                 "a list of " + targets.length + (uids ? " uids" : " devices"));
+    }
+
+    /** Whether {@code p} targets an explicit list of uids or devices (no store needed). */
+    static boolean isList(PushRequest p) {
+        return p.target.uids != null || p.target.devices != null;
     }
 
     private static CampaignStart rejected(DeadLetter dead) {

@@ -35,7 +35,7 @@ final class PacerFeedback {
         private final long[] bucket = new long[BUCKETS];
 
         BaseDelay() {
-            java.util.Arrays.fill(bucket, Long.MIN_VALUE);
+            Arrays.fill(bucket, Long.MIN_VALUE);
         }
 
         void add(long lag, long now) {

@@ -47,22 +47,18 @@ final class Routing {
             Sides sides,
             Collector<RegistryInput> out) {
         PushRequest p = in.request;
+        if (p.target.uids != null && p.toInbox()) {
+            // written here whether the list goes in chunks or not: an inbox is not paced
+            for (String uid : new LinkedHashSet<>(p.target.uids)) {
+                sides.output(DispatchTags.INBOX, InboxOp.add(uid, p.msgId, p.title, p.body, p.ts));
+            }
+        }
         if (campaigns && listed(p) > chunkListsOver) {
             sides.output(DispatchTags.CAMPAIGNS, in);
-            if (p.target.uids != null && p.toInbox()) {
-                for (String uid : new LinkedHashSet<>(p.target.uids)) {
-                    sides.output(
-                            DispatchTags.INBOX, InboxOp.add(uid, p.msgId, p.title, p.body, p.ts));
-                }
-            }
         } else if (p.target.uids != null) {
             PushRequest each = p.withoutTarget();
             for (String uid : new LinkedHashSet<>(p.target.uids)) {
                 sides.output(DispatchTags.UID_KEYED, UidKeyed.request(uid, each));
-                if (p.toInbox()) {
-                    sides.output(
-                            DispatchTags.INBOX, InboxOp.add(uid, p.msgId, p.title, p.body, p.ts));
-                }
             }
         } else if (p.target.devices != null) {
             PushRequest each = p.withoutTarget();
