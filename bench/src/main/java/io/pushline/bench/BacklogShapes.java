@@ -67,8 +67,40 @@ final class BacklogShapes {
             return ids;
         }
 
-        /** Produces the backlog (level 1, stamped now); returns when it was produced. */
-        long produce(KafkaProducer<String, String> p, int listSize) throws Exception {
+        /** This shape as a backlog of the given list size: level 1 requests, stamped now. */
+        Backlog backlog(int listSize) {
+            Shape shape = this;
+            return new Backlog() {
+                @Override
+                public String key() {
+                    return shape.key();
+                }
+
+                @Override
+                public String label() {
+                    return shape.label(listSize);
+                }
+
+                @Override
+                public long sends() {
+                    return size(listSize);
+                }
+
+                @Override
+                public List<String> msgIds() {
+                    return shape.msgIds(listSize);
+                }
+
+                @Override
+                public long produce(String kafka) throws Exception {
+                    try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
+                        return shape.produce(p, listSize);
+                    }
+                }
+            };
+        }
+
+        private long produce(KafkaProducer<String, String> p, int listSize) throws Exception {
             long now = System.currentTimeMillis();
             List<String> ids = msgIds(listSize);
             int n = size(listSize);
@@ -97,7 +129,7 @@ final class BacklogShapes {
 
     /** A phase's figures. */
     record Phase(
-            Shape shape, long p50, long p99, long max, int pushes, long missing, double rate) {}
+            String shape, long p50, long p99, long max, int pushes, long missing, double rate) {}
 
     /**
      * Realtime pushes a second at least, in these phases: a list drains in seconds, and a p99 needs
@@ -120,33 +152,23 @@ final class BacklogShapes {
 
     /** Runs one shape's phase against the running job; prints its lines. */
     static Phase run(
-            Shape shape,
-            int listSize,
-            String kafka,
-            VisibleSends seen,
-            int perSecond,
-            int rest,
-            String job)
+            Backlog backlog, String kafka, VisibleSends seen, int perSecond, int rest, String job)
             throws Exception {
-        int n = shape.size(listSize);
+        long n = backlog.sends();
         Map<String, Long> producedAt = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
-        long at;
-        try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
-            at = shape.produce(p, listSize);
-        }
+        long at = backlog.produce(kafka);
         Thread realtime =
                 RealtimePushes.start(
                         kafka,
                         Math.max(perSecond, MIN_REALTIME_PER_SECOND),
                         producedAt,
                         stop,
-                        "rt-" + shape.key() + "-");
+                        "rt-" + backlog.key() + "-");
         realtime.start();
-        List<String> ids = shape.msgIds(listSize);
         long deadline = System.currentTimeMillis() + Duration.ofMinutes(10).toMillis();
         long drained;
-        while ((drained = System.currentTimeMillis()) < deadline && visible(seen, ids) < n) {
+        while ((drained = System.currentTimeMillis()) < deadline && backlog.visible(seen) < n) {
             Thread.sleep(20);
         }
         // a second more of realtime pushes after the last send: the tail of the backlog
@@ -155,11 +177,11 @@ final class BacklogShapes {
         realtime.join();
         seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
         long[] l = RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.firstSeen);
-        long sent = visible(seen, ids);
+        long sent = backlog.visible(seen);
         double rate = sent / Math.max(0.001, (drained - at) / 1e3);
         Phase phase =
                 new Phase(
-                        shape,
+                        backlog.key(),
                         BenchResults.pct(l, 50),
                         BenchResults.pct(l, 99),
                         l.length == 0 ? -1 : l[l.length - 1],
@@ -169,8 +191,8 @@ final class BacklogShapes {
         System.out.printf(
                 "Phase %s (%s): %,d sends visible in %.1f s (%,.0f devices/s); %,d realtime pushes,"
                         + " visible p50 %d ms, p99 %d ms, max %d ms%n",
-                shape.key(),
-                shape.label(listSize),
+                backlog.key(),
+                backlog.label(),
                 sent,
                 (drained - at) / 1e3,
                 rate,
@@ -185,13 +207,5 @@ final class BacklogShapes {
                 BenchResults.pct(decided, 99),
                 CheckpointStats.costWithin(rest, job, at, System.currentTimeMillis()));
         return phase;
-    }
-
-    private static long visible(VisibleSends seen, List<String> ids) {
-        long n = 0;
-        for (String id : ids) {
-            n += seen.count(id);
-        }
-        return n;
     }
 }

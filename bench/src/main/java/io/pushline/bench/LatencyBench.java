@@ -1,27 +1,20 @@
 package io.pushline.bench;
 
 import io.pushline.cluster.FlinkRest;
-import io.pushline.common.CommonOptions;
 import io.pushline.common.UsageException;
-import io.pushline.dispatch.DispatchJob;
-import io.pushline.dispatch.DispatchOptions;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,7 +37,6 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Realtime pushes as a read_committed gateway sees them.")
 final class LatencyBench extends Bench {
-    private static final String NAMESPACE = "benchlatency";
     private static final int REALTIME_DEVICES = RealtimePushes.DEVICES;
     private static final long QUIET_PHASE_MS = 20_000;
     private static final Map<String, String> jobOverrides = new java.util.TreeMap<>();
@@ -69,6 +61,14 @@ final class LatencyBench extends Bench {
                             + " devices (default ${DEFAULT-VALUE}); the third is always 1,000"
                             + " requests of 100 uids.")
     int listSize = 30_000;
+
+    @Option(
+            names = "--slots",
+            paramLabel = "S",
+            description =
+                    "Personal slots due at once in the slots phase, one per campaign user (at most"
+                            + " --devices; default ${DEFAULT-VALUE}).")
+    int slots = 100_000;
 
     @Option(
             names = "--set",
@@ -211,7 +211,7 @@ final class LatencyBench extends Bench {
                 LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
             String kafka = stack.kafkaBootstrap();
             stack.kafka().recreateTopics(Topics.all(), 2);
-            CampaignBench.everyone(stack, NAMESPACE, devices);
+            CampaignBench.everyone(stack, LatencyJob.NAMESPACE, devices);
             long bindTs = System.currentTimeMillis() - 60_000;
             try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                 String[] vendorOf = Pushes.vendorsByRate();
@@ -235,12 +235,19 @@ final class LatencyBench extends Bench {
                 // phase 1: the campaign at the vendors' pace, realtime pushes throughout
                 int rest = BenchCluster.freePort();
                 JobClient job =
-                        start(stack, dir.resolve("flink-1"), production, true, "lat-1", rest);
-                long loaded = marker(kafka, seen, "marker-1", 0);
+                        LatencyJob.start(
+                                stack,
+                                dir.resolve("flink-1"),
+                                production,
+                                true,
+                                "lat-1",
+                                rest,
+                                jobOverrides);
+                long loaded = LatencyJob.marker(kafka, seen, "marker-1", 0);
                 System.out.printf("  binds loaded through the job in %.1f s%n", loaded / 1e3);
                 // The job mirrors every binding to HBase behind the marker; the phases are timed
                 // once that is done, not while its writes take most of the machine.
-                settled(rest, job.getJobID().toString());
+                LatencyJob.settled(rest, job.getJobID().toString());
 
                 // phase 0: realtime alone, what the checkpoint and event-time settings cost
                 Map<String, Long> quietAt = new ConcurrentHashMap<>();
@@ -277,7 +284,8 @@ final class LatencyBench extends Bench {
                 System.out.println("  checkpoints so far: " + cp0);
 
                 ProcessCpu cpu1 = ProcessCpu.start();
-                long campaignAt = request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
+                long campaignAt =
+                        LatencyJob.request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
                 AtomicBoolean stop = new AtomicBoolean();
                 Map<String, Long> producedAt = new ConcurrentHashMap<>();
                 Thread realtime = RealtimePushes.start(kafka, perSecond, producedAt, stop, "rt-");
@@ -330,33 +338,60 @@ final class LatencyBench extends Bench {
 
                 List<Worst> phases = new java.util.ArrayList<>();
                 long missingShapes = 0;
+                List<Backlog> backlogs = new java.util.ArrayList<>();
                 for (BacklogShapes.Shape shape : BacklogShapes.Shape.values()) {
+                    backlogs.add(shape.backlog(listSize));
+                }
+                // the campaign's users subscribe, and have personal slots: no gate rule is set,
+                // so a send of the campaign does not stop theirs
+                backlogs.add(
+                        new ReminderBacklog(
+                                devices,
+                                LatencyBench::uid,
+                                FlinkRest.local(rest),
+                                job.getJobID().toString()));
+                backlogs.add(new SlotBurst(Math.min(slots, devices), LatencyBench::uid));
+                for (Backlog backlog : backlogs) {
                     BacklogShapes.Phase ph =
                             BacklogShapes.run(
-                                    shape,
-                                    listSize,
+                                    backlog,
                                     kafka,
                                     seen,
                                     perSecond,
                                     rest,
                                     job.getJobID().toString());
-                    phases.add(new Worst(shape.key(), ph.p50(), ph.p99()));
+                    phases.add(new Worst(ph.shape(), ph.p50(), ph.p99()));
                     missingShapes += ph.missing();
                 }
                 job.cancel().get();
 
                 // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
-                // the binds again; the requests topic starts empty, so phase 1's are not resent.
-                stack.kafka().recreateTopics(List.of(Topics.PUSH_REQUESTS), 2);
+                // the binds again; the request and reminder topics start empty, so phase 1's requests are
+                // not resent nor its reminder task fired again.
+                stack.kafka()
+                        .recreateTopics(
+                                List.of(
+                                        Topics.PUSH_REQUESTS,
+                                        Topics.REMINDER_TASKS,
+                                        Topics.REMINDER_SUBSCRIPTIONS),
+                                2);
                 int rest2 = BenchCluster.freePort();
                 JobClient job2 =
-                        start(stack, dir.resolve("flink-2"), production, false, "lat-2", rest2);
-                long loaded2 = marker(kafka, seen, "marker-2", 0);
+                        LatencyJob.start(
+                                stack,
+                                dir.resolve("flink-2"),
+                                production,
+                                false,
+                                "lat-2",
+                                rest2,
+                                jobOverrides);
+                long loaded2 = LatencyJob.marker(kafka, seen, "marker-2", 0);
                 System.out.printf("  phase 2: binds loaded again in %.1f s%n", loaded2 / 1e3);
                 // A fresh job mirrors every binding to HBase again; a campaign is timed once
                 // that is done, not while its writes share the machine with the campaign.
-                settled(rest2, job2.getJobID().toString());
-                long c2At = request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
+                LatencyJob.settled(rest2, job2.getJobID().toString());
+                long c2At =
+                        LatencyJob.request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
                 ProcessCpu cpu2 = ProcessCpu.start();
                 OperatorLoad load2 = new OperatorLoad(rest2, job2.getJobID().toString());
                 load2.start();
@@ -420,79 +455,7 @@ final class LatencyBench extends Bench {
         }
     }
 
-    private static JobClient start(
-            LocalStack stack,
-            Path dir,
-            Map<String, String> production,
-            boolean pacing,
-            String id,
-            int restPort)
-            throws Exception {
-        Configuration flink = LocalFlink.configuration(dir);
-        flink.setString("rest.bind-port", Integer.toString(restPort));
-        flink.setString("rest.port", Integer.toString(restPort));
-        production.forEach(flink::setString);
-        flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
-        // every checkpoint of a phase in the REST history, not the last ten
-        flink.setString("web.checkpoints.history", "100000");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        env.setParallelism(2);
-        Map<String, String> opts = new HashMap<>(stack.jobOptions());
-        opts.put(CommonOptions.HBASE_NAMESPACE.key(), NAMESPACE);
-        opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
-        opts.put(DispatchOptions.GROUP_ID.key(), "bench-" + id);
-        opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + id);
-        opts.put(DispatchOptions.PACING_ENABLED.key(), Boolean.toString(pacing));
-        // as production runs it (k8s/dispatch.yaml): campaigns decided as they are expanded
-        opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
-        opts.putAll(jobOverrides);
-        return DispatchJob.start(env, Configuration.fromMap(opts));
-    }
-
-    /**
-     * Waits until the job's HBase registry writes stop growing for 3 s (at most 5 minutes): the
-     * bindings it has just loaded are mirrored.
-     */
-    private static void settled(int port, String jobId) throws Exception {
-        FlinkRest rest = FlinkRest.local(port);
-        long t0 = System.currentTimeMillis();
-        long last = -1;
-        int still = 0;
-        while (still < 3 && System.currentTimeMillis() - t0 < 300_000) {
-            long now = rest.sum(jobId, "hbase.registry.mutations");
-            still = now == last && now > 0 ? still + 1 : 0;
-            last = now;
-            Thread.sleep(1000);
-        }
-        System.out.printf(
-                "  registry mirrored to HBase: %,d mutations, settled %.1f s after the binds loaded%n",
-                last, (System.currentTimeMillis() - t0) / 1e3);
-    }
-
-    /** Waits until a push sent now to a realtime device is visible: the job is caught up. */
-    private static long marker(String kafka, VisibleSends seen, String msgId, int device)
-            throws Exception {
-        long t0 = System.currentTimeMillis();
-        request(kafka, msgId, "{\"uids\":[\"rt-u" + device + "\"]}", 3);
-        seen.await(msgId, 1, Duration.ofMinutes(10));
-        return System.currentTimeMillis() - t0;
-    }
-
-    private static long request(String kafka, String msgId, String target, int level)
-            throws Exception {
-        try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
-            long now = System.currentTimeMillis();
-            p.send(
-                            new ProducerRecord<>(
-                                    Topics.PUSH_REQUESTS,
-                                    msgId,
-                                    Pushes.push(msgId, now, target, level)))
-                    .get();
-            return now;
-        }
-    }
-
-    private static String uid(int i) {
+    static String uid(int i) {
         return "user-" + i;
     }
 }

@@ -31,6 +31,10 @@ final class VisibleSends extends Thread implements AutoCloseable {
     final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
 
     final Map<String, AtomicLong> perMsg = new ConcurrentHashMap<>();
+
+    /** Sends per msgId family: the msgId without its trailing digits ("personal-latency-"). */
+    private final Map<String, AtomicLong> perFamily = new ConcurrentHashMap<>();
+
     final AtomicLong duplicates = new AtomicLong();
     private final Set<String> pairs = new HashSet<>();
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -75,9 +79,25 @@ final class VisibleSends extends Thread implements AutoCloseable {
                 firstSeen.putIfAbsent(msgId, now);
                 writtenAt.putIfAbsent(msgId, r.timestamp());
                 perMsg.computeIfAbsent(msgId, k -> new AtomicLong()).incrementAndGet();
+                perFamily.computeIfAbsent(family(msgId), k -> new AtomicLong()).incrementAndGet();
             }
         }
         consumer.close();
+    }
+
+    /** {@code msgId} without its trailing digits. */
+    static String family(String msgId) {
+        int end = msgId.length();
+        while (end > 0 && Character.isDigit(msgId.charAt(end - 1))) {
+            end--;
+        }
+        return msgId.substring(0, end);
+    }
+
+    /** Sends of every msgId of a family ({@link #family}), e.g. thousands of one-uid requests. */
+    long countFamily(String family) {
+        AtomicLong n = perFamily.get(family);
+        return n == null ? 0 : n.get();
     }
 
     long count(String msgId) {

@@ -46,10 +46,15 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
     /**
      * The dispatch job as k8s/dispatch.yaml runs it on live traffic: campaigns and long lists
      * decided as they are expanded, so realtime pushes never wait for one (the option's default,
-     * true, is replay's exact order). A later --dispatch.audience.hold-watermark overrides it.
+     * true, is replay's exact order), and reminder tasks read and fired. A later option on the
+     * command line overrides these.
      */
     static final List<String> LIVE_DISPATCH =
-            List.of("--" + DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
+            List.of(
+                    "--" + DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(),
+                    "false",
+                    "--" + DispatchOptions.REMINDERS_ENABLED.key(),
+                    "true");
 
     @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn or all")
     String job;

@@ -23,6 +23,9 @@ public final class AudienceSettings implements Serializable {
     /** Lists longer than this go through the expander; set by {@link #from}. */
     int chunkListsOver = DispatchOptions.AUDIENCE_LIST_CHUNKING.defaultValue();
 
+    /** Scheduled requests released a second once due; 0 for all at once (with the hold). */
+    int releaseRate;
+
     public AudienceSettings(Audiences.Factory audiences, int chunkSize, long maxIdsPerSecond) {
         this(audiences, chunkSize, maxIdsPerSecond, true);
     }
@@ -85,6 +88,8 @@ public final class AudienceSettings implements Serializable {
                         target);
         settings.chunkListsOver =
                 atLeast(options, DispatchOptions.AUDIENCE_LIST_CHUNKING, 0).intValue();
+        int release = atLeast(options, DispatchOptions.SCHEDULE_RELEASE_RATE, 0).intValue();
+        settings.releaseRate = settings.holdWatermark ? 0 : release;
         return settings;
     }
 

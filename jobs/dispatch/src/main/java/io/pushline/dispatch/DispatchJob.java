@@ -74,7 +74,13 @@ public final class DispatchJob {
         boolean campaigns = settings.campaigns();
         DeadLetters deadLetters = new DeadLetters();
         RequestStages requests =
-                RequestStages.wire(input, gate, campaigns, audience.chunkListsOver, maxParallelism);
+                RequestStages.wire(
+                        input,
+                        gate,
+                        campaigns,
+                        audience.chunkListsOver,
+                        audience.releaseRate,
+                        maxParallelism);
         deadLetters.add(requests.routed(DispatchTags.DEAD_LETTERS));
         DataStream<RegistryInput> toDevices = requests.toDevices();
         CampaignStages campaignStages = null;

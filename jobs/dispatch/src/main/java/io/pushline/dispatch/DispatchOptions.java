@@ -42,6 +42,13 @@ public final class DispatchOptions {
                                     + " and still be decided in time order; also the least"
                                     + " latency the dispatch job adds.");
 
+    public static final ConfigOption<Integer> SCHEDULE_RELEASE_RATE =
+            ConfigOptions.key("dispatch.schedule.release-rate")
+                    .intType()
+                    .defaultValue(10_000)
+                    .withDescription(
+                            "With dispatch.audience.hold-watermark false: requests held for their 'at' (personal slots) leave the scheduler at most this many a second over the job once due; the rest wait for later watermarks and are decided when they leave, so a minute's slots due together do not hold realtime pushes behind them. 0: all at once. With hold-watermark true (replay's order) all leave at once, at their 'at'.");
+
     public static final ConfigOption<Duration> MAX_SCHEDULE_AHEAD =
             ConfigOptions.key("dispatch.max-schedule-ahead")
                     .durationType()
@@ -340,6 +347,7 @@ public final class DispatchOptions {
                 TRANSACTIONAL_ID_PREFIX,
                 MAX_OUT_OF_ORDERNESS,
                 MAX_SCHEDULE_AHEAD,
+                SCHEDULE_RELEASE_RATE,
                 MAX_FUTURE,
                 MAX_PAST,
                 IDLE_ADVANCE,

@@ -28,6 +28,7 @@ final class RequestStages {
             GateSettings gate,
             boolean campaigns,
             int chunkListsOver,
+            int releaseRate,
             int maxParallelism) {
         SingleOutputStreamOperator<RegistryInput> split =
                 input.process(
@@ -42,7 +43,7 @@ final class RequestStages {
         SingleOutputStreamOperator<RegistryInput> released =
                 split.getSideOutput(DispatchTags.SCHEDULED)
                         .keyBy(r -> r.request.msgId)
-                        .process(new Scheduler(campaigns, chunkListsOver))
+                        .process(new Scheduler(campaigns, chunkListsOver, releaseRate))
                         .uid("scheduler")
                         .name("Hold scheduled requests")
                         .setMaxParallelism(maxParallelism);

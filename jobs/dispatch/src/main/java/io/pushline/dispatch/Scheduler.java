@@ -7,11 +7,15 @@ import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.ScheduleState;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -24,11 +28,27 @@ import org.apache.flink.util.Collector;
  *
  * <p>A request whose {@code at} is already behind the watermark when it arrives (a late load) is
  * released at once, still stamped {@code at}; downstream treats it as any late record.
+ *
+ * <p>With a release rate (live traffic, {@code dispatch.schedule.release-rate}), at most that many
+ * requests a second leave once due: a night's slots due in the same minute would otherwise reach
+ * the uid index, registry and gate at once, and every realtime push behind them would wait until
+ * the stages had decided them all. The rest wait in a queue (operator state, in {@code at} order)
+ * and leave at later watermarks, each stamped with the time of the watermark step that releases it,
+ * so it is never late downstream. Without a rate (replay's order) everything due leaves at once,
+ * stamped {@code at}.
  */
-public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, RegistryInput> {
+public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, RegistryInput>
+        implements CheckpointedFunction {
     private final boolean campaigns;
     private final int chunkListsOver;
+    private final int releaseRate;
     private transient ListState<ParsedRecord> waiting;
+    private transient ListState<ParsedRecord> deferredState;
+    private transient ArrayDeque<ParsedRecord> deferred;
+    private transient double tokens;
+    private transient long refilledAt;
+    private transient long drainTimer;
+    private transient Counter deferredCount;
     private transient Counter scheduled;
     private transient Counter released;
     private transient Counter releasedLate;
@@ -43,8 +63,32 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
      * @param chunkListsOver see {@link SplitInput#chunkListsOver}
      */
     public Scheduler(boolean campaigns, int chunkListsOver) {
+        this(campaigns, chunkListsOver, 0);
+    }
+
+    /**
+     * @param releaseRate requests released a second over all subtasks once due; 0 for all at once
+     */
+    public Scheduler(boolean campaigns, int chunkListsOver, int releaseRate) {
         this.campaigns = campaigns;
         this.chunkListsOver = chunkListsOver;
+        this.releaseRate = releaseRate;
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        deferredState = context.getOperatorStateStore().getListState(ScheduleState.deferred());
+        deferred = new ArrayDeque<>();
+        for (ParsedRecord r : deferredState.get()) {
+            deferred.add(r);
+        }
+        drainTimer = Long.MIN_VALUE; // a restored queue gets a drain timer at the next call
+        refilledAt = Long.MIN_VALUE;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        deferredState.update(new ArrayList<>(deferred));
     }
 
     @Override
@@ -54,20 +98,25 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         released = getRuntimeContext().getMetricGroup().counter("released");
         releasedLate = getRuntimeContext().getMetricGroup().counter("releasedLate");
         deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
+        deferredCount = getRuntimeContext().getMetricGroup().counter("releaseDeferred");
+        getRuntimeContext().getMetricGroup().gauge("releaseQueue", () -> deferred.size());
     }
 
     @Override
     public void processElement(ParsedRecord in, Context ctx, Collector<RegistryInput> out)
             throws Exception {
         long at = in.request.at;
-        if (at <= ctx.timerService().currentWatermark()) {
+        long watermark = ctx.timerService().currentWatermark();
+        if (at <= watermark) {
             releasedLate.inc();
-            guardedRelease(in, ctx, out);
+            releaseOrDefer(in, at, ctx, out);
+            drain(watermark, ctx, out);
             return;
         }
         scheduled.inc();
         waiting.add(in);
         ctx.timerService().registerEventTimeTimer(at);
+        drain(watermark, ctx, out);
     }
 
     @Override
@@ -79,16 +128,70 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
             (r.request.at <= timestamp ? due : later).add(r);
         }
         due.sort((a, b) -> Long.compare(a.request.at, b.request.at));
+        // the queue first: it holds requests due before these
+        drain(timestamp, ctx, out);
         for (ParsedRecord r : due) {
             released.inc();
-            guardedRelease(r, ctx, out);
+            releaseOrDefer(r, r.request.at, ctx, out);
         }
         waiting.update(later);
+        drain(timestamp, ctx, out);
     }
 
-    private void guardedRelease(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
+    /** Releases {@code in} stamped {@code ts} if the rate allows and nothing waits before it. */
+    private void releaseOrDefer(
+            ParsedRecord in, long ts, Context ctx, Collector<RegistryInput> out) {
+        if (releaseRate > 0 && (!deferred.isEmpty() || !take(ctx))) {
+            deferredCount.inc();
+            deferred.add(in);
+            return;
+        }
+        guardedRelease(in, ts, ctx, out);
+    }
+
+    /**
+     * Releases queued requests while the rate allows, each stamped {@code time}: the timer being
+     * fired (after the watermark downstream has seen) or the current watermark; while any is left,
+     * a timer one millisecond after the watermark brings the next step.
+     */
+    private void drain(long time, Context ctx, Collector<RegistryInput> out) {
+        while (!deferred.isEmpty() && take(ctx)) {
+            ParsedRecord r = deferred.poll();
+            guardedRelease(r, Math.max(r.request.at, time), ctx, out);
+        }
+        long watermark = ctx.timerService().currentWatermark();
+        if (!deferred.isEmpty() && drainTimer <= watermark) {
+            drainTimer = watermark + 1;
+            ctx.timerService().registerEventTimeTimer(drainTimer);
+        }
+    }
+
+    /** Takes one release from the bucket, refilled at this subtask's share of the rate. */
+    private boolean take(Context ctx) {
+        double perMs =
+                releaseRate
+                        / 1000.0
+                        / getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        // at most one watermark step's worth (50 ms) at once: no burst after a quiet spell
+        double max = Math.max(1, perMs * 50);
+        long now = ctx.timerService().currentProcessingTime();
+        if (refilledAt == Long.MIN_VALUE) {
+            tokens = max;
+        } else if (now > refilledAt) {
+            tokens = Math.min(max, tokens + perMs * (now - refilledAt));
+        }
+        refilledAt = now;
+        if (tokens < 1) {
+            return false;
+        }
+        tokens--;
+        return true;
+    }
+
+    private void guardedRelease(
+            ParsedRecord in, long ts, Context ctx, Collector<RegistryInput> out) {
         try {
-            release(in, ctx, out);
+            release(in, ts, ctx, out);
         } catch (Throwable t) {
             deadLetters.inc();
             ctx.output(
@@ -102,9 +205,9 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         }
     }
 
-    private void release(ParsedRecord in, Context ctx, Collector<RegistryInput> out) {
+    private void release(ParsedRecord in, long ts, Context ctx, Collector<RegistryInput> out) {
         PushRequest p = in.request;
-        p.ts = p.at;
+        p.ts = ts;
         p.at = null;
         if (!Routing.route(in, campaigns, chunkListsOver, ctx::output, out)) {
             deadLetters.inc();

@@ -195,11 +195,96 @@ class SchedulerTest {
         h.close();
     }
 
+    // 2,000 a second on one subtask: at most 100 per 50 ms step
+    private static final int RATE = 2_000;
+
+    @Test
+    void aBurstOfDueSlotsLeavesAtTheReleaseRateInAtOrderEachStampedWhenReleased() throws Exception {
+        try (var h = harness(null, RATE)) {
+            h.setProcessingTime(0);
+            for (int i = 0; i < 300; i++) {
+                h.processElement(record(uidPush("s" + i, 10, 1_000 + i % 3, "u" + i)), 10);
+            }
+            h.processWatermark(2_000);
+            List<UidKeyed> first = side(h, DispatchTags.UID_KEYED);
+            assertThat(first).hasSize(100);
+            assertThat(first).allMatch(u -> u.request.ts >= 1_000 && u.request.ts <= 1_002);
+            assertThat(h.numKeyedStateEntries()).isZero(); // the rest wait in the queue
+
+            h.setProcessingTime(50);
+            h.processWatermark(2_050);
+            List<UidKeyed> second = side(h, DispatchTags.UID_KEYED);
+            assertThat(second).hasSize(200);
+            // released after the watermark 2,000 had gone downstream: stamped after it
+            assertThat(second.subList(100, 200)).allMatch(u -> u.request.ts == 2_001);
+
+            h.setProcessingTime(100);
+            h.processWatermark(2_100);
+            h.setProcessingTime(150);
+            h.processWatermark(2_150);
+            List<UidKeyed> all = side(h, DispatchTags.UID_KEYED);
+            assertThat(all.stream().map(u -> u.uid).distinct()).hasSize(300);
+            assertThat(all).hasSize(300);
+            // in 'at' order: every at-1,000 slot before any at-1,001 slot, and so on
+            List<Long> ats =
+                    all.stream()
+                            .map(u -> (long) (1_000 + Integer.parseInt(u.uid.substring(1)) % 3))
+                            .collect(Collectors.toList());
+            assertThat(ats).isSorted();
+            assertThat(h.numEventTimeTimers()).isZero();
+        }
+    }
+
+    @Test
+    void queuedSlotsSurviveARestoreAndLeaveOnceEach() throws Exception {
+        OperatorSubtaskState snapshot;
+        List<String> before;
+        try (var h = harness(null, RATE)) {
+            h.setProcessingTime(0);
+            for (int i = 0; i < 250; i++) {
+                h.processElement(record(uidPush("s" + i, 10, 1_000, "u" + i)), 10);
+            }
+            h.processWatermark(2_000);
+            before = side(h, DispatchTags.UID_KEYED).stream().map(u -> u.uid).toList();
+            assertThat(before).hasSize(100);
+            snapshot = h.snapshot(1, 0);
+        }
+        try (var h = harness(snapshot, RATE)) {
+            for (int t = 1; t <= 4; t++) {
+                h.setProcessingTime(50L * t);
+                h.processWatermark(2_000 + 50L * t);
+            }
+            List<UidKeyed> out = side(h, DispatchTags.UID_KEYED);
+            assertThat(out).hasSize(150);
+            assertThat(out.stream().map(u -> u.uid).distinct()).hasSize(150);
+            assertThat(out).noneMatch(u -> before.contains(u.uid));
+        }
+    }
+
+    @Test
+    void withoutARateEverythingDueLeavesAtOnceAtItsAt() throws Exception {
+        try (var h = harness(null, 0)) {
+            for (int i = 0; i < 300; i++) {
+                h.processElement(record(uidPush("s" + i, 10, 1_000, "u" + i)), 10);
+            }
+            h.processWatermark(2_000);
+            assertThat(side(h, DispatchTags.UID_KEYED))
+                    .hasSize(300)
+                    .allMatch(u -> u.request.ts == 1_000);
+        }
+    }
+
     private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput>
             harness(OperatorSubtaskState restore) throws Exception {
+        return harness(restore, 0);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput>
+            harness(OperatorSubtaskState restore, int releaseRate) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<String, ParsedRecord, RegistryInput> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new Scheduler(false)),
+                        new KeyedProcessOperator<>(
+                                new Scheduler(false, Integer.MAX_VALUE, releaseRate)),
                         r -> r.request.msgId,
                         Types.STRING);
         if (restore != null) {

@@ -16,4 +16,13 @@ public final class ScheduleState {
         return new ListStateDescriptor<>(
                 "scheduled-requests", TypeInformation.of(ParsedRecord.class));
     }
+
+    /**
+     * Operator state: requests already due that wait for the release rate, in release order.
+     * Rescaled round-robin like any list of independent entries.
+     */
+    public static ListStateDescriptor<ParsedRecord> deferred() {
+        return new ListStateDescriptor<>(
+                "scheduled-deferred", TypeInformation.of(ParsedRecord.class));
+    }
 }

@@ -1,0 +1,97 @@
+package io.pushline.bench;
+
+import io.pushline.cluster.FlinkRest;
+import io.pushline.schema.Topics;
+import java.util.List;
+import java.util.function.IntFunction;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * A reminder task firing to N subscribers: the task and its subscriptions are produced ahead, the
+ * bench waits until the job has applied them, and the backlog begins at the fire, when the task's
+ * pushes leave at {@code dispatch.reminders.rate} through the uid index, the gate and the reminder
+ * meter.
+ */
+final class ReminderBacklog implements Backlog {
+    static final String TASK = "latency-task";
+
+    private final int subscribers;
+    private final IntFunction<String> uidOf;
+    private final FlinkRest rest;
+    private final String jobId;
+
+    /**
+     * @param subscribers how many users subscribe, {@code uidOf(0..n-1)}, each with one bound
+     *     device
+     * @param rest the job's REST endpoint: the bench waits for its {@code reminderEvents} metric
+     */
+    ReminderBacklog(int subscribers, IntFunction<String> uidOf, FlinkRest rest, String jobId) {
+        this.subscribers = subscribers;
+        this.uidOf = uidOf;
+        this.rest = rest;
+        this.jobId = jobId;
+    }
+
+    @Override
+    public String key() {
+        return "reminder";
+    }
+
+    @Override
+    public String label() {
+        return String.format("a reminder task of %,d subscribers firing", subscribers);
+    }
+
+    @Override
+    public long sends() {
+        return subscribers;
+    }
+
+    @Override
+    public List<String> msgIds() {
+        return List.of("reminder-" + TASK);
+    }
+
+    @Override
+    public long produce(String kafka) throws Exception {
+        long now = System.currentTimeMillis();
+        // subscriptions are applied at 30,000-40,000 a second on this machine; leave room
+        long fireAt = (now / 1000 + 15 + subscribers / 15_000) * 1000;
+        String zone = ReminderBench.zoneFrozenAt(fireAt, now - 60_000);
+        try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
+            p.send(
+                    new ProducerRecord<>(
+                            Topics.REMINDER_TASKS,
+                            TASK,
+                            String.format(
+                                    "{\"ts\":%d,\"type\":\"task\",\"op\":\"create\","
+                                            + "\"taskId\":\"%s\",\"fireAt\":%d,\"zone\":\"%s\","
+                                            + "\"title\":\"Live at eight\",\"body\":\"starts\"}",
+                                    now, TASK, fireAt, zone)));
+            p.flush();
+            for (int i = 0; i < subscribers; i++) {
+                p.send(
+                        new ProducerRecord<>(
+                                Topics.REMINDER_SUBSCRIPTIONS,
+                                TASK,
+                                String.format(
+                                        "{\"ts\":%d,\"type\":\"subscribe\",\"taskId\":\"%s\","
+                                                + "\"uid\":\"%s\"}",
+                                        System.currentTimeMillis(), TASK, uidOf.apply(i))));
+            }
+            p.flush();
+        }
+        long events = subscribers + 1L;
+        long applied = 0;
+        while (System.currentTimeMillis() < fireAt - 1_000 && applied < events) {
+            applied = rest.sum(jobId, "reminderEvents");
+            Thread.sleep(200);
+        }
+        System.out.printf(
+                "  reminder: %,d of %,d task and subscribe events applied %.1f s before the fire%n",
+                applied, events, (fireAt - System.currentTimeMillis()) / 1e3);
+        Backlog.waitUntil(fireAt, 500);
+        return fireAt;
+    }
+}
