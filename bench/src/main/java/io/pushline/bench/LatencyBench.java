@@ -3,17 +3,13 @@ package io.pushline.bench;
 import io.pushline.cluster.FlinkRest;
 import io.pushline.common.UsageException;
 import io.pushline.local.LocalFlink;
-import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,6 +65,16 @@ final class LatencyBench extends Bench {
                     "Personal slots due at once in the slots phase, one per campaign user (at most"
                             + " --devices; default ${DEFAULT-VALUE}).")
     int slots = 100_000;
+
+    @Option(
+            names = "--cluster",
+            description =
+                    "Run against pushline cluster (Kafka, HBase, a JobManager and two TaskManagers"
+                            + " as processes of their own, under .pushline/bench/latency-cluster),"
+                            + " the dispatch job's jar submitted with Flink's CLI and the cluster's"
+                            + " config.yaml made from production's; needs the jar built (mvn -B"
+                            + " package).")
+    boolean cluster;
 
     @Option(
             names = "--set",
@@ -206,12 +212,12 @@ final class LatencyBench extends Bench {
      * with pacing off. {@code results} takes the round's run-wide facts (checkpoints, cores).
      */
     private Round round(Map<String, String> production, BenchResults results) throws Exception {
-        Path dir = Files.createTempDirectory("pushline-latency");
-        try (LocalStack stack =
-                LocalStack.start(dir.resolve("stack"), LocalStack.DEFAULT_START_TIMEOUT)) {
-            String kafka = stack.kafkaBootstrap();
-            stack.kafka().recreateTopics(Topics.all(), 2);
-            CampaignBench.everyone(stack, LatencyJob.NAMESPACE, devices);
+        try (LatencyTarget target =
+                cluster
+                        ? LatencyTarget.cluster(jobOverrides)
+                        : LatencyTarget.embedded(production, jobOverrides)) {
+            String kafka = target.kafka();
+            target.everyone(devices);
             long bindTs = System.currentTimeMillis() - 60_000;
             try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
                 String[] vendorOf = Pushes.vendorsByRate();
@@ -233,27 +239,19 @@ final class LatencyBench extends Bench {
             seen.start();
             try {
                 // phase 1: the campaign at the vendors' pace, realtime pushes throughout
-                int rest = BenchCluster.freePort();
-                JobClient job =
-                        LatencyJob.start(
-                                stack,
-                                dir.resolve("flink-1"),
-                                production,
-                                true,
-                                "lat-1",
-                                rest,
-                                jobOverrides);
+                LatencyTarget.Job job = target.start(true, "lat-1");
+                int rest = job.rest();
                 long loaded = LatencyJob.marker(kafka, seen, "marker-1", 0);
                 System.out.printf("  binds loaded through the job in %.1f s%n", loaded / 1e3);
                 // The job mirrors every binding to HBase behind the marker; the phases are timed
                 // once that is done, not while its writes take most of the machine.
-                LatencyJob.settled(rest, job.getJobID().toString());
+                LatencyJob.settled(rest, job.id());
 
                 // phase 0: realtime alone, what the checkpoint and event-time settings cost
                 Map<String, Long> quietAt = new ConcurrentHashMap<>();
                 AtomicBoolean quietStop = new AtomicBoolean();
                 Thread quiet = RealtimePushes.start(kafka, perSecond, quietAt, quietStop, "rt0-");
-                ProcessCpu cpu0 = ProcessCpu.start();
+                ProcessCpu cpu0 = target.cpu();
                 quiet.start();
                 Thread.sleep(QUIET_PHASE_MS);
                 quietStop.set(true);
@@ -272,7 +270,7 @@ final class LatencyBench extends Bench {
                         BenchResults.pct(l0, 99),
                         l0.length == 0 ? -1 : l0[l0.length - 1],
                         cores0);
-                CheckpointStats cp0 = CheckpointStats.read(rest, job.getJobID().toString());
+                CheckpointStats cp0 = CheckpointStats.read(rest, job.id());
                 System.out.printf(
                         "  of which produced to written into the job's transaction: p50 %d ms,"
                                 + " p99 %d ms; written to visible (commit): p50 %d ms, p99 %d"
@@ -283,14 +281,14 @@ final class LatencyBench extends Bench {
                         BenchResults.pct(committed, 99));
                 System.out.println("  checkpoints so far: " + cp0);
 
-                ProcessCpu cpu1 = ProcessCpu.start();
+                ProcessCpu cpu1 = target.cpu();
                 long campaignAt =
                         LatencyJob.request(kafka, "campaign-1", "{\"audience\":\"everyone\"}", 1);
                 AtomicBoolean stop = new AtomicBoolean();
                 Map<String, Long> producedAt = new ConcurrentHashMap<>();
                 Thread realtime = RealtimePushes.start(kafka, perSecond, producedAt, stop, "rt-");
                 realtime.start();
-                OperatorLoad load1 = new OperatorLoad(rest, job.getJobID().toString());
+                OperatorLoad load1 = new OperatorLoad(rest, job.id());
                 load1.start();
                 long drained = seen.await("campaign-1", devices, Duration.ofMinutes(20));
                 String busy1 = load1.finish();
@@ -299,7 +297,7 @@ final class LatencyBench extends Bench {
                 seen.awaitAll(producedAt.keySet(), Duration.ofMinutes(2));
                 long[] l = RealtimePushes.gaps(producedAt.keySet(), producedAt, seen.firstSeen);
                 double cores1 = cpu1.cores();
-                CheckpointStats cp1 = CheckpointStats.read(rest, job.getJobID().toString());
+                CheckpointStats cp1 = CheckpointStats.read(rest, job.id());
                 long missingRealtime = producedAt.size() - l.length;
                 double pacedRate = seen.count("campaign-1") / ((drained - campaignAt) / 1e3);
                 System.out.printf(
@@ -346,64 +344,45 @@ final class LatencyBench extends Bench {
                 // so a send of the campaign does not stop theirs
                 backlogs.add(
                         new ReminderBacklog(
-                                devices,
-                                LatencyBench::uid,
-                                FlinkRest.local(rest),
-                                job.getJobID().toString()));
+                                devices, LatencyBench::uid, FlinkRest.local(rest), job.id()));
                 backlogs.add(new SlotBurst(Math.min(slots, devices), LatencyBench::uid));
                 for (Backlog backlog : backlogs) {
                     BacklogShapes.Phase ph =
-                            BacklogShapes.run(
-                                    backlog,
-                                    kafka,
-                                    seen,
-                                    perSecond,
-                                    rest,
-                                    job.getJobID().toString());
+                            BacklogShapes.run(backlog, kafka, seen, perSecond, rest, job.id());
                     phases.add(new Worst(ph.shape(), ph.p50(), ph.p99()));
                     missingShapes += ph.missing();
                 }
-                job.cancel().get();
+                job.cancel().close();
 
                 // phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads
-                // the binds again; the request and reminder topics start empty, so phase 1's requests are
+                // the binds again; the request and reminder topics start empty, so phase 1's
+                // requests are
                 // not resent nor its reminder task fired again.
-                stack.kafka()
-                        .recreateTopics(
-                                List.of(
-                                        Topics.PUSH_REQUESTS,
-                                        Topics.REMINDER_TASKS,
-                                        Topics.REMINDER_SUBSCRIPTIONS),
-                                2);
-                int rest2 = BenchCluster.freePort();
-                JobClient job2 =
-                        LatencyJob.start(
-                                stack,
-                                dir.resolve("flink-2"),
-                                production,
-                                false,
-                                "lat-2",
-                                rest2,
-                                jobOverrides);
+                target.recreate(
+                        List.of(
+                                Topics.PUSH_REQUESTS,
+                                Topics.REMINDER_TASKS,
+                                Topics.REMINDER_SUBSCRIPTIONS));
+                LatencyTarget.Job job2 = target.start(false, "lat-2");
+                int rest2 = job2.rest();
                 long loaded2 = LatencyJob.marker(kafka, seen, "marker-2", 0);
                 System.out.printf("  phase 2: binds loaded again in %.1f s%n", loaded2 / 1e3);
                 // A fresh job mirrors every binding to HBase again; a campaign is timed once
                 // that is done, not while its writes share the machine with the campaign.
-                LatencyJob.settled(rest2, job2.getJobID().toString());
+                LatencyJob.settled(rest2, job2.id());
                 long c2At =
                         LatencyJob.request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
-                ProcessCpu cpu2 = ProcessCpu.start();
-                OperatorLoad load2 = new OperatorLoad(rest2, job2.getJobID().toString());
+                ProcessCpu cpu2 = target.cpu();
+                OperatorLoad load2 = new OperatorLoad(rest2, job2.id());
                 load2.start();
                 long c2Done = seen.await("campaign-2", devices, Duration.ofMinutes(20));
                 String busy2 = load2.finish();
                 double cores2 = cpu2.cores();
                 // for matching a profile of the run to this phase
                 System.out.printf("  phase 2 campaign window (epoch ms): %d %d%n", c2At, c2Done);
-                CheckpointStats cp2 = CheckpointStats.read(rest2, job2.getJobID().toString());
-                String during =
-                        CheckpointStats.within(rest2, job2.getJobID().toString(), c2At, c2Done);
-                job2.cancel().get();
+                CheckpointStats cp2 = CheckpointStats.read(rest2, job2.id());
+                String during = CheckpointStats.within(rest2, job2.id(), c2At, c2Done);
+                job2.cancel().close();
                 double rate = seen.count("campaign-2") / ((c2Done - c2At) / 1e3);
                 System.out.printf(
                         "Phase 2 (pacing off): campaign of %,d devices, last send visible %.1f s"
@@ -441,8 +420,6 @@ final class LatencyBench extends Bench {
             } finally {
                 seen.close();
             }
-        } finally {
-            LocalStack.deleteRecursively(dir);
         }
     }
 

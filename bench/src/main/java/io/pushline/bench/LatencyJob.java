@@ -45,6 +45,16 @@ final class LatencyJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(2);
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
+        opts.putAll(options(pacing, id, overrides));
+        return DispatchJob.start(env, Configuration.fromMap(opts));
+    }
+
+    /**
+     * The job's options besides where Kafka and HBase are: its namespace, group and transactions,
+     * pacing on or off, and as production runs it; {@code overrides} (--set) last.
+     */
+    static Map<String, String> options(boolean pacing, String id, Map<String, String> overrides) {
+        Map<String, String> opts = new java.util.LinkedHashMap<>();
         opts.put(CommonOptions.HBASE_NAMESPACE.key(), NAMESPACE);
         opts.put(CommonOptions.KAFKA_STARTING_OFFSETS.key(), "earliest");
         opts.put(DispatchOptions.GROUP_ID.key(), "bench-" + id);
@@ -57,7 +67,7 @@ final class LatencyJob {
         // the seeds' reminder traffic (and bench reminders'), not the default 1,000 a second
         opts.put(DispatchOptions.REMINDERS_RATE.key(), Integer.toString(REMINDER_RATE));
         opts.putAll(overrides);
-        return DispatchJob.start(env, Configuration.fromMap(opts));
+        return opts;
     }
 
     /**

@@ -161,9 +161,15 @@ final class ClusterCommand implements Callable<Integer> {
                                 + cluster.layout().webUi()
                                 + ": run ./pushline cluster up first");
             }
+            // dispatch as k8s/dispatch.yaml runs it (live traffic), as ./pushline run does
+            List<String> options = new java.util.ArrayList<>();
+            if (job.equals("dispatch")) {
+                options.addAll(RunCommand.LIVE_DISPATCH);
+            }
+            options.addAll(jobOptions());
             String id =
                     new FlinkCli(cluster.layout())
-                            .submit(job, jarFile, jobOptions(), savepoint, System.out);
+                            .submit(job, jarFile, options, savepoint, System.out);
             System.out.printf(
                     "%s job %s submitted: %s/#/job/running/%s/overview%n",
                     job, id, cluster.layout().webUi(), id);

@@ -84,6 +84,8 @@ final class ClusterConfig {
         conf.put("heartbeat.interval", "2 s");
         conf.put("heartbeat.timeout", "15 s");
         conf.put("metrics.reporter.prom.port", ClusterLayout.PROMETHEUS_PORTS);
+        // bench latency reads every checkpoint of a phase from REST, not the last ten
+        conf.put("web.checkpoints.history", "1000");
         conf.put("env.java.opts.all", String.join(" ", FLINK_JVM_OPENS));
         return conf;
     }
