@@ -162,7 +162,7 @@ final class ClusterCommand implements Callable<Integer> {
                                 + ": run ./pushline cluster up first");
             }
             // dispatch as k8s/dispatch.yaml runs it (live traffic), as ./pushline run does
-            List<String> options = new java.util.ArrayList<>();
+            java.util.List<String> options = new java.util.ArrayList<>();
             if (job.equals("dispatch")) {
                 options.addAll(RunCommand.LIVE_DISPATCH);
             }
