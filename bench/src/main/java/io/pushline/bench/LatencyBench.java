@@ -67,6 +67,18 @@ final class LatencyBench extends Bench {
     int slots = 100_000;
 
     @Option(
+            names = "--shapes",
+            split = ",",
+            paramLabel = "SHAPE",
+            description =
+                    "The backlog phases to run after the campaign phase (default all: uids,"
+                            + " devices, batches, reminder, slots).")
+    List<String> shapes = ALL_SHAPES;
+
+    private static final List<String> ALL_SHAPES =
+            List.of("uids", "devices", "batches", "reminder", "slots");
+
+    @Option(
             names = "--cluster",
             description =
                     "Run against pushline cluster (Kafka, HBase, a JobManager and two TaskManagers"
@@ -86,6 +98,11 @@ final class LatencyBench extends Bench {
 
     @Override
     public Integer call() throws Exception {
+        for (String shape : shapes) {
+            if (!ALL_SHAPES.contains(shape)) {
+                throw new UsageException("--shapes: each one of " + ALL_SHAPES + ", not " + shape);
+            }
+        }
         jobOverrides.putAll(set);
         Map<String, String> production = productionCheckpoints();
         System.out.printf(
@@ -346,6 +363,7 @@ final class LatencyBench extends Bench {
                         new ReminderBacklog(
                                 devices, LatencyBench::uid, FlinkRest.local(rest), job.id()));
                 backlogs.add(new SlotBurst(Math.min(slots, devices), LatencyBench::uid));
+                backlogs.removeIf(b -> !shapes.contains(b.key()));
                 for (Backlog backlog : backlogs) {
                     BacklogShapes.Phase ph =
                             BacklogShapes.run(backlog, kafka, seen, perSecond, rest, job.id());

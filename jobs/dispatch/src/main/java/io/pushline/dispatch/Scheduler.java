@@ -110,13 +110,14 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         if (at <= watermark) {
             releasedLate.inc();
             releaseOrDefer(in, at, ctx, out);
-            drain(watermark, ctx, out);
+            drain(watermark + 1, ctx, out);
             return;
         }
         scheduled.inc();
         waiting.add(in);
         ctx.timerService().registerEventTimeTimer(at);
-        drain(watermark, ctx, out);
+        // downstream has seen the watermark: what leaves now is stamped just after it
+        drain(watermark + 1, ctx, out);
     }
 
     @Override
@@ -150,9 +151,10 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
     }
 
     /**
-     * Releases queued requests while the rate allows, each stamped {@code time}: the timer being
-     * fired (after the watermark downstream has seen) or the current watermark; while any is left,
-     * a timer one millisecond after the watermark brings the next step.
+     * Releases queued requests while the rate allows, each stamped {@code time} (or its {@code at},
+     * if later): the timer being fired or just after the current watermark, either way after the
+     * watermark downstream has seen; while any is left, a timer one millisecond after the watermark
+     * brings the next step.
      */
     private void drain(long time, Context ctx, Collector<RegistryInput> out) {
         while (!deferred.isEmpty() && take(ctx)) {

@@ -262,6 +262,25 @@ class SchedulerTest {
     }
 
     @Test
+    void lateLoadsBeyondTheRateLeaveAtTheNextWatermarkStampedAfterIt() throws Exception {
+        try (var h = harness(null, RATE)) {
+            h.setProcessingTime(0);
+            h.processWatermark(5_000);
+            for (int i = 0; i < 150; i++) {
+                h.processElement(record(uidPush("late" + i, 10, 1_000, "u" + i)), 10);
+            }
+            List<UidKeyed> now = side(h, DispatchTags.UID_KEYED);
+            assertThat(now).hasSize(100).allMatch(u -> u.request.ts == 1_000);
+
+            h.setProcessingTime(50);
+            h.processWatermark(5_050);
+            List<UidKeyed> all = side(h, DispatchTags.UID_KEYED);
+            assertThat(all).hasSize(150);
+            assertThat(all.subList(100, 150)).allMatch(u -> u.request.ts == 5_001);
+        }
+    }
+
+    @Test
     void withoutARateEverythingDueLeavesAtOnceAtItsAt() throws Exception {
         try (var h = harness(null, 0)) {
             for (int i = 0; i < 300; i++) {
