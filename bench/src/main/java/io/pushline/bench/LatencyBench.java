@@ -16,17 +16,20 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./pushline bench latency [--devices N] [--realtime-per-second R] [--set key=value ...]}:
- * what a gateway sees (--set: a dispatch job option, to try a setting). On the embedded stack with
- * the checkpoint settings of {@code deploy/flink-conf/config.yaml}, the dispatch job (pacing on,
- * default rates) first runs realtime pushes alone for 20 s, then drains an N-device campaign while
- * they go on; each realtime send is timed from its production to when a read_committed consumer of
- * the vendor topics first sees it (and, in the quiet phase, split where the job wrote it into its
- * open transaction). Then, pacing off, another N-device campaign is timed from its request to its
- * last visible send. Between them, one phase per explicit-list backlog ({@link BacklogShapes}).
- * Every send is counted: duplicates (a (msgId, device) seen twice) and missing ones. Each phase
- * prints CPU and Flink's checkpoint statistics. Last line {@code realtime visible p50 A ms, p99 B
- * ms (worst: SHAPE), campaign C devices/s, duplicates D, missing M (median of R rounds; ...)}.
+ * {@code ./pushline bench latency [--devices N] [--realtime-per-second R] [--list-size L] [--slots
+ * S] [--shapes ...] [--cluster] [--set key=value ...]}: what a gateway sees (--set: a dispatch job
+ * option, to try a setting). On the embedded stack with the checkpoint settings of {@code
+ * deploy/flink-conf/config.yaml}, the dispatch job (pacing on, default rates) first runs realtime
+ * pushes alone for 20 s, then drains an N-device campaign while they go on; each realtime send is
+ * timed from its production to when a read_committed consumer of the vendor topics first sees it
+ * (and, in the quiet phase, split where the job wrote it into its open transaction). Then, pacing
+ * off, another N-device campaign is timed from its request to its last visible send. Between them,
+ * one phase per backlog shape ({@link Backlog}): explicit lists ({@link BacklogShapes}), a reminder
+ * task firing ({@link ReminderBacklog}), personal slots due at once ({@link SlotBurst}). {@code
+ * --cluster}: the same on {@code pushline cluster} ({@link LatencyTarget}). Every send is counted:
+ * duplicates (a (msgId, device) seen twice) and missing ones. Each phase prints CPU and Flink's
+ * checkpoint statistics. Last line {@code realtime visible p50 A ms, p99 B ms (worst: SHAPE),
+ * campaign C devices/s, duplicates D, missing M (median of R rounds; ...)}.
  */
 @Command(
         name = "latency",
@@ -72,7 +75,7 @@ final class LatencyBench extends Bench {
             paramLabel = "SHAPE",
             description =
                     "The backlog phases to run after the campaign phase (default all: uids,"
-                            + " devices, batches, reminder, slots).")
+                            + " devices, batches, reminder, slots; none for none).")
     List<String> shapes = ALL_SHAPES;
 
     private static final List<String> ALL_SHAPES =
@@ -99,7 +102,7 @@ final class LatencyBench extends Bench {
     @Override
     public Integer call() throws Exception {
         for (String shape : shapes) {
-            if (!ALL_SHAPES.contains(shape)) {
+            if (!ALL_SHAPES.contains(shape) && !shape.equals("none")) {
                 throw new UsageException("--shapes: each one of " + ALL_SHAPES + ", not " + shape);
             }
         }
