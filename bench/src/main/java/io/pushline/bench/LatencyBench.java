@@ -266,6 +266,7 @@ final class LatencyBench extends Bench {
                 // The job mirrors every binding to HBase behind the marker; the phases are timed
                 // once that is done, not while its writes take most of the machine.
                 LatencyJob.settled(rest, job.id());
+                target.warmUp();
 
                 // phase 0: realtime alone, what the checkpoint and event-time settings cost
                 Map<String, Long> quietAt = new ConcurrentHashMap<>();

@@ -38,6 +38,12 @@ abstract class LatencyTarget implements AutoCloseable {
     /** Deletes the topics and creates them again, empty. */
     abstract void recreate(List<String> topics) throws Exception;
 
+    /**
+     * Before phase 0: lets the JVMs of the stack finish their warm-up, as a TaskManager that has
+     * run for a while has.
+     */
+    abstract void warmUp() throws InterruptedException;
+
     /** What this round's CPU figure covers. */
     abstract ProcessCpu cpu();
 
@@ -93,6 +99,11 @@ abstract class LatencyTarget implements AutoCloseable {
         @Override
         void recreate(List<String> topics) throws Exception {
             stack.kafka().recreateTopics(topics, 2);
+        }
+
+        @Override
+        void warmUp() throws InterruptedException {
+            JitSettle.await(java.time.Duration.ofMinutes(5)); // the stack and the job: this JVM
         }
 
         @Override
@@ -172,6 +183,13 @@ abstract class LatencyTarget implements AutoCloseable {
 
         private static java.util.Set<String> listed(Admin admin) throws Exception {
             return admin.listTopics().names().get();
+        }
+
+        @Override
+        void warmUp() throws InterruptedException {
+            // the TaskManagers' compilers cannot be asked from here: give them a minute
+            System.out.println("  warming up: 60 s");
+            Thread.sleep(60_000);
         }
 
         @Override
