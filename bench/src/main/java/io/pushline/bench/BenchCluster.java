@@ -24,6 +24,21 @@ final class BenchCluster {
         return conf;
     }
 
+    /**
+     * A bench job's MiniCluster: data under {@code dir}, REST on {@code restPort} (for the bench's
+     * polls), {@code production}'s checkpoint settings, a TaskManager's managed memory of
+     * k8s/dispatch.yaml.
+     */
+    static Configuration jobCluster(
+            Path dir, int restPort, java.util.Map<String, String> production) {
+        Configuration flink = LocalFlink.configuration(dir);
+        flink.setString("rest.bind-port", Integer.toString(restPort));
+        flink.setString("rest.port", Integer.toString(restPort));
+        production.forEach(flink::setString);
+        flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
+        return flink;
+    }
+
     static MiniClusterConfiguration twoSlots(Configuration conf) {
         return new MiniClusterConfiguration.Builder()
                 .setConfiguration(conf)

@@ -4,7 +4,6 @@ import io.pushline.cluster.FlinkRest;
 import io.pushline.common.CommonOptions;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import java.nio.file.Path;
@@ -35,11 +34,7 @@ final class LatencyJob {
             int restPort,
             Map<String, String> overrides)
             throws Exception {
-        Configuration flink = LocalFlink.configuration(dir);
-        flink.setString("rest.bind-port", Integer.toString(restPort));
-        flink.setString("rest.port", Integer.toString(restPort));
-        production.forEach(flink::setString);
-        flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
+        Configuration flink = BenchCluster.jobCluster(dir, restPort, production);
         // every checkpoint of a phase in the REST history, not the last ten
         flink.setString("web.checkpoints.history", "100000");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);

@@ -4,7 +4,6 @@ import io.pushline.cluster.FlinkRest;
 import io.pushline.common.CommonOptions;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
-import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import io.pushline.schema.reminders.ReminderTimes;
@@ -406,11 +405,7 @@ final class ReminderBench extends Bench {
             String meterDelay,
             int restPort)
             throws Exception {
-        Configuration flink = LocalFlink.configuration(dir);
-        flink.setString("rest.bind-port", Integer.toString(restPort));
-        flink.setString("rest.port", Integer.toString(restPort));
-        production.forEach(flink::setString);
-        flink.setString("taskmanager.memory.managed.size", PacingBench.MANAGED_MEMORY);
+        Configuration flink = BenchCluster.jobCluster(dir, restPort, production);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(2);
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
