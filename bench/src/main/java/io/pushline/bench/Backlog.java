@@ -1,7 +1,5 @@
 package io.pushline.bench;
 
-import java.util.List;
-
 /**
  * A backlog that {@code bench latency} puts in front of realtime pushes: what it is, which sends it
  * makes, and how it is produced.
@@ -16,17 +14,8 @@ interface Backlog {
     /** How many sends it makes once drained. */
     long sends();
 
-    /** The msgIds of its sends; visible sends are counted over all of them. */
-    List<String> msgIds();
-
-    /** Its sends visible so far. */
-    default long visible(VisibleSends seen) {
-        long n = 0;
-        for (String id : msgIds()) {
-            n += seen.count(id);
-        }
-        return n;
-    }
+    /** Its sends visible so far (over all its msgIds). */
+    long visible(VisibleSends seen);
 
     /**
      * Produces the backlog and returns the wall-clock time from which it weighs on the job: now for

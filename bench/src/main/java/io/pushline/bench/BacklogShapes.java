@@ -87,8 +87,12 @@ final class BacklogShapes {
                 }
 
                 @Override
-                public List<String> msgIds() {
-                    return shape.msgIds(listSize);
+                public long visible(VisibleSends seen) {
+                    long n = 0;
+                    for (String id : shape.msgIds(listSize)) {
+                        n += seen.count(id);
+                    }
+                    return n;
                 }
 
                 @Override

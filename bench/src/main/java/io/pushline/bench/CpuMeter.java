@@ -203,14 +203,32 @@ final class CpuMeter implements AutoCloseable {
 
     /** {total, steal} ticks of all CPUs, from the first line of /proc/stat. */
     private static long[] machine() {
+        long[] f = procStat();
+        if (f == null) {
+            return null;
+        }
+        long total = 0;
+        for (long ticks : f) {
+            total += ticks;
+        }
+        return new long[] {total, f[7]};
+    }
+
+    /**
+     * The ticks of all CPUs in the first line of /proc/stat: user nice system idle iowait irq
+     * softirq steal (guest time is already in user); null where it cannot be read.
+     */
+    static long[] procStat() {
         try {
             String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            long total = 0;
-            // user nice system idle iowait irq softirq steal; guest time is already in user.
-            for (int i = 1; i <= 8 && i < f.length; i++) {
-                total += Long.parseLong(f[i]);
+            if (f.length <= 8) {
+                return null;
             }
-            return f.length > 8 ? new long[] {total, Long.parseLong(f[8])} : null;
+            long[] ticks = new long[8];
+            for (int i = 0; i < 8; i++) {
+                ticks[i] = Long.parseLong(f[i + 1]);
+            }
+            return ticks;
         } catch (IOException | RuntimeException e) {
             return null;
         }

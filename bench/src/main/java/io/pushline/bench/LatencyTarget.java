@@ -3,7 +3,7 @@ package io.pushline.bench;
 import io.pushline.cluster.ClusterLayout;
 import io.pushline.cluster.FlinkCli;
 import io.pushline.cluster.LocalCluster;
-import io.pushline.common.KafkaIO;
+import io.pushline.local.EmbeddedKafka;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import java.io.OutputStream;
@@ -168,21 +168,8 @@ abstract class LatencyTarget implements AutoCloseable {
         @Override
         void recreate(List<String> topics) throws Exception {
             try (Admin admin = cluster.kafkaAdmin()) {
-                admin.deleteTopics(topics).all().get();
-                long deadline = System.currentTimeMillis() + 60_000;
-                // creating one still being deleted answers "exists", and then it is gone
-                while (topics.stream().anyMatch(listed(admin)::contains)) {
-                    if (System.currentTimeMillis() > deadline) {
-                        throw new IllegalStateException("topics not deleted in 60 s: " + topics);
-                    }
-                    Thread.sleep(200);
-                }
-                KafkaIO.createTopics(admin, topics, 2);
+                EmbeddedKafka.recreateTopics(admin, topics, 2);
             }
-        }
-
-        private static java.util.Set<String> listed(Admin admin) throws Exception {
-            return admin.listTopics().names().get();
         }
 
         @Override

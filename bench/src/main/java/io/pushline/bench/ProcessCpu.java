@@ -20,22 +20,17 @@ record ProcessCpu(long cpuNanos, long wallNanos, boolean wholeMachine) {
         return wall <= 0 ? 0 : used / (double) wall;
     }
 
-    /** Busy CPU time of all cores (user, nice, system, irq, softirq, steal) in nanoseconds. */
+    /** Busy CPU time of all cores (all but idle and iowait) in nanoseconds, 0 if unknown. */
     private static long machineCpu() {
-        try {
-            String[] f =
-                    java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat"))
-                            .get(0)
-                            .trim()
-                            .split("\\s+");
-            long ticks = 0;
-            for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
-                ticks += Long.parseLong(f[i]);
-            }
-            return ticks * 10_000_000L; // USER_HZ 100
-        } catch (java.io.IOException | RuntimeException e) {
+        long[] f = CpuMeter.procStat();
+        if (f == null) {
             return 0;
         }
+        long busy = 0;
+        for (int i = 0; i < f.length; i++) {
+            busy += i == 3 || i == 4 ? 0 : f[i];
+        }
+        return busy * 10_000_000L; // USER_HZ 100
     }
 
     private static long processCpu() {

@@ -1,11 +1,8 @@
 package io.pushline.bench;
 
 import io.pushline.cluster.FlinkRest;
-import io.pushline.schema.Topics;
-import java.util.List;
 import java.util.function.IntFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * A reminder task firing to N subscribers: the task and its subscriptions are produced ahead, the
@@ -49,8 +46,8 @@ final class ReminderBacklog implements Backlog {
     }
 
     @Override
-    public List<String> msgIds() {
-        return List.of("reminder-" + TASK);
+    public long visible(VisibleSends seen) {
+        return seen.count("reminder-" + TASK);
     }
 
     @Override
@@ -62,34 +59,19 @@ final class ReminderBacklog implements Backlog {
         long fireAt = (now / 1000 + 30 + subscribers / 3_000) * 1000;
         String zone = ReminderBench.zoneFrozenAt(fireAt, now - 60_000);
         try (KafkaProducer<String, String> p = Pushes.producer(kafka)) {
-            p.send(
-                    new ProducerRecord<>(
-                            Topics.REMINDER_TASKS,
-                            TASK,
-                            String.format(
-                                    "{\"ts\":%d,\"type\":\"task\",\"op\":\"create\","
-                                            + "\"taskId\":\"%s\",\"fireAt\":%d,\"zone\":\"%s\","
-                                            + "\"title\":\"Live at eight\",\"body\":\"starts\"}",
-                                    now, TASK, fireAt, zone)));
+            p.send(ReminderBench.createTask(TASK, now, fireAt, zone, "Live at eight"));
             p.flush();
             for (int i = 0; i < subscribers; i++) {
+                // stamped when produced, as an app's subscriptions are
                 p.send(
-                        new ProducerRecord<>(
-                                Topics.REMINDER_SUBSCRIPTIONS,
-                                TASK,
-                                String.format(
-                                        "{\"ts\":%d,\"type\":\"subscribe\",\"taskId\":\"%s\","
-                                                + "\"uid\":\"%s\"}",
-                                        System.currentTimeMillis(), TASK, uidOf.apply(i))));
+                        ReminderBench.user(
+                                TASK, "subscribe", uidOf.apply(i), System.currentTimeMillis()));
             }
             p.flush();
         }
         long events = subscribers + 1L;
-        long applied = 0;
-        while (System.currentTimeMillis() < fireAt - 1_000 && applied < events) {
-            applied = rest.sum(jobId, "reminderEvents");
-            Thread.sleep(200);
-        }
+        int seconds = (int) Math.max(0, (fireAt - 1_000 - System.currentTimeMillis()) / 1000);
+        long applied = ReminderBench.waitFor(rest, jobId, "reminderEvents", events, seconds);
         System.out.printf(
                 "  reminder: %,d of %,d task and subscribe events applied %.1f s before the fire%n",
                 applied, events, (fireAt - System.currentTimeMillis()) / 1e3);

@@ -197,16 +197,7 @@ final class ReminderBench extends Bench {
             try (KafkaProducer<String, String> p = producer(kafka)) {
                 for (int t = 0; t < tasks; t++) {
                     String task = "task-" + t;
-                    p.send(
-                            new ProducerRecord<>(
-                                    Topics.REMINDER_TASKS,
-                                    task,
-                                    String.format(
-                                            "{\"ts\":%d,\"type\":\"task\",\"op\":\"create\","
-                                                    + "\"taskId\":\"%s\",\"fireAt\":%d,"
-                                                    + "\"zone\":\"%s\",\"title\":\"Launch %d\","
-                                                    + "\"body\":\"claim your gift\"}",
-                                            now, task, fireAt, zone, t)));
+                    p.send(createTask(task, now, fireAt, zone, "Launch " + t));
                     events++;
                 }
                 p.flush();
@@ -351,8 +342,20 @@ final class ReminderBench extends Bench {
         return "user-" + i;
     }
 
-    private static ProducerRecord<String, String> user(
-            String task, String type, String uid, long ts) {
+    /** A task's create event, fired at {@code fireAt} in {@code zone}. */
+    static ProducerRecord<String, String> createTask(
+            String task, long ts, long fireAt, String zone, String title) {
+        return new ProducerRecord<>(
+                Topics.REMINDER_TASKS,
+                task,
+                String.format(
+                        "{\"ts\":%d,\"type\":\"task\",\"op\":\"create\",\"taskId\":\"%s\","
+                                + "\"fireAt\":%d,\"zone\":\"%s\",\"title\":\"%s\","
+                                + "\"body\":\"claim your gift\"}",
+                        ts, task, fireAt, zone, title));
+    }
+
+    static ProducerRecord<String, String> user(String task, String type, String uid, long ts) {
         return new ProducerRecord<>(
                 Topics.REMINDER_SUBSCRIPTIONS,
                 task,
@@ -378,8 +381,7 @@ final class ReminderBench extends Bench {
     }
 
     /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
-    private static long waitFor(
-            FlinkRest rest, String jobId, String metric, long target, int seconds)
+    static long waitFor(FlinkRest rest, String jobId, String metric, long target, int seconds)
             throws Exception {
         long deadline = System.currentTimeMillis() + seconds * 1000L;
         long n = 0;

@@ -1,8 +1,6 @@
 package io.pushline.bench;
 
 import io.pushline.schema.Topics;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.IntFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -36,15 +34,6 @@ final class SlotBurst implements Backlog {
     @Override
     public long sends() {
         return slots;
-    }
-
-    @Override
-    public List<String> msgIds() {
-        List<String> ids = new ArrayList<>(slots);
-        for (int i = 0; i < slots; i++) {
-            ids.add(msgId(i));
-        }
-        return ids;
     }
 
     private static final String FAMILY = "personal-latency-";

@@ -107,21 +107,26 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public void recreateTopics(Collection<String> topics, int partitions) throws Exception {
         try (Admin admin = admin()) {
-            Set<String> existing = admin.listTopics().names().get();
-            admin.deleteTopics(
-                            topics.stream().filter(existing::contains).collect(Collectors.toList()))
-                    .all()
-                    .get();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (admin.listTopics().names().get().stream().anyMatch(topics::contains)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topics not deleted within 60 s: " + topics);
-                }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            }
+            recreateTopics(admin, topics, partitions);
         }
-        createTopics(topics, partitions);
         awaitLeaders(topics, partitions);
+    }
+
+    /** The same through any broker's admin client, without waiting for the partitions' leaders. */
+    public static void recreateTopics(Admin admin, Collection<String> topics, int partitions)
+            throws Exception {
+        Set<String> existing = admin.listTopics().names().get();
+        admin.deleteTopics(topics.stream().filter(existing::contains).collect(Collectors.toList()))
+                .all()
+                .get();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (admin.listTopics().names().get().stream().anyMatch(topics::contains)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topics not deleted within 60 s: " + topics);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        createTopics(admin, topics, partitions);
     }
 
     /**
