@@ -1,6 +1,8 @@
 package io.pushline.reminders;
 
 import io.pushline.audience.eval.IdSet;
+import io.pushline.dispatch.pacing.PacerFeedback;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderLine;
@@ -37,6 +39,13 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * real time the pulled go out only once no push is queued, at most {@code rate} a second, so their
  * lookups do not take the CPU the pushes of a firing need. In a replay they go out alongside the
  * pushes, in proportion.
+ *
+ * <p>With a target delay ({@link AdaptiveReminderPacer}, which reads the vendor pacers' reports)
+ * the pushes also leave no faster than the stages between here and the gate absorb them, as
+ * campaigns expand ({@link PacerFeedback}): a task's chunks queued in the network buffers before
+ * the gate would hold the gate's watermark back, and every realtime push with it, by as long as
+ * they take to drain. What the rate does not allow waits here, in the schedule, from the current
+ * second on.
  */
 public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         implements OneInputStreamOperator<FiredTask, ReminderChunk>, BoundedOneInput {
@@ -60,6 +69,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     private final int chunkSize;
     private final boolean realTime;
     private final long catchUpMs;
+    private final long targetDelayMs;
 
     private transient List<ScheduledTask> pending;
     private transient ArrayDeque<ScheduledTask> queue;
@@ -75,6 +85,8 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
     private transient boolean releaseScheduled;
     private transient Counter pushed;
     private transient Counter pulled;
+    private transient PacerFeedback feedback;
+    private transient long inputWatermark = Long.MIN_VALUE;
 
     /**
      * @param rate pushes per whole second, over all tasks
@@ -94,14 +106,25 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
      * pushes in one.
      */
     public ReminderPacer(int rate, int chunkSize, boolean realTime, long catchUpMs) {
-        if (rate <= 0 || chunkSize <= 0 || catchUpMs < 0) {
+        this(rate, chunkSize, realTime, catchUpMs, 0);
+    }
+
+    /**
+     * As above; in real time and with {@code targetDelayMs} > 0, pushes also leave at most at the
+     * rate the pacers' reports (see {@link #report}) allow, which keeps the queue in front of the
+     * vendor pacers near that delay.
+     */
+    protected ReminderPacer(
+            int rate, int chunkSize, boolean realTime, long catchUpMs, long targetDelayMs) {
+        if (rate <= 0 || chunkSize <= 0 || catchUpMs < 0 || targetDelayMs < 0) {
             throw new IllegalArgumentException(
-                    "rate and chunk size must be positive, catch-up not negative");
+                    "rate and chunk size must be positive, catch-up and target delay not negative");
         }
         this.rate = rate;
         this.chunkSize = chunkSize;
         this.realTime = realTime;
         this.catchUpMs = (catchUpMs + 999) / 1000 * 1000;
+        this.targetDelayMs = targetDelayMs;
     }
 
     @Override
@@ -137,6 +160,15 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         getMetricGroup().gauge("reminderTasksQueued", () -> queue.size() + pending.size());
         getMetricGroup().gauge("reminderPushesWaiting", this::pushesWaiting);
         getMetricGroup().gauge("reminderPulledWaiting", this::pulledWaiting);
+        if (realTime && targetDelayMs > 0) {
+            feedback =
+                    new PacerFeedback(
+                            "Reminder pacing",
+                            0,
+                            targetDelayMs,
+                            getMetricGroup().counter("reminderRateCuts"));
+            getMetricGroup().gauge("reminderRateLimit", () -> Math.round(feedback.rate()));
+        }
         if (realTime && !(queue.isEmpty() && draining.isEmpty())) {
             scheduleRelease(0);
         }
@@ -147,8 +179,16 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         pending.add(ScheduledTask.of(element.getValue()));
     }
 
+    /** A vendor pacer's report (a target delay only): how congested the stages before it are. */
+    protected void report(PacingStatus status) {
+        if (feedback != null) {
+            feedback.report(status, now(), inputWatermark, !queue.isEmpty());
+        }
+    }
+
     @Override
     public void processWatermark(Watermark mark) throws Exception {
+        inputWatermark = Math.max(inputWatermark, mark.getTimestamp());
         take(mark.getTimestamp());
         release(realTime ? now() : Long.MAX_VALUE);
         super.processWatermark(mark);
@@ -177,6 +217,9 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         due.sort(FIRING_ORDER);
         for (ScheduledTask s : due) {
             s.scheduled = true;
+            if (queue.isEmpty() && feedback != null) {
+                feedback.campaignStarts(now(), inputWatermark);
+            }
             queue.add(s);
             LOG.info(
                     "Reminder task {} (fireAt {}) queued behind {} others: {} pushes",
@@ -211,6 +254,14 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                         scheduleRelease(now + SLICE_MS);
                         return;
                     }
+                    if (feedback != null) {
+                        long due = feedback.nextDueMs();
+                        if (due > now) {
+                            scheduleRelease(due);
+                            return;
+                        }
+                        room = feedback.chunkSize((int) room);
+                    }
                 }
                 int[] ids = headPushes.chunk(head.nextId, (int) room);
                 if (ids.length == 0) {
@@ -221,6 +272,9 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
                 head.sent += ids.length;
                 pushed.inc(ids.length);
                 emit(t, ReminderLine.PUSH, ids, at);
+                if (feedback != null) {
+                    feedback.emitted(ids.length, now);
+                }
                 if (!realTime) {
                     pulledUpTo(
                             head,

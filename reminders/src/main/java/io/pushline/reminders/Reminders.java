@@ -2,6 +2,7 @@ package io.pushline.reminders;
 
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.reminders.FiredTask;
 import io.pushline.schema.reminders.ReminderChunk;
 import io.pushline.schema.reminders.ReminderEvent;
@@ -52,6 +53,22 @@ public final class Reminders {
             boolean realTime,
             long catchUpMs,
             int maxParallelism) {
+        return build(events, rules, realTime, catchUpMs, null, 0, maxParallelism);
+    }
+
+    /**
+     * As above; with {@code reports} and {@code targetDelayMs} > 0 (real time only) the pacer also
+     * follows the vendor pacers' reports, so its pushes leave no faster than the stages before the
+     * gate absorb them ({@link AdaptiveReminderPacer}).
+     */
+    public static Streams build(
+            DataStream<ReminderEvent> events,
+            ReminderRules rules,
+            boolean realTime,
+            long catchUpMs,
+            DataStream<PacingStatus> reports,
+            long targetDelayMs,
+            int maxParallelism) {
         SingleOutputStreamOperator<FiredTask> fired =
                 events.keyBy(e -> e.taskId)
                         .transform(
@@ -61,13 +78,18 @@ public final class Reminders {
                         .uid("reminder-tasks")
                         .setMaxParallelism(maxParallelism);
         SingleOutputStreamOperator<ReminderChunk> chunks =
-                fired.transform(
+                realTime && reports != null && targetDelayMs > 0
+                        ? fired.connect(reports)
+                                .transform(
+                                        "Pace reminders",
+                                        TypeInformation.of(ReminderChunk.class),
+                                        new AdaptiveReminderPacer(
+                                                rules.rate, CHUNK_SIZE, catchUpMs, targetDelayMs))
+                        : fired.transform(
                                 "Pace reminders",
                                 TypeInformation.of(ReminderChunk.class),
-                                new ReminderPacer(rules.rate, CHUNK_SIZE, realTime, catchUpMs))
-                        .uid("reminder-pacer")
-                        .setParallelism(1)
-                        .setMaxParallelism(1);
+                                new ReminderPacer(rules.rate, CHUNK_SIZE, realTime, catchUpMs));
+        chunks.uid("reminder-pacer").setParallelism(1).setMaxParallelism(1);
         return new Streams(
                 chunks,
                 fired.getSideOutput(ReminderTags.REJECTED),

@@ -1,6 +1,7 @@
 package io.pushline.dispatch;
 
 import io.pushline.audience.Audiences;
+import io.pushline.dispatch.pacing.PacerFeedback;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
@@ -188,6 +189,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         storeFailures = getMetricGroup().counter("segmentStoreFailures");
         feedback =
                 new PacerFeedback(
+                        "Campaign expansion",
                         maxVendorBacklog,
                         holdWatermark ? 0 : targetDelayMs,
                         getMetricGroup().counter("expansionRateCuts"));

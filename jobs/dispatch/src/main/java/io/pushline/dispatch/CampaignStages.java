@@ -71,7 +71,9 @@ record CampaignStages(
         DataStream<AudienceChunk> allChunks = chunks;
         ReminderStages fired = null;
         if (reminders != null) {
-            fired = ReminderStages.wire(requests, reminders, audience, deadLetters, maxParallelism);
+            fired =
+                    ReminderStages.wire(
+                            requests, backlogs, reminders, audience, deadLetters, maxParallelism);
             allChunks = chunks.union(fired.pushes());
         }
         SingleOutputStreamOperator<UidKeyed> uids =

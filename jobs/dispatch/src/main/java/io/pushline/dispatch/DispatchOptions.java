@@ -184,11 +184,13 @@ public final class DispatchOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
                     .withDescription(
-                            "With hold-watermark false and pacing on: how long a campaign's sends"
-                                    + " may queue in front of the pacer, beyond the watermark's own"
-                                    + " wait. The expansion rate adapts to the pacer's reports so"
-                                    + " that realtime sends, which queue behind them there, are not"
-                                    + " held up; 0 turns it off (backpressure alone).");
+                            "With hold-watermark false and pacing on: how long a campaign's or"
+                                    + " a fired reminder task's sends may queue in front of the"
+                                    + " pacer, beyond the watermark's own wait. The expansion rate"
+                                    + " and the reminder pacer's (at most dispatch.reminders.rate)"
+                                    + " adapt to the pacer's reports so that realtime sends, which"
+                                    + " queue behind them there, are not held up; 0 turns it off"
+                                    + " (backpressure alone).");
 
     public static final ConfigOption<Boolean> PACING_ENABLED =
             ConfigOptions.key("dispatch.pacing.enabled")

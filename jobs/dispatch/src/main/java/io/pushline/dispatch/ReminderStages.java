@@ -5,6 +5,7 @@ import io.pushline.reminders.SubscriberIds;
 import io.pushline.schema.Decision;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.DispatchTags;
+import io.pushline.schema.pacing.PacingStatus;
 import io.pushline.schema.reminders.ReminderEvent;
 import io.pushline.schema.reminders.ReminderLine;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -28,6 +29,7 @@ record ReminderStages(
 
     static ReminderStages wire(
             RequestStages requests,
+            DataStream<PacingStatus> reports,
             ReminderSettings reminders,
             AudienceSettings audience,
             DeadLetters deadLetters,
@@ -43,7 +45,13 @@ record ReminderStages(
                         .setMaxParallelism(maxParallelism);
         Reminders.Streams fired =
                 Reminders.build(
-                        resolved, reminders.rules, true, reminders.meterDelayMs, maxParallelism);
+                        resolved,
+                        reminders.rules,
+                        true,
+                        reminders.meterDelayMs,
+                        reports,
+                        audience.holdWatermark ? 0 : audience.targetDelayMs,
+                        maxParallelism);
         SingleOutputStreamOperator<AudienceChunk> pushes =
                 fired.chunks()
                         .process(new ReminderPushes(reminders.msgType, reminders.level))

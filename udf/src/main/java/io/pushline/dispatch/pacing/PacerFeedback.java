@@ -1,4 +1,4 @@
-package io.pushline.dispatch;
+package io.pushline.dispatch.pacing;
 
 import io.pushline.schema.pacing.PacingStatus;
 import java.util.Arrays;
@@ -9,19 +9,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the campaign expander learns from the pacers' reports (through {@code push.pacing}): whether
- * a vendor's backlog asks it to pause, and, with a target delay, how fast all campaigns together
- * may expand.
+ * What a stage that feeds a backlog into the dispatch path (the campaign expander, the reminder
+ * pacer) learns from the pacers' reports (through {@code push.pacing}): whether a vendor's backlog
+ * asks it to pause, and, with a target delay, how fast it may emit ids.
  *
  * <p>The rate is congestion control. The pacer reports how far event time has come through the
  * stages before it (its watermark); the gap to the event time of the expander is what those stages
- * hold, the campaign's queue that realtime sends wait behind. While it exceeds the target the rate
- * is cut by a third; while it does not, the rate grows by a quarter per report until the first cut
- * and by a twentieth after it: so a campaign starts slowly, finds what the stages absorb within
- * seconds, and then stays just under it without overshooting by much. Without fresh reports nothing
- * is known, and only backpressure limits the expansion.
+ * hold, the queue that realtime sends wait behind. Over the last second of reports the stage knows
+ * what it sent and how the queue (in time) grew, hence what the stages absorb. While the queue
+ * exceeds the target the rate is set to that capacity less what drains the excess within a second;
+ * while it does not, the rate grows by a quarter per report until a queue first shows and by a
+ * twentieth after it, and never stays under nine tenths of the capacity last seen. So a campaign
+ * starts slowly, finds what the stages absorb within seconds, and then stays near it. Without fresh
+ * reports nothing is known, and only backpressure limits the expansion.
  */
-final class PacerFeedback {
+ */
+public final class PacerFeedback {
     private static final Logger LOG = LoggerFactory.getLogger(PacerFeedback.class);
 
     /**
@@ -73,6 +76,12 @@ final class PacerFeedback {
     /** The adaptive rate is changed at most this often (the pacer reports every 200 ms). */
     static final long ADJUST_EVERY_MS = 200;
 
+    /** How much of the queue beyond the target a rate set now drains per second. */
+    static final double DRAIN_PER_SECOND = 1.0;
+
+    /** The capacity is estimated over this many reports (about a second). */
+    static final int CAPACITY_WINDOW = 5;
+
     /** A pacer report older than this says nothing about congestion now. */
     static final long LAG_FRESH_MS = 1_000;
 
@@ -85,6 +94,7 @@ final class PacerFeedback {
     /** Where the adaptive rate starts when a campaign starts with nothing learned yet. */
     static final double INITIAL_ADAPTIVE_RATE = 5_000;
 
+    private final String stage;
     private final long maxVendorBacklog;
     private final long targetDelayMs;
     private final Counter rateCuts;
@@ -103,6 +113,18 @@ final class PacerFeedback {
     private boolean slowStart;
 
     private long nextDueMs;
+
+    /** Ids emitted since the start, and the last reports' times, queues and totals. */
+    private long idsTotal;
+
+    private final long[] windowAt = new long[CAPACITY_WINDOW];
+    private final long[] windowQueued = new long[CAPACITY_WINDOW];
+    private final long[] windowIds = new long[CAPACITY_WINDOW];
+    private int windowCount;
+
+    /** What the stages absorb, ids a second, as last estimated; 0: not known. */
+    private double capacity;
+
     private long lastAdjustMs;
     private long idsSinceAdjust;
     private long lastSlowLogMs;
@@ -111,21 +133,24 @@ final class PacerFeedback {
     private long lastReportMs;
 
     /**
+     * @param stage what is slowed, for the log ("Campaign expansion")
      * @param maxVendorBacklog pause while a vendor reports more waiting sends than this; 0 never
      * @param targetDelayMs the queue in front of the pacer the rate aims at; 0: no adaptive rate
      */
-    PacerFeedback(long maxVendorBacklog, long targetDelayMs, Counter rateCuts) {
+    public PacerFeedback(
+            String stage, long maxVendorBacklog, long targetDelayMs, Counter rateCuts) {
+        this.stage = stage;
         this.maxVendorBacklog = maxVendorBacklog;
         this.targetDelayMs = targetDelayMs;
         this.rateCuts = rateCuts;
     }
 
     /** The adaptive rate in ids per second, 0 while none applies. */
-    double rate() {
+    public double rate() {
         return rate;
     }
 
-    PacingStatus status(String vendor) {
+    public PacingStatus status(String vendor) {
         return vendors.get(vendor);
     }
 
@@ -135,7 +160,7 @@ final class PacerFeedback {
      * @param expanding whether a campaign is being expanded now (else the report says nothing about
      *     the rate)
      */
-    void report(PacingStatus s, long now, long inputWatermark, boolean expanding) {
+    public void report(PacingStatus s, long now, long inputWatermark, boolean expanding) {
         vendors.put(s.vendor, s);
         if (now - s.ts <= LAG_FRESH_MS && s.watermark > 0) {
             lastReportMs = now;
@@ -164,17 +189,36 @@ final class PacerFeedback {
         if (!expanding) {
             return;
         }
+        idsTotal += emitted;
+        // the raw lag: the median trails a growing queue, and what went out is not delayed
+        long rawQueued = lag - base.min(now);
+        double absorbed = capacity(now, rawQueued, queued);
+        if (rawQueued > targetDelayMs) {
+            // a queue shows: stop doubling before the median says so (it trails by two reports,
+            // and a quarter more a report overshot by a second's worth in a model)
+            slowStart = false;
+        }
         if (queued > targetDelayMs) {
             slowStart = false;
-            rate = Math.max(MIN_ADAPTIVE_RATE, rate * 2 / 3);
+            // From what the stages absorb, less what drains the excess: a cut by a fixed share
+            // of the rate kept cutting while the queue drained (it stays above the target for a
+            // while) and ended at the floor; from the rate alone it did not know how far to go.
+            double excess = (queued - targetDelayMs) / 1000.0;
+            rate =
+                    absorbed > 0
+                            ? Math.max(
+                                    MIN_ADAPTIVE_RATE,
+                                    absorbed * Math.max(0.25, 1 - excess * DRAIN_PER_SECOND))
+                            : Math.max(MIN_ADAPTIVE_RATE, rate * 2 / 3);
             rateCuts.inc();
             if (now - lastSlowLogMs >= 10_000) {
                 lastSlowLogMs = now;
                 LOG.info(
-                        "Campaign expansion slowed to {} ids/s: the pacer's event time trailed"
+                        "{} slowed to {} ids/s: the pacer's event time trailed"
                                 + " this stage's by a median {} ms over the last {} reports, {} ms"
                                 + " more than the least such median of the last minute (target {}"
                                 + " ms)",
+                        stage,
                         Math.round(rate),
                         current,
                         CURRENT_FILTER,
@@ -182,15 +226,16 @@ final class PacerFeedback {
                         targetDelayMs);
             }
         } else if (rate > 0) {
-            // grows only while it is what limits: at most twice the rate achieved
+            // grows only while it is what limits: at most twice the rate achieved; back to what
+            // the stages were seen to absorb at once
             double achieved = emitted * 1000.0 / Math.max(1, elapsed);
             double growth = slowStart ? 1.25 : 1.05;
-            rate = Math.min(rate * growth, Math.max(2 * achieved, rate));
+            rate = Math.max(Math.min(rate * growth, Math.max(2 * achieved, rate)), absorbed * 0.9);
         }
     }
 
     /** A campaign starts: with fresh reports and nothing learned yet, the rate starts slowly. */
-    void campaignStarts(long now, long inputWatermark) {
+    public void campaignStarts(long now, long inputWatermark) {
         if (rate == 0 && targetDelayMs > 0) {
             // Even with nothing known (a fresh job: a pacer reports only the vendors it has
             // sent to), a campaign starts slowly: unlimited, a 30,000-uid list filled the stages
@@ -198,6 +243,31 @@ final class PacerFeedback {
             rate = INITIAL_ADAPTIVE_RATE;
             slowStart = true;
         }
+    }
+
+    /**
+     * What the stages between here and the pacer absorb, in ids a second, from the last second of
+     * reports while they held a queue: what went out, less what the queue grew by (the queue in
+     * time at the absorbed rate: a queue growing by g ms a second means {@code out = absorbed x (1
+     * + g / 1000)}); 0 while unknown. The last estimate stays until the next queue.
+     */
+    private double capacity(long now, long rawQueued, long queued) {
+        int i = windowCount++ % CAPACITY_WINDOW;
+        windowAt[i] = now;
+        windowQueued[i] = rawQueued;
+        windowIds[i] = idsTotal;
+        if (windowCount < CAPACITY_WINDOW || queued <= targetDelayMs / 2) {
+            return capacity;
+        }
+        int first = windowCount % CAPACITY_WINDOW; // the oldest of the window
+        long span = now - windowAt[first];
+        if (span <= 0) {
+            return capacity;
+        }
+        double out = (idsTotal - windowIds[first]) * 1000.0 / span;
+        double growth = (rawQueued - windowQueued[first]) * 1000.0 / span; // ms per second
+        capacity = out / Math.max(0.2, 1 + growth / 1000.0);
+        return capacity;
     }
 
     /** Without a lag to go by: a quarter more, as in slow start (no limit once past the cap). */
@@ -208,7 +278,7 @@ final class PacerFeedback {
     }
 
     /** {@code size} ids went out at {@code now}: the next chunk is due when the rate allows. */
-    void emitted(int size, long now) {
+    public void emitted(int size, long now) {
         if (rate > 0
                 && now - lastAdjustMs >= ADJUST_EVERY_MS
                 && now - lastReportMs > LAG_FRESH_MS) {
@@ -225,12 +295,12 @@ final class PacerFeedback {
     }
 
     /** When the adaptive rate allows the next chunk; {@code Long.MIN_VALUE} without one. */
-    long nextDueMs() {
+    public long nextDueMs() {
         return rate > 0 ? nextDueMs : Long.MIN_VALUE;
     }
 
     /** A chunk of at most a twentieth of a second's worth, so the adapted rate flows evenly. */
-    int chunkSize(int size) {
+    public int chunkSize(int size) {
         return rate > 0 ? (int) Math.max(1, Math.min(size, rate / 20)) : size;
     }
 
@@ -252,7 +322,7 @@ final class PacerFeedback {
     }
 
     /** A vendor whose fresh report says more is waiting than the bound, or null. */
-    String vendorBehind(long now) {
+    public String vendorBehind(long now) {
         if (maxVendorBacklog <= 0) {
             return null;
         }
