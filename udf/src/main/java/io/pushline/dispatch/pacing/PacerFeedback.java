@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
  * starts slowly, finds what the stages absorb within seconds, and then stays near it. Without fresh
  * reports nothing is known, and only backpressure limits the expansion.
  */
- */
 public final class PacerFeedback {
     private static final Logger LOG = LoggerFactory.getLogger(PacerFeedback.class);
 
