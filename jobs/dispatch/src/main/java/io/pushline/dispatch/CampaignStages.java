@@ -1,6 +1,5 @@
 package io.pushline.dispatch;
 
-import io.pushline.dispatch.pacing.StatusReports;
 import io.pushline.schema.Decision;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.DispatchTags;
@@ -29,29 +28,16 @@ record CampaignStages(
         DataStream<ReminderLine> reminderRejected) {
 
     /**
-     * @param pacingReports the pacers' reports as read from push.pacing; null: the split's (a
-     *     stream that never carries any)
      * @param reminders null: no reminders
      */
     static CampaignStages wire(
             RequestStages requests,
-            DataStream<String> pacingReports,
             AudienceSettings audience,
             PacingSettings pacing,
             ReminderSettings reminders,
             DeadLetters deadLetters,
             int maxParallelism) {
-        DataStream<PacingStatus> backlogs = requests.split(DispatchTags.PACING_STATUS);
-        if (pacingReports != null) {
-            SingleOutputStreamOperator<PacingStatus> reports =
-                    pacingReports
-                            .process(new StatusReports())
-                            .uid("pacing-reports")
-                            .name("Pacing reports")
-                            .setParallelism(1);
-            backlogs = reports;
-            deadLetters.of(reports);
-        }
+        DataStream<PacingStatus> backlogs = requests.backlogs();
         SingleOutputStreamOperator<AudienceChunk> chunks =
                 requests.routed(DispatchTags.CAMPAIGNS)
                         .connect(backlogs)
@@ -71,9 +57,17 @@ record CampaignStages(
         DataStream<AudienceChunk> allChunks = chunks;
         ReminderStages fired = null;
         if (reminders != null) {
+            // the pacers' reports exist only with pacing on
+            long target = pacing == null || audience.holdWatermark ? 0 : audience.targetDelayMs;
             fired =
                     ReminderStages.wire(
-                            requests, backlogs, reminders, audience, deadLetters, maxParallelism);
+                            requests,
+                            backlogs,
+                            target,
+                            reminders,
+                            audience,
+                            deadLetters,
+                            maxParallelism);
             allChunks = chunks.union(fired.pushes());
         }
         SingleOutputStreamOperator<UidKeyed> uids =

@@ -76,10 +76,14 @@ public final class DispatchJob {
         RequestStages requests =
                 RequestStages.wire(
                         input,
+                        campaigns ? pacingReports : null,
                         gate,
                         campaigns,
                         audience.chunkListsOver,
                         audience.releaseRate,
+                        // the pacers' reports exist only with pacing on
+                        pacing == null || audience.holdWatermark ? 0 : audience.targetDelayMs,
+                        deadLetters,
                         maxParallelism);
         deadLetters.add(requests.routed(DispatchTags.DEAD_LETTERS));
         DataStream<RegistryInput> toDevices = requests.toDevices();
@@ -87,13 +91,7 @@ public final class DispatchJob {
         if (campaigns) {
             campaignStages =
                     CampaignStages.wire(
-                            requests,
-                            pacingReports,
-                            audience,
-                            pacing,
-                            reminders,
-                            deadLetters,
-                            maxParallelism);
+                            requests, audience, pacing, reminders, deadLetters, maxParallelism);
             toDevices = toDevices.union(campaignStages.devices());
         }
         SingleOutputStreamOperator<DevicePush> registry =

@@ -47,7 +47,7 @@ public final class DispatchOptions {
                     .intType()
                     .defaultValue(10_000)
                     .withDescription(
-                            "With dispatch.audience.hold-watermark false: requests held for their 'at' (personal slots) leave the scheduler at most this many a second over the job once due; the rest wait for later watermarks and are decided when they leave, so a minute's slots due together do not hold realtime pushes behind them. 0: all at once. With hold-watermark true (replay's order) all leave at once, at their 'at'.");
+                            "With dispatch.audience.hold-watermark false: requests held for their 'at' (personal slots) leave the scheduler at most this many a second over the job once due; the rest wait for later watermarks and are decided when they leave, so a minute's slots due together do not hold realtime pushes behind them; with pacing on, also no faster than the pacers' reports say the stages absorb (dispatch.audience.target-delay). 0: all at once. With hold-watermark true (replay's order) all leave at once, at their 'at'.");
 
     public static final ConfigOption<Duration> MAX_SCHEDULE_AHEAD =
             ConfigOptions.key("dispatch.max-schedule-ahead")

@@ -30,6 +30,7 @@ record ReminderStages(
     static ReminderStages wire(
             RequestStages requests,
             DataStream<PacingStatus> reports,
+            long targetDelayMs,
             ReminderSettings reminders,
             AudienceSettings audience,
             DeadLetters deadLetters,
@@ -50,7 +51,7 @@ record ReminderStages(
                         true,
                         reminders.meterDelayMs,
                         reports,
-                        audience.holdWatermark ? 0 : audience.targetDelayMs,
+                        targetDelayMs,
                         maxParallelism);
         SingleOutputStreamOperator<AudienceChunk> pushes =
                 fired.chunks()

@@ -1,5 +1,6 @@
 package io.pushline.dispatch;
 
+import io.pushline.dispatch.pacing.PacerFeedback;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.PushRequest;
@@ -7,6 +8,7 @@ import io.pushline.schema.RecordFailure;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.dispatch.RegistryInput;
 import io.pushline.schema.dispatch.ScheduleState;
+import io.pushline.schema.pacing.PacingStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,12 +38,20 @@ import org.apache.flink.util.Collector;
  * and leave at later watermarks, each stamped with the time of the watermark step that releases it,
  * so it is never late downstream. Without a rate (replay's order) everything due leaves at once,
  * stamped {@code at}.
+ *
+ * <p>With a target delay too ({@link AdaptiveScheduleOperator}, which reads the vendor pacers'
+ * reports), the rate is also held to what the stages before the gate absorb, as campaigns expand
+ * ({@link PacerFeedback}): slots are single requests, dearer per push than a campaign's ids, and a
+ * fixed rate above what the stages take only moves the queue in front of the gate.
  */
 public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, RegistryInput>
         implements CheckpointedFunction {
     private final boolean campaigns;
     private final int chunkListsOver;
     private final int releaseRate;
+    private final long targetDelayMs;
+    private transient PacerFeedback feedback;
+    private transient long lastNow;
     private transient ListState<ParsedRecord> waiting;
     private transient ListState<ParsedRecord> deferredState;
     private transient ArrayDeque<ParsedRecord> deferred;
@@ -70,9 +80,18 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
      * @param releaseRate requests released a second over all subtasks once due; 0 for all at once
      */
     public Scheduler(boolean campaigns, int chunkListsOver, int releaseRate) {
+        this(campaigns, chunkListsOver, releaseRate, 0);
+    }
+
+    /**
+     * @param targetDelayMs with a release rate: the queue in front of the vendor pacers the
+     *     adaptive rate aims at, from the reports {@link #report} is given; 0: the fixed rate alone
+     */
+    public Scheduler(boolean campaigns, int chunkListsOver, int releaseRate, long targetDelayMs) {
         this.campaigns = campaigns;
         this.chunkListsOver = chunkListsOver;
         this.releaseRate = releaseRate;
+        this.targetDelayMs = targetDelayMs;
     }
 
     @Override
@@ -100,6 +119,27 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
         deferredCount = getRuntimeContext().getMetricGroup().counter("releaseDeferred");
         getRuntimeContext().getMetricGroup().gauge("releaseQueue", () -> deferred.size());
+        if (releaseRate > 0 && targetDelayMs > 0) {
+            feedback =
+                    new PacerFeedback(
+                            "Scheduled requests' release",
+                            0,
+                            targetDelayMs,
+                            getRuntimeContext().getMetricGroup().counter("releaseRateCuts"));
+            getRuntimeContext()
+                    .getMetricGroup()
+                    .gauge("releaseRateLimit", () -> Math.round(feedback.rate()));
+        }
+    }
+
+    /**
+     * A vendor pacer's report at processing time {@code now}, this subtask's input watermark then
+     * {@code watermark}: how congested the stages before the gate are (with a target delay only).
+     */
+    void report(PacingStatus status, long now, long watermark) {
+        if (feedback != null) {
+            feedback.report(status, now, watermark, !deferred.isEmpty());
+        }
     }
 
     @Override
@@ -143,6 +183,9 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
     private void releaseOrDefer(
             ParsedRecord in, long ts, Context ctx, Collector<RegistryInput> out) {
         if (releaseRate > 0 && (!deferred.isEmpty() || !take(ctx))) {
+            if (deferred.isEmpty() && feedback != null) {
+                feedback.campaignStarts(lastNow, ctx.timerService().currentWatermark());
+            }
             deferredCount.inc();
             deferred.add(in);
             return;
@@ -168,15 +211,22 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         }
     }
 
-    /** Takes one release from the bucket, refilled at this subtask's share of the rate. */
+    /**
+     * Takes one release from the bucket, refilled at this subtask's share of the rate, or at the
+     * adaptive rate if lower (each subtask learns its own: its share of what the stages absorb).
+     */
     private boolean take(Context ctx) {
         double perMs =
                 releaseRate
                         / 1000.0
                         / getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        if (feedback != null && feedback.rate() > 0) {
+            perMs = Math.min(perMs, feedback.rate() / 1000.0);
+        }
         // at most one watermark step's worth (50 ms) at once: no burst after a quiet spell
         double max = Math.max(1, perMs * 50);
         long now = ctx.timerService().currentProcessingTime();
+        lastNow = now;
         if (refilledAt == Long.MIN_VALUE) {
             tokens = max;
         } else if (now > refilledAt) {
@@ -187,6 +237,9 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
             return false;
         }
         tokens--;
+        if (feedback != null) {
+            feedback.emitted(1, now);
+        }
         return true;
     }
 
