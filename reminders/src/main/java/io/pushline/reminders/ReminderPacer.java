@@ -218,7 +218,7 @@ public class ReminderPacer extends AbstractStreamOperator<ReminderChunk>
         for (ScheduledTask s : due) {
             s.scheduled = true;
             if (queue.isEmpty() && feedback != null) {
-                feedback.campaignStarts(now(), inputWatermark);
+                feedback.backlogStarts(now(), inputWatermark);
             }
             queue.add(s);
             LOG.info(

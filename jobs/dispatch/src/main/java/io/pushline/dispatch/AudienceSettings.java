@@ -93,6 +93,15 @@ public final class AudienceSettings implements Serializable {
         return settings;
     }
 
+    /**
+     * The queue in front of the vendor pacers that the reminder pacer and the scheduler's release
+     * aim at: the target delay with live traffic (hold-watermark false) and pacing on, whose pacers
+     * are the ones that report; 0 (no adaptive rate) otherwise.
+     */
+    long backlogTargetMs(PacingSettings pacing) {
+        return pacing == null || holdWatermark ? 0 : targetDelayMs;
+    }
+
     private static <T extends Number> T atLeast(
             Configuration options, ConfigOption<T> option, long min) {
         T value = options.get(option);

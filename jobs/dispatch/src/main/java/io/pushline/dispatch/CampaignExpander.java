@@ -260,7 +260,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         if (waited && progress.request.ts <= inputWatermark) {
             progress.request.ts = inputWatermark + 1;
         }
-        feedback.campaignStarts(
+        feedback.backlogStarts(
                 getProcessingTimeService().getCurrentProcessingTime(), inputWatermark);
         running.start(progress, start.audience());
         schedule(0);

@@ -57,13 +57,11 @@ record CampaignStages(
         DataStream<AudienceChunk> allChunks = chunks;
         ReminderStages fired = null;
         if (reminders != null) {
-            // the pacers' reports exist only with pacing on
-            long target = pacing == null || audience.holdWatermark ? 0 : audience.targetDelayMs;
             fired =
                     ReminderStages.wire(
                             requests,
                             backlogs,
-                            target,
+                            audience.backlogTargetMs(pacing),
                             reminders,
                             audience,
                             deadLetters,

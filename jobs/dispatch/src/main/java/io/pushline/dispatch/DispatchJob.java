@@ -81,8 +81,7 @@ public final class DispatchJob {
                         campaigns,
                         audience.chunkListsOver,
                         audience.releaseRate,
-                        // the pacers' reports exist only with pacing on
-                        pacing == null || audience.holdWatermark ? 0 : audience.targetDelayMs,
+                        audience.backlogTargetMs(pacing),
                         deadLetters,
                         maxParallelism);
         deadLetters.add(requests.routed(DispatchTags.DEAD_LETTERS));

@@ -51,7 +51,6 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
     private final int releaseRate;
     private final long targetDelayMs;
     private transient PacerFeedback feedback;
-    private transient long lastNow;
     private transient ListState<ParsedRecord> waiting;
     private transient ListState<ParsedRecord> deferredState;
     private transient ArrayDeque<ParsedRecord> deferred;
@@ -184,7 +183,9 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
             ParsedRecord in, long ts, Context ctx, Collector<RegistryInput> out) {
         if (releaseRate > 0 && (!deferred.isEmpty() || !take(ctx))) {
             if (deferred.isEmpty() && feedback != null) {
-                feedback.campaignStarts(lastNow, ctx.timerService().currentWatermark());
+                feedback.backlogStarts(
+                        ctx.timerService().currentProcessingTime(),
+                        ctx.timerService().currentWatermark());
             }
             deferredCount.inc();
             deferred.add(in);
@@ -226,7 +227,6 @@ public class Scheduler extends KeyedProcessFunction<String, ParsedRecord, Regist
         // at most one watermark step's worth (50 ms) at once: no burst after a quiet spell
         double max = Math.max(1, perMs * 50);
         long now = ctx.timerService().currentProcessingTime();
-        lastNow = now;
         if (refilledAt == Long.MIN_VALUE) {
             tokens = max;
         } else if (now > refilledAt) {

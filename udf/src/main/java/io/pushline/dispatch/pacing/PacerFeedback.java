@@ -233,8 +233,11 @@ public final class PacerFeedback {
         }
     }
 
-    /** A campaign starts: with fresh reports and nothing learned yet, the rate starts slowly. */
-    public void campaignStarts(long now, long inputWatermark) {
+    /**
+     * A backlog starts (a campaign, a fired task, slots due together): with nothing learned yet,
+     * the rate starts slowly.
+     */
+    public void backlogStarts(long now, long inputWatermark) {
         if (rate == 0 && targetDelayMs > 0) {
             // Even with nothing known (a fresh job: a pacer reports only the vendors it has
             // sent to), a campaign starts slowly: unlimited, a 30,000-uid list filled the stages
