@@ -30,13 +30,14 @@ import picocli.CommandLine.Option;
  * {@code ./pushline bench chaos [--devices N] [--realtime-per-second R] [--rate PER_VENDOR]}: the
  * dispatch job's shaded jar on a real multi-process cluster ({@code cluster/}, its own files under
  * {@code .pushline/bench/chaos-cluster}), an N-device campaign drained at the vendors' pace plus
- * realtime pushes to freshly bound devices, while a TaskManager is killed with {@code -9} twice
- * (restarted after each), the Kafka broker is stopped for 20 s and HBase is stopped for 20 s. Then
- * every send and decision on the topics (read_committed) is counted against the model: one send and
- * one decision per (message, device). Last line {@code chaos kills K, duplicates D, missing M,
- * decisions missing X, recovery max R s}: K counts the kills that happened (the TaskManager was
- * running and the JobManager let it go), R is the slowest recovery. Exits 1 when anything is
- * duplicated or missing or a scheduled fault did not happen.
+ * realtime pushes to freshly bound devices, while the job is stopped with a savepoint and this
+ * checkout's jar resubmitted from it (an upgrade from {@code --upgrade-from}), a TaskManager is
+ * killed with {@code -9} twice (restarted after each), the Kafka broker is stopped for 20 s and
+ * HBase is stopped for 20 s. Then every send and decision on the topics (read_committed) is counted
+ * against the model: one send and one decision per (message, device). Last line {@code chaos kills
+ * K, duplicates D, missing M, decisions missing X, recovery max R s}: K counts the kills that
+ * happened (the TaskManager was running and the JobManager let it go), R is the slowest recovery.
+ * Exits 1 when anything is duplicated or missing or a scheduled fault did not happen.
  */
 @Command(
         name = "chaos",
@@ -201,28 +202,30 @@ final class ChaosBench extends Bench {
             realtime.start();
             System.out.println("  campaign sent; realtime pushes running");
 
+            // The upgrade first: the earlier version runs only while the binds load and the
+            // campaign starts, so every fault after it hits this checkout's code.
             incident(
                     tally,
-                    0.10,
-                    "kill",
-                    "kill -9 taskmanager-1",
-                    () -> killAndRestart(Role.TASKMANAGER_1));
-            incident(tally, 0.30, "kafka", "Kafka broker stopped 20 s", () -> outage(Role.KAFKA));
-            incident(tally, 0.50, "hbase", "HBase stopped 20 s", () -> outage(Role.HBASE));
-            incident(
-                    tally,
-                    0.70,
-                    "kill",
-                    "kill -9 taskmanager-2",
-                    () -> killAndRestart(Role.TASKMANAGER_2));
-            incident(
-                    tally,
-                    0.85,
+                    0.05,
                     "savepoint",
                     firstJar == null
                             ? "stop with savepoint, resubmit"
                             : "stop with savepoint, upgrade",
                     this::savepointAndResubmit);
+            incident(
+                    tally,
+                    0.20,
+                    "kill",
+                    "kill -9 taskmanager-1",
+                    () -> killAndRestart(Role.TASKMANAGER_1));
+            incident(tally, 0.40, "kafka", "Kafka broker stopped 20 s", () -> outage(Role.KAFKA));
+            incident(tally, 0.60, "hbase", "HBase stopped 20 s", () -> outage(Role.HBASE));
+            incident(
+                    tally,
+                    0.80,
+                    "kill",
+                    "kill -9 taskmanager-2",
+                    () -> killAndRestart(Role.TASKMANAGER_2));
 
             tally.awaitCampaign(Duration.ofMinutes(15));
             realtime.stopAndJoin();

@@ -2,7 +2,7 @@ package io.pushline.common;
 
 import io.pushline.schema.ParsedRecord;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
@@ -10,6 +10,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.util.clock.Clock;
 import org.apache.flink.util.clock.RelativeClock;
 import org.apache.flink.util.clock.SystemClock;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Bounded out-of-orderness over the records' {@code ts}; after a quiet spell the watermark follows
@@ -27,9 +28,11 @@ import org.apache.flink.util.clock.SystemClock;
  * decisions {@code no_device} in {@code bench audience}). The broker verifies it ({@link
  * BrokerLogEnds}): nothing committed after the last record this split emitted, as of a check at
  * time T; the watermark then follows T, not the wall clock of the moment, so a record written after
- * the check cannot be behind it (by more than its own delivery delay). A reader that has not yet
- * seen a record of its own partition cannot tell which one it reads; it advances only once every
- * input partition its JVM reads is at its end.
+ * the check cannot be behind it (by more than its own delivery delay). A split that has not emitted
+ * a record yet cannot tell which partition it reads (Flink makes its generator when the split is
+ * assigned, before any record, and tells it nothing about the split): it advances only once every
+ * partition of its reader without a record is verified at its end from where it started ({@link
+ * ReaderSplits}, filled by {@link SplitTrackingSource}).
  */
 public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedRecord> {
     private final long delay;
@@ -40,21 +43,6 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private static final org.slf4j.Logger LOG =
             org.slf4j.LoggerFactory.getLogger(IdleAdvancingWatermarks.class);
     private static final long WARN_AFTER_MS = 30_000;
-
-    /**
-     * How long after its creation a generator may not follow the wall clock. Flink creates a
-     * split's watermark output, and this generator with it, when the split's first records are
-     * emitted, and a reader's watermark is the least of its splits' outputs that exist: right after
-     * a start or a restore, a split whose first fetch has not been emitted yet holds nothing back,
-     * so a quiet split at its log end would otherwise take the reader's watermark to the wall clock
-     * ahead of that split's backlog, which then arrives late (binds decided after the pushes they
-     * preceded: {@code no_device} in {@code bench chaos} after a resubmission from a savepoint). A
-     * consumer also reports a partition's lag only once it has handed out a fetch of it. The grace
-     * runs on the activity clock, so time under backpressure does not count.
-     */
-    static final long FIRST_RECORD_GRACE_MS = 10_000;
-
-    private final long createdAt;
 
     /**
      * Wall-clock time beyond activity time between two periodic emits that counts as a pause long
@@ -70,7 +58,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private final LogEnds ends;
     private long waitingSince = Long.MIN_VALUE;
     private long warnedAt = Long.MIN_VALUE / 2;
-    private final List<String> topics;
+    private final ReaderSplits splits;
     private String topic;
     private int partition = -1;
 
@@ -80,6 +68,15 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
     private long maxTs = Long.MIN_VALUE;
     private long lastInputAt;
     private long emitted = Long.MIN_VALUE;
+
+    /**
+     * When this generator was made (wall clock): a check of the log from before then counts for
+     * nothing. It is a true statement about the log, but the log may have been another one (a topic
+     * deleted and made again with the same name, as tests do) and records written right before a
+     * job starts may carry any time (a replay, a test's fixed clock); waiting for one check of this
+     * generator's own costs 50 ms once.
+     */
+    private final long createdWall;
 
     /** Records behind the watermark since the last log line, and the most behind. */
     private long lateRecords;
@@ -103,13 +100,21 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
             Duration maxFuture,
             RelativeClock activity,
             Clock wall) {
-        this(outOfOrderness, idleAdvance, maxFuture, activity, wall, LogEnds.ALWAYS, List.of());
+        this(
+                outOfOrderness,
+                idleAdvance,
+                maxFuture,
+                activity,
+                wall,
+                LogEnds.ALWAYS,
+                new ReaderSplits());
     }
 
     /**
      * @param ends whether a partition is read to its end; a quiet partition that is not does not
      *     advance
-     * @param topics the topics read, for a reader that has not seen its partition yet
+     * @param splits the partitions of this split's reader, for a split that has not emitted a
+     *     record yet
      */
     IdleAdvancingWatermarks(
             Duration outOfOrderness,
@@ -118,29 +123,24 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
             RelativeClock activity,
             Clock wall,
             LogEnds ends,
-            List<String> topics) {
+            ReaderSplits splits) {
         this.ends = ends;
-        this.topics = List.copyOf(topics);
+        this.splits = splits;
         this.maxFuture = maxFuture.toMillis();
         this.delay = outOfOrderness.toMillis();
         this.idleAfter = idleAdvance.toMillis();
         this.activity = activity;
         this.wall = wall;
         this.lastInputAt = activity.relativeTimeMillis();
-        this.createdAt = lastInputAt;
+        this.createdWall = wall.absoluteTimeMillis();
     }
 
     /**
-     * For Kafka input of {@code topics} on the cluster of {@code ends} ({@link BrokerLogEnds#of}):
-     * quiet partitions advance once read to their end.
+     * For Kafka input read through a {@link SplitTrackingSource} from the cluster of {@code ends}
+     * ({@link BrokerLogEnds#of}): quiet partitions advance once read to their end.
      */
     public static WatermarkStrategy<ParsedRecord> strategy(
-            Duration outOfOrderness,
-            Duration idleAdvance,
-            Duration maxFuture,
-            List<String> topics,
-            LogEnds ends) {
-        List<String> read = List.copyOf(topics);
+            Duration outOfOrderness, Duration idleAdvance, Duration maxFuture, LogEnds ends) {
         return WatermarkStrategy.<ParsedRecord>forGenerator(
                         ctx ->
                                 new IdleAdvancingWatermarks(
@@ -150,7 +150,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                                         ctx.getInputActivityClock(),
                                         SystemClock.getInstance(),
                                         ends,
-                                        read))
+                                        ReaderSplits.of(ctx.getMetricGroup())))
                 .withTimestampAssigner((r, kafkaTs) -> r.timestamp());
     }
 
@@ -167,6 +167,9 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         int p = partitionOf(record.position);
         long offset = offsetOf(record.position);
         if (p >= 0 && offset >= 0 && record.source != null) {
+            if (topic == null) {
+                splits.firstRecord(new TopicPartition(record.source, p));
+            }
             topic = record.source;
             partition = p;
             next = offset + 1;
@@ -230,9 +233,10 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
      */
     private long readToTheEnd(long wallNow) {
         long verifiedAt =
-                topic != null
-                        ? ends.endVerifiedAt(topic, partition, next)
-                        : ends.allCaughtUp(topics) ? wallNow : Long.MIN_VALUE;
+                topic != null ? ends.endVerifiedAt(topic, partition, next) : startsVerifiedAt();
+        if (verifiedAt < createdWall) {
+            verifiedAt = Long.MIN_VALUE;
+        }
         boolean atEnd = verifiedAt != Long.MIN_VALUE;
         long now = activity.relativeTimeMillis();
         if (atEnd) {
@@ -245,10 +249,35 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                     "Quiet for {} ms but not read to the log end, so the watermark does not follow"
                             + " the wall clock: partition {}, lags {}",
                     now - waitingSince,
-                    topic == null ? "(no record yet)" : topic + "/" + partition,
+                    topic == null
+                            ? "(no record yet; the reader's without one: "
+                                    + splits.withoutRecords()
+                                    + ")"
+                            : topic + "/" + partition,
                     ends.describe());
         }
         return Math.min(verifiedAt, wallNow);
+    }
+
+    /**
+     * For a split without a record: when every partition of its reader without one was last
+     * verified at its end from where it started, or {@link Long#MIN_VALUE}. Flink also makes a
+     * generator for the reader's own output, which the Kafka reader never emits through: with every
+     * partition of the reader answering for itself (none pending), it holds nothing back.
+     */
+    private long startsVerifiedAt() {
+        if (ends == LogEnds.ALWAYS) {
+            return Long.MAX_VALUE;
+        }
+        if (!splits.isTracked()) {
+            return Long.MIN_VALUE; // not read through SplitTrackingSource: its splits are unknown
+        }
+        long at = Long.MAX_VALUE;
+        for (Map.Entry<TopicPartition, Long> e : splits.withoutRecords().entrySet()) {
+            TopicPartition tp = e.getKey();
+            at = Math.min(at, ends.endVerifiedAt(tp.topic(), tp.partition(), e.getValue()));
+        }
+        return at;
     }
 
     @Override
@@ -264,9 +293,7 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
         }
         lastEmitWall = wallNow;
         lastEmitActivity = now;
-        if (idleAfter > 0
-                && now - lastInputAt >= idleAfter
-                && (ends == LogEnds.ALWAYS || now - createdAt >= FIRST_RECORD_GRACE_MS)) {
+        if (idleAfter > 0 && now - lastInputAt >= idleAfter) {
             long atEndUntil = readToTheEnd(wallNow);
             if (atEndUntil != Long.MIN_VALUE) {
                 wm = Math.max(wm, atEndUntil - delay - 1);

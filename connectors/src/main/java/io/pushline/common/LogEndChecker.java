@@ -11,8 +11,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -90,7 +92,8 @@ final class LogEndChecker implements Runnable {
     static Properties consumerProperties(Properties kafka) {
         Properties p = new Properties();
         p.putAll(kafka);
-        p.remove("group.id");
+        // group.id (when given) only to look up the group's committed offsets: this consumer is
+        // assigned its partitions, never joins the group, never commits
         p.put("key.deserializer", ByteArrayDeserializer.class.getName());
         p.put("value.deserializer", ByteArrayDeserializer.class.getName());
         p.put("isolation.level", "read_committed");
@@ -98,9 +101,6 @@ final class LogEndChecker implements Runnable {
         p.put("max.poll.records", "1");
         p.put("fetch.max.wait.ms", "20");
         p.put("client.id", CLIENT_ID_PREFIX + THREADS.get());
-        // Its fetch metrics would count in ConsumerLag's view of the JVM's readers: a partition
-        // it read one record of would look behind for as long as the metric stays.
-        p.put("metric.reporters", "");
         return p;
     }
 
@@ -175,12 +175,14 @@ final class LogEndChecker implements Runnable {
         // before the end read, so a reader past it has emitted everything written until then.
         long checkedAt = System.currentTimeMillis();
         Map<TopicPartition, Long> ends = c.endOffsets(partitions, Duration.ofSeconds(5));
+        Map<Ask, Long> starts = starts(c, asks);
         for (Ask a : asks) {
             Long end = ends.get(a.partition());
-            if (end == null) {
+            Long position = a.next() >= 0 ? Long.valueOf(a.next()) : starts.get(a);
+            if (end == null || position == null) {
                 continue;
             }
-            if (end <= a.next() || onlyMarkersUpTo(c, a, end)) {
+            if (end <= position || onlyMarkersUpTo(c, a, position, end)) {
                 verified.put(a, checkedAt);
             } else {
                 verified.remove(a);
@@ -189,16 +191,53 @@ final class LogEndChecker implements Runnable {
     }
 
     /**
-     * Whether {@code a}'s partition holds no committed record from its position up to {@code end}.
+     * Where the splits asked about with a starting-offset marker instead of a position start: the
+     * group's committed offset for "committed" (its reset strategy is earliest), else the log's
+     * first offset. For "latest" that is less than where such a reader started, so its partition
+     * counts as read to its end only when nothing is committed in it at all: waiting longer is
+     * safe, advancing early is not.
      */
-    private boolean onlyMarkersUpTo(KafkaConsumer<byte[], byte[]> c, Ask a, long end) {
+    private Map<Ask, Long> starts(KafkaConsumer<byte[], byte[]> c, List<Ask> asks) {
+        List<Ask> marked = asks.stream().filter(a -> a.next() < 0).toList();
+        if (marked.isEmpty()) {
+            return Map.of();
+        }
+        Set<TopicPartition> partitions =
+                marked.stream().map(Ask::partition).collect(Collectors.toSet());
+        Map<TopicPartition, Long> first = c.beginningOffsets(partitions, Duration.ofSeconds(5));
+        Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
+        if (consumer.getProperty("group.id") != null
+                && marked.stream()
+                        .anyMatch(a -> a.next() == KafkaPartitionSplit.COMMITTED_OFFSET)) {
+            committed = c.committed(partitions, Duration.ofSeconds(5));
+        }
+        Map<Ask, Long> out = new HashMap<>();
+        for (Ask a : marked) {
+            OffsetAndMetadata group = committed.get(a.partition());
+            Long start =
+                    a.next() == KafkaPartitionSplit.COMMITTED_OFFSET && group != null
+                            ? Long.valueOf(group.offset())
+                            : first.get(a.partition());
+            if (start != null) {
+                out.put(a, start);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether {@code a}'s partition holds no committed record from {@code position} up to {@code
+     * end}.
+     */
+    private boolean onlyMarkersUpTo(
+            KafkaConsumer<byte[], byte[]> c, Ask a, long position, long end) {
         Long known = markersOnly.get(a);
         if (known != null && known == end) {
             return true;
         }
         TopicPartition tp = a.partition();
         c.assign(List.of(tp));
-        c.seek(tp, a.next());
+        c.seek(tp, position);
         for (int i = 0; i < 3; i++) {
             ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
             if (!records.isEmpty()) {

@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
+import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.util.clock.ManualClock;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 class IdleAdvancingWatermarksTest {
@@ -107,60 +109,96 @@ class IdleAdvancingWatermarksTest {
     }
 
     /**
-     * Before its first record a reader cannot tell its partition: all of the JVM's must be read.
+     * Before its first record a split cannot tell its partition: every partition of its reader
+     * without a record must be verified at its end from where it started.
      */
     @Test
-    void aReaderThatHasSeenNoRecordWaitsUntilEveryPartitionIsReadToItsEnd() {
-        Map<String, Boolean> caughtUp = new HashMap<>();
-        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
-        caughtUp.put("*", false);
-        activity.advanceTime(Duration.ofSeconds(11));
-        wall.advanceTime(Duration.ofSeconds(11));
-        lagAware.onPeriodicEmit(out);
-        assertThat(emitted).isEmpty();
-
-        caughtUp.put("*", true);
-        lagAware.onPeriodicEmit(out);
-        assertThat(emitted).containsExactly(WALL + 11_000 - 2_001);
-    }
-
-    /** A consumer reports a partition's lag only after a fetch: a first fetch gets time. */
-    @Test
-    void aReaderThatHasSeenNoRecordWaitsLongerThanTheIdleTimeForItsFirstFetch() {
-        Map<String, Boolean> caughtUp = new HashMap<>();
-        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
-        caughtUp.put("*", true);
+    void aSplitWithoutARecordWaitsUntilEveryPartitionOfItsReaderWithoutOneIsAtItsEnd() {
+        IdleAdvancingWatermarks first = lagAware(new HashMap<>());
+        splits.added(Map.of(DEVICES_0, 40L, REQUESTS_1, KafkaPartitionSplit.COMMITTED_OFFSET));
         activity.advanceTime(Duration.ofSeconds(6));
         wall.advanceTime(Duration.ofSeconds(6));
-        lagAware.onPeriodicEmit(out);
-        assertThat(emitted).as("within the grace for a first fetch").isEmpty();
-        activity.advanceTime(Duration.ofSeconds(4));
-        wall.advanceTime(Duration.ofSeconds(4));
-        lagAware.onPeriodicEmit(out);
-        assertThat(emitted).containsExactly(WALL + 10_000 - 2_001);
+        checks.put("device.events/0@40", WALL + 5_900);
+        first.onPeriodicEmit(out);
+        assertThat(emitted).as("push.requests/1 not verified yet").isEmpty();
+
+        checks.put("push.requests/1@-3", WALL + 5_950);
+        first.onPeriodicEmit(out);
+        assertThat(emitted)
+                .as("the earlier of the two checks")
+                .containsExactly(WALL + 5_900 - 2_001);
     }
 
     /**
-     * Flink makes a split's generator at its first records: a partition whose first fetch is not
-     * emitted yet holds nothing back, so a quiet one at its end must give it time.
+     * A check from before the generator was made says nothing about its reader (the topic may have
+     * been made again since, and records written just before the start may carry any time).
      */
     @Test
-    void aNewSplitAtItsEndWaitsForTheOtherSplitsFirstRecordsBeforeFollowingTheWallClock() {
-        Map<String, Boolean> caughtUp = new HashMap<>();
-        IdleAdvancingWatermarks lagAware = lagAware(caughtUp);
-        PushRequest p = new PushRequest();
-        p.ts = TS;
-        lagAware.onEvent(ParsedRecord.of(p).from("push.requests", "1-7"), TS, out);
-        caughtUp.put("push.requests/1", true);
+    void aCheckFromBeforeTheGeneratorWasMadeDoesNotCount() {
+        IdleAdvancingWatermarks fresh = lagAware(new HashMap<>());
+        splits.added(Map.of(DEVICES_0, KafkaPartitionSplit.EARLIEST_OFFSET));
+        checks.put("device.events/0@-2", WALL - 1);
         activity.advanceTime(Duration.ofSeconds(6));
         wall.advanceTime(Duration.ofSeconds(6));
-        lagAware.onPeriodicEmit(out);
-        assertThat(emitted).as("quiet and at its end, but new").containsExactly(TS - 2_001);
+        fresh.onPeriodicEmit(out);
+        assertThat(emitted).isEmpty();
 
-        activity.advanceTime(Duration.ofSeconds(4));
-        wall.advanceTime(Duration.ofSeconds(4));
-        lagAware.onPeriodicEmit(out);
-        assertThat(emitted).containsExactly(TS - 2_001, WALL + 10_000 - 2_001);
+        checks.put("device.events/0@-2", WALL + 5_000);
+        fresh.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(WALL + 5_000 - 2_001);
+    }
+
+    /** A partition that emitted a record answers for itself: the others no longer wait for it. */
+    @Test
+    void aPartitionThatEmittedARecordNoLongerHoldsTheSplitsWithoutOne() {
+        IdleAdvancingWatermarks quiet = lagAware(new HashMap<>());
+        IdleAdvancingWatermarks busy = lagAware(new HashMap<>());
+        splits.added(Map.of(DEVICES_0, 40L, REQUESTS_1, 7L));
+        checks.put("device.events/0@40", WALL + 5_900);
+        PushRequest p = new PushRequest();
+        busy.onEvent(ParsedRecord.of(p).from("push.requests", "1-7"), TS, out);
+        activity.advanceTime(Duration.ofSeconds(6));
+        wall.advanceTime(Duration.ofSeconds(6));
+        quiet.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(WALL + 5_900 - 2_001);
+        assertThat(splits.withoutRecords()).containsOnlyKeys(DEVICES_0);
+    }
+
+    /**
+     * Flink's generator of the reader's own output never sees a record: once every partition has
+     * one, nothing is pending and it follows the wall clock, as a split at its end does.
+     */
+    @Test
+    void theReadersOwnOutputHoldsNothingBackOnceEveryPartitionHasARecord() {
+        IdleAdvancingWatermarks main = lagAware(new HashMap<>());
+        IdleAdvancingWatermarks split = lagAware(new HashMap<>());
+        splits.added(Map.of(REQUESTS_1, 7L));
+        PushRequest p = new PushRequest();
+        split.onEvent(ParsedRecord.of(p).from("push.requests", "1-7"), TS, out);
+        activity.advanceTime(Duration.ofSeconds(6));
+        wall.advanceTime(Duration.ofSeconds(6));
+        main.onPeriodicEmit(out);
+        assertThat(emitted).containsExactly(WALL + 6_000 - 2_001);
+    }
+
+    /**
+     * A reader whose splits are not known (not read through SplitTrackingSource) never advances.
+     */
+    @Test
+    void aSplitWithoutARecordOfAnUnknownReaderDoesNotFollowTheWallClock() {
+        IdleAdvancingWatermarks unknown =
+                new IdleAdvancingWatermarks(
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(5),
+                        Duration.ZERO,
+                        activity,
+                        wall,
+                        (topic, partition, next) -> Long.MAX_VALUE,
+                        new ReaderSplits());
+        activity.advanceTime(Duration.ofSeconds(60));
+        wall.advanceTime(Duration.ofSeconds(60));
+        unknown.onPeriodicEmit(out);
+        assertThat(emitted).isEmpty();
     }
 
     /**
@@ -203,6 +241,16 @@ class IdleAdvancingWatermarksTest {
         assertThat(IdleAdvancingWatermarks.partitionOf("-1")).isEqualTo(-1);
         assertThat(IdleAdvancingWatermarks.partitionOf(null)).isEqualTo(-1);
     }
+
+    /** The partitions of the generators' reader. */
+    private final ReaderSplits splits = new ReaderSplits();
+
+    {
+        splits.tracked();
+    }
+
+    private static final TopicPartition DEVICES_0 = new TopicPartition("device.events", 0);
+    private static final TopicPartition REQUESTS_1 = new TopicPartition("push.requests", 1);
 
     /** Checks of the broker: "topic/partition@next" to the time of the check that verified it. */
     private final Map<String, Long> checks = new HashMap<>();
@@ -261,12 +309,6 @@ class IdleAdvancingWatermarksTest {
                                 ? Long.MAX_VALUE
                                 : Long.MIN_VALUE;
                     }
-
-                    @Override
-                    public boolean allCaughtUp(java.util.Collection<String> topics) {
-                        assertThat(topics).containsExactly("device.events", "push.requests");
-                        return caughtUp.getOrDefault("*", false);
-                    }
                 };
         return new IdleAdvancingWatermarks(
                 Duration.ofSeconds(2),
@@ -275,6 +317,6 @@ class IdleAdvancingWatermarksTest {
                 activity,
                 wall,
                 ends,
-                List.of("device.events", "push.requests"));
+                splits);
     }
 }

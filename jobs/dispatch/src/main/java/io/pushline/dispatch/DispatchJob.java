@@ -6,6 +6,7 @@ import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.NoEventTime;
 import io.pushline.common.OptionsParser;
+import io.pushline.common.SplitTrackingSource;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
@@ -182,11 +183,11 @@ public final class DispatchJob {
                         options.get(DispatchOptions.MAX_OUT_OF_ORDERNESS),
                         options.get(DispatchOptions.IDLE_ADVANCE),
                         options.get(DispatchOptions.MAX_FUTURE),
-                        topics,
-                        BrokerLogEnds.of(options));
+                        BrokerLogEnds.of(options, groupId));
         DataStream<ParsedRecord> input =
                 env.fromSource(
-                                KafkaIO.dispatchInput(options, groupId, topics),
+                                SplitTrackingSource.of(
+                                        KafkaIO.dispatchInput(options, groupId, topics)),
                                 watermarks,
                                 "Kafka input")
                         .uid("source-kafka")

@@ -90,8 +90,7 @@ public final class DispatchOptions {
                                     + " the quiet again), and once the broker confirms its"
                                     + " reader is at the partition's log end, its watermark"
                                     + " follows the wall clock (as of that check), so the last"
-                                    + " requests do not wait for newer ones; never in a"
-                                    + " partition's first 10 s after a start. 0 turns it off.");
+                                    + " requests do not wait for newer ones. 0 turns it off.");
 
     public static final ConfigOption<Boolean> KEEP_RUNNING =
             ConfigOptions.key("dispatch.bounded.keep-running")

@@ -5,6 +5,7 @@ import io.pushline.common.CommonOptions;
 import io.pushline.common.IdleAdvancingWatermarks;
 import io.pushline.common.KafkaIO;
 import io.pushline.common.OptionsParser;
+import io.pushline.common.SplitTrackingSource;
 import io.pushline.schema.DeadLetter;
 import io.pushline.schema.Decision;
 import io.pushline.schema.ParsedRecord;
@@ -105,15 +106,15 @@ public final class LongconnJob {
                         options.get(LongconnOptions.MAX_OUT_OF_ORDERNESS),
                         options.get(LongconnOptions.IDLE_ADVANCE),
                         options.get(LongconnOptions.MAX_FUTURE),
-                        INPUTS,
-                        BrokerLogEnds.of(options));
+                        BrokerLogEnds.of(options, options.get(LongconnOptions.GROUP_ID)));
         DataStream<ParsedRecord> input =
                 env.fromSource(
-                                KafkaIO.parsedInput(
-                                        options,
-                                        options.get(LongconnOptions.GROUP_ID),
-                                        INPUTS,
-                                        new LongconnRecords()),
+                                SplitTrackingSource.of(
+                                        KafkaIO.parsedInput(
+                                                options,
+                                                options.get(LongconnOptions.GROUP_ID),
+                                                INPUTS,
+                                                new LongconnRecords())),
                                 watermarks,
                                 "Kafka long-connection input")
                         .uid("source-kafka-longconn")
