@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -24,6 +25,7 @@ public final class ReaderSplits {
     private final Map<TopicPartition, Long> starts = new ConcurrentHashMap<>();
     private final Set<TopicPartition> emitted = ConcurrentHashMap.newKeySet();
     private volatile boolean tracked;
+    private final AtomicBoolean readerOutputMade = new AtomicBoolean();
 
     /** The splits of the reader whose metric group is {@code readerMetricGroup}. */
     static ReaderSplits of(Object readerMetricGroup) {
@@ -37,6 +39,16 @@ public final class ReaderSplits {
         synchronized (BY_READER) {
             BY_READER.remove(readerMetricGroup);
         }
+    }
+
+    /**
+     * Whether the generator being made is the reader's first: Flink makes the generator of the
+     * reader's own output before any split's (when the reader's output is set up; splits assigned
+     * before then wait for it). That output's watermarks go downstream as they are, not as the
+     * least of the splits', so its generator must never follow the wall clock on its own.
+     */
+    boolean firstGenerator() {
+        return readerOutputMade.compareAndSet(false, true);
     }
 
     /** A {@link SplitTrackingSource} reader reports here: what it says is all it reads. */

@@ -20,7 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /**
  * Reads the long-connection job's three topics in the source, so event time is known per partition:
  * first sends of {@code push.vendor.longconn} (their time is the record's, when dispatch wrote it;
- * retries, which carry an attempt number, are the job's own and skipped), acks of {@code
+ * retries, which carry an attempt number, are the job's own and come out empty), acks of {@code
  * longconn.acks} and presence of {@code longconn.presence}. Never fails: bad records come out as
  * dead letters.
  */
@@ -41,7 +41,7 @@ public class LongconnRecords implements KafkaRecordDeserializationSchema<ParsedR
         }
     }
 
-    /** The record parsed, a dead letter, or null for a retry (not a new send). */
+    /** The record parsed, a dead letter, or an empty record for a retry (not a new send). */
     static ParsedRecord parse(ConsumerRecord<byte[], byte[]> record, String text, String position) {
         String topic = record.topic();
         long seq =
@@ -88,7 +88,10 @@ public class LongconnRecords implements KafkaRecordDeserializationSchema<ParsedR
                 return dead(topic, position, "field 'attempt' must be an integer", text);
             }
             if (attempt.asInt() > 0) {
-                return null; // a retry the tracker made: not a new send
+                // A retry the tracker made: not a new send, but its position still comes out
+                // (empty: no time, dropped by SplitInput), or the split's watermark generator
+                // would never see its partition read to the end.
+                return new ParsedRecord().from(topic, position);
             }
         }
         SendRecord s;
