@@ -117,7 +117,8 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
                 activity,
                 wall,
                 LogEnds.ALWAYS,
-                new ReaderSplits());
+                new ReaderSplits(),
+                false);
     }
 
     /**
@@ -125,19 +126,6 @@ public final class IdleAdvancingWatermarks implements WatermarkGenerator<ParsedR
      *     advance
      * @param splits the partitions of this split's reader, for a split that has not emitted a
      *     record yet
-     */
-    IdleAdvancingWatermarks(
-            Duration outOfOrderness,
-            Duration idleAdvance,
-            Duration maxFuture,
-            RelativeClock activity,
-            Clock wall,
-            LogEnds ends,
-            ReaderSplits splits) {
-        this(outOfOrderness, idleAdvance, maxFuture, activity, wall, ends, splits, false);
-    }
-
-    /**
      * @param readerOutput the generator of the reader's own output (see {@link
      *     ReaderSplits#firstGenerator}), which never follows the wall clock
      */

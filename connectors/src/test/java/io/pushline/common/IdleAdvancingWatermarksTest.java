@@ -176,15 +176,7 @@ class IdleAdvancingWatermarksTest {
         assertThat(reader.firstGenerator()).isTrue();
         assertThat(reader.firstGenerator()).as("the splits' generators come after").isFalse();
         IdleAdvancingWatermarks main =
-                new IdleAdvancingWatermarks(
-                        Duration.ofSeconds(2),
-                        Duration.ofSeconds(5),
-                        Duration.ZERO,
-                        activity,
-                        wall,
-                        (topic, partition, next) -> WALL + 5_000,
-                        reader,
-                        true);
+                generator((topic, partition, next) -> WALL + 5_000, reader, true);
         reader.added(Map.of(REQUESTS_1, 7L));
         activity.advanceTime(Duration.ofSeconds(60));
         wall.advanceTime(Duration.ofSeconds(60));
@@ -200,14 +192,7 @@ class IdleAdvancingWatermarksTest {
     @Test
     void aSplitWithoutARecordOfAnUnknownReaderDoesNotFollowTheWallClock() {
         IdleAdvancingWatermarks unknown =
-                new IdleAdvancingWatermarks(
-                        Duration.ofSeconds(2),
-                        Duration.ofSeconds(5),
-                        Duration.ZERO,
-                        activity,
-                        wall,
-                        (topic, partition, next) -> Long.MAX_VALUE,
-                        new ReaderSplits());
+                generator((topic, partition, next) -> Long.MAX_VALUE, new ReaderSplits(), false);
         activity.advanceTime(Duration.ofSeconds(60));
         wall.advanceTime(Duration.ofSeconds(60));
         unknown.onPeriodicEmit(out);
@@ -323,6 +308,12 @@ class IdleAdvancingWatermarksTest {
                                 : Long.MIN_VALUE;
                     }
                 };
+        return generator(ends, splits, false);
+    }
+
+    /** A generator of 2 s disorder and 5 s idle advance on the test's clocks. */
+    private IdleAdvancingWatermarks generator(
+            LogEnds ends, ReaderSplits reader, boolean readerOutput) {
         return new IdleAdvancingWatermarks(
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(5),
@@ -330,6 +321,7 @@ class IdleAdvancingWatermarksTest {
                 activity,
                 wall,
                 ends,
-                splits);
+                reader,
+                readerOutput);
     }
 }
