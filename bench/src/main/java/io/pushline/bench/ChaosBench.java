@@ -232,6 +232,11 @@ final class ChaosBench extends Bench {
             System.out.printf(
                     "  campaign drained %.1f s after it was sent; %,d realtime pushes produced%n",
                     (System.currentTimeMillis() - campaignAt) / 1e3, realtime.expected.size());
+            // input acknowledged long after its time reaches the job late: the job cannot help it
+            System.out.printf(
+                    "  realtime records: slowest acknowledged by Kafka %,d ms after its time (the"
+                            + " record stamped %.1f s after the campaign)%n",
+                    realtime.slowestAckMs.get(), (realtime.slowestAckAt.get() - campaignAt) / 1e3);
             tally.awaitAll(realtime.expected, Duration.ofMinutes(3));
             // Late duplicates would come from a replay after the last restore: give them time.
             Thread.sleep(10_000);

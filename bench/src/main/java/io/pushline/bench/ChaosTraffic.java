@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -18,6 +19,14 @@ final class ChaosTraffic {
      */
     static final class Realtime extends Thread {
         final Set<String> expected = ConcurrentHashMap.newKeySet();
+
+        /**
+         * The longest a record took from its time to Kafka's acknowledgement, and when (its time):
+         * a record acknowledged long after its time reaches the job late whatever the job does.
+         */
+        final AtomicLong slowestAckMs = new AtomicLong();
+
+        final AtomicLong slowestAckAt = new AtomicLong();
         private final String kafka;
         private final int perSecond;
         private final AtomicBoolean stop = new AtomicBoolean();
@@ -39,13 +48,16 @@ final class ChaosTraffic {
                     long now = System.currentTimeMillis();
                     for (int j = 0; j < perSecond; j++) {
                         int k = next.getAndIncrement();
-                        p.send(bind(now, "rt-d" + k, "rt-u" + k, vendors[k % vendors.length]));
+                        p.send(
+                                bind(now, "rt-d" + k, "rt-u" + k, vendors[k % vendors.length]),
+                                (md, e) -> acked(now));
                         int pushed = k - 2 * perSecond;
                         if (pushed >= 0) {
                             String msgId = "rt-" + pushed;
                             p.send(
                                     push(msgId, now, uids("rt-u" + pushed), 3),
                                     (md, e) -> {
+                                        acked(now);
                                         if (e == null) {
                                             expected.add(msgId + "\u0000rt-d" + pushed);
                                         }
@@ -58,6 +70,14 @@ final class ChaosTraffic {
                 p.flush();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+
+        private void acked(long ts) {
+            long took = System.currentTimeMillis() - ts;
+            if (took > slowestAckMs.get()) {
+                slowestAckMs.set(took); // callbacks run on the producer's one I/O thread
+                slowestAckAt.set(ts);
             }
         }
 
