@@ -46,6 +46,29 @@ import picocli.CommandLine.Option;
 final class ChaosBench extends Bench {
     static final String NAMESPACE = "chaos";
     static final String CAMPAIGN = "chaos-campaign";
+
+    /**
+     * The gauges that say where a campaign's devices wait (expander, dictionary, scheduler, pacer
+     * queues) and each operator's watermarks: printed when the campaign stands still.
+     */
+    static final List<String> STALL_METRICS =
+            List.of(
+                    "campaignsRunning",
+                    "campaignIdsPending",
+                    "campaignsWaitingForStore",
+                    "expansionPaused",
+                    "expansionRateLimit",
+                    "audienceIds",
+                    "audienceUids",
+                    "chunksWaitingForDictionary",
+                    "releaseQueue",
+                    "backlog",
+                    "rate",
+                    "numRecordsIn",
+                    "numRecordsOut",
+                    "currentInputWatermark",
+                    "currentOutputWatermark");
+
     private static final Duration OUTAGE = Duration.ofSeconds(20);
 
     /** The faults {@code --faults} may pick: all by default. */
@@ -227,7 +250,7 @@ final class ChaosBench extends Bench {
                     "kill -9 taskmanager-2",
                     () -> killAndRestart(Role.TASKMANAGER_2));
 
-            tally.awaitCampaign(Duration.ofMinutes(15));
+            tally.awaitCampaign(Duration.ofMinutes(15), this::printJobState);
             realtime.stopAndJoin();
             System.out.printf(
                     "  campaign drained %.1f s after it was sent; %,d realtime pushes produced%n",
@@ -244,6 +267,9 @@ final class ChaosBench extends Bench {
 
             ChaosTally.Counts counts = tally.counts(realtime.expected);
             System.out.println(counts.details());
+            if (counts.missing() > 0) {
+                System.out.println("  " + tally.missingCampaignDevices());
+            }
             tally.drops().forEach(d -> System.out.println("  not a PASS: " + d));
             for (Incident i : incidents) {
                 System.out.printf(
@@ -298,6 +324,22 @@ final class ChaosBench extends Bench {
                 return 1;
             }
             return 0;
+        }
+
+        /** What the job holds while the campaign stands still: where its devices wait. */
+        private void printJobState() {
+            System.out.println("  no campaign send for a minute; the job's state now:");
+            try {
+                cluster.rest()
+                        .metrics(jobId, STALL_METRICS)
+                        .forEach(
+                                (chain, values) -> {
+                                    System.out.println("    " + chain);
+                                    values.forEach(v -> System.out.println("      " + v));
+                                });
+            } catch (Exception e) {
+                System.out.println("    (the job's metrics could not be read: " + e + ")");
+            }
         }
 
         /**

@@ -119,21 +119,66 @@ final class ChaosTally extends Thread implements AutoCloseable {
                 "campaign below " + share * 100 + "% (" + campaignSeen.get() + ")");
     }
 
-    /** Waits for every campaign device, or until no new one for 3 minutes. */
-    void awaitCampaign(Duration timeout) throws Exception {
+    /**
+     * Waits for every campaign device, or until no new one for 3 minutes; {@code stalled} runs once
+     * when none has come for a minute (to record the job's state while it stands still).
+     */
+    void awaitCampaign(Duration timeout, Runnable stalled) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         long last = -1;
         long lastChange = System.nanoTime();
+        boolean reported = false;
         while (campaignSeen.get() < devices && System.nanoTime() < deadline) {
             long now = campaignSeen.get();
+            long still = System.nanoTime() - lastChange;
             if (now != last) {
                 last = now;
                 lastChange = System.nanoTime();
-            } else if (System.nanoTime() - lastChange > Duration.ofMinutes(3).toNanos()) {
+            } else if (still > Duration.ofMinutes(3).toNanos()) {
                 return;
+            } else if (!reported && still > Duration.ofMinutes(1).toNanos()) {
+                reported = true;
+                stalled.run();
             }
             Thread.sleep(200);
         }
+    }
+
+    /**
+     * The campaign devices without a send: how many per vendor (devices take the vendors in turn)
+     * and the first runs of consecutive device numbers, which tell a lost chunk (a run), a lost
+     * vendor queue (one vendor) and a lost tail (one run at the end) apart.
+     */
+    String missingCampaignDevices() {
+        Vendor[] vendors = Vendor.values();
+        long[] byVendor = new long[vendors.length];
+        List<String> runs = new ArrayList<>();
+        int runCount = 0;
+        int start = -1;
+        for (int d = 0; d <= devices; d++) {
+            boolean missing = d < devices && campaignSends[d] == 0;
+            if (missing) {
+                byVendor[d % vendors.length]++;
+                if (start < 0) {
+                    start = d;
+                }
+            } else if (start >= 0) {
+                runCount++;
+                if (runs.size() < 12) {
+                    runs.add(start == d - 1 ? "d" + start : "d" + start + "-d" + (d - 1));
+                }
+                start = -1;
+            }
+        }
+        Map<String, Long> perVendor = new TreeMap<>();
+        for (int i = 0; i < vendors.length; i++) {
+            if (byVendor[i] > 0) {
+                perVendor.put(vendors[i].wireName(), byVendor[i]);
+            }
+        }
+        return String.format(
+                "campaign devices without a send by vendor %s; %,d runs, first %s",
+                perVendor, runCount, runs);
     }
 
     /** Waits until the expected realtime pairs have a send (at most the timeout). */

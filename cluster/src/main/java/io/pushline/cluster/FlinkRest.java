@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -132,6 +134,46 @@ public final class FlinkRest {
             }
         }
         return total;
+    }
+
+    /**
+     * Every metric of the job whose id ends with one of {@code suffixes}, by operator chain: each
+     * as {@code id=min/max/sum} over the chain's subtasks (a gauge's sum is the whole job's, its
+     * min and max show a subtask that differs). For a look at a job that stands still.
+     */
+    public Map<String, List<String>> metrics(String jobId, List<String> suffixes)
+            throws IOException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> v : vertexMetrics(jobId).entrySet()) {
+            List<String> ids = new ArrayList<>();
+            for (JsonNode m : get(v.getValue())) {
+                String id = m.path("id").asText();
+                if (suffixes.stream().anyMatch(id::endsWith)) {
+                    ids.add(id);
+                }
+            }
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < ids.size(); i += 20) { // a few ids a call: URLs stay short
+                List<String> encoded = new ArrayList<>();
+                for (String id : ids.subList(i, Math.min(ids.size(), i + 20))) {
+                    encoded.add(URLEncoder.encode(id, StandardCharsets.UTF_8));
+                }
+                String get = String.join(",", encoded);
+                for (JsonNode m : get(v.getValue() + "?get=" + get + "&agg=min,max,sum")) {
+                    values.add(
+                            String.format(
+                                    "%s=%s/%s/%s",
+                                    m.path("id").asText(),
+                                    m.path("min").asText(),
+                                    m.path("max").asText(),
+                                    m.path("sum").asText()));
+                }
+            }
+            if (!values.isEmpty()) {
+                out.put(v.getKey(), values);
+            }
+        }
+        return out;
     }
 
     /** Each operator chain's name and the path of its subtasks' metrics. */
