@@ -20,8 +20,16 @@ import org.slf4j.LoggerFactory;
  * exceeds the target the rate is set to that capacity less what drains the excess within a second;
  * while it does not, the rate grows by a quarter per report until a queue first shows and by a
  * twentieth after it, and never stays under nine tenths of the capacity last seen. So a campaign
- * starts slowly, finds what the stages absorb within seconds, and then stays near it. Without fresh
- * reports nothing is known, and only backpressure limits the expansion.
+ * starts slowly, finds what the stages absorb within seconds, and then stays near it.
+ *
+ * <p>Reports reach the stage through one of its own inputs, and Flink reads no input of a task
+ * whose output is backpressured: the very congestion a report tells of holds it back. So a late
+ * report is news too. A report that a vendor is behind stands until a newer one of that vendor, for
+ * up to a minute (trusting only fresh ones, one chaos run's expander never paused and left 90,000
+ * sends a vendor in the pacers against a bound of 20,000); a report that arrives late cuts the
+ * rate; and once reports have come, a silence is not a reason to speed up for ten seconds. Only a
+ * stage that has never had a report grows its rate blind, so that pacers with nothing sent yet
+ * (they report only the vendors they have sent to) do not hold a campaign back.
  */
 public final class PacerFeedback {
     private static final Logger LOG = LoggerFactory.getLogger(PacerFeedback.class);
@@ -69,8 +77,14 @@ public final class PacerFeedback {
      */
     static final int CURRENT_FILTER = 5;
 
-    /** A backlog report older than this is not trusted (the pacer may be gone or restarting). */
-    static final long STATUS_FRESH_MS = 5_000;
+    /**
+     * A report that a vendor is behind stands this long unless a newer report of the vendor came
+     * (the pacer may be gone: then the stage does not wait for ever).
+     */
+    static final long BEHIND_HOLDS_MS = 60_000;
+
+    /** After a report, a silence this long lets the rate grow blind (the pacer may be gone). */
+    static final long BLIND_AFTER_MS = 10_000;
 
     /** The adaptive rate is changed at most this often (the pacer reports every 200 ms). */
     static final long ADJUST_EVERY_MS = 200;
@@ -81,7 +95,7 @@ public final class PacerFeedback {
     /** The capacity is estimated over this many reports (about a second). */
     static final int CAPACITY_WINDOW = 5;
 
-    /** A pacer report older than this says nothing about congestion now. */
+    /** A pacer report older than this says nothing about congestion now, except that it is late. */
     static final long LAG_FRESH_MS = 1_000;
 
     /** The adaptive rate never goes below this, so a campaign always moves. */
@@ -160,8 +174,12 @@ public final class PacerFeedback {
      *     the rate)
      */
     public void report(PacingStatus s, long now, long inputWatermark, boolean expanding) {
-        vendors.put(s.vendor, s);
-        if (now - s.ts <= LAG_FRESH_MS && s.watermark > 0) {
+        PacingStatus before = vendors.get(s.vendor);
+        if (before == null || s.ts >= before.ts) {
+            vendors.put(s.vendor, s);
+        }
+        boolean late = now - s.ts > LAG_FRESH_MS;
+        if (s.watermark > 0) {
             lastReportMs = now;
         }
         if (targetDelayMs <= 0 || now - lastAdjustMs < ADJUST_EVERY_MS) {
@@ -173,7 +191,11 @@ public final class PacerFeedback {
         idsSinceAdjust = 0;
         long lag = queueingMs(now, inputWatermark);
         if (lag == Long.MIN_VALUE) {
-            growBlind();
+            if (late && expanding && s.watermark > 0) {
+                cutForLateReport(now, now - s.ts);
+            } else {
+                growBlind();
+            }
             return;
         }
         recent[recentCount++ % recent.length] = lag;
@@ -272,6 +294,30 @@ public final class PacerFeedback {
         return capacity;
     }
 
+    /**
+     * A report came {@code lateMs} after it was made: this stage's input waited, because its output
+     * is backpressured. A third less, or back to a rate when there was none.
+     */
+    private void cutForLateReport(long now, long lateMs) {
+        slowStart = false;
+        rate =
+                rate > 0
+                        ? Math.max(MIN_ADAPTIVE_RATE, rate * 2 / 3)
+                        : Math.max(
+                                MIN_ADAPTIVE_RATE,
+                                capacity > 0 ? capacity * 0.9 : INITIAL_ADAPTIVE_RATE);
+        rateCuts.inc();
+        if (now - lastSlowLogMs >= 10_000) {
+            lastSlowLogMs = now;
+            LOG.info(
+                    "{} slowed to {} ids/s: a pacer report reached it {} ms after it was made (its"
+                            + " output is backpressured)",
+                    stage,
+                    Math.round(rate),
+                    lateMs);
+        }
+    }
+
     /** Without a lag to go by: a quarter more, as in slow start (no limit once past the cap). */
     private void growBlind() {
         if (rate > 0) {
@@ -283,9 +329,10 @@ public final class PacerFeedback {
     public void emitted(int size, long now) {
         if (rate > 0
                 && now - lastAdjustMs >= ADJUST_EVERY_MS
-                && now - lastReportMs > LAG_FRESH_MS) {
-            // no report says anything: grow as in slow start, so a pacer that never reports
-            // (gone, or nothing sent yet) leaves the campaign to backpressure within seconds
+                && (lastReportMs == 0 || now - lastReportMs > BLIND_AFTER_MS)) {
+            // no report says anything: grow as in slow start, so pacers that never reported
+            // (nothing sent yet) leave the campaign to backpressure within seconds; after
+            // reports, a silence is more likely this stage's own blocked input
             lastAdjustMs = now;
             idsSinceAdjust = 0;
             growBlind();
@@ -323,13 +370,16 @@ public final class PacerFeedback {
         return worst - Math.max(0, now - inputWatermark);
     }
 
-    /** A vendor whose fresh report says more is waiting than the bound, or null. */
+    /**
+     * A vendor whose latest report says more is waiting than the bound (see {@link
+     * #BEHIND_HOLDS_MS}), or null.
+     */
     public String vendorBehind(long now) {
         if (maxVendorBacklog <= 0) {
             return null;
         }
         for (PacingStatus s : vendors.values()) {
-            if (s.backlog > maxVendorBacklog && now - s.ts <= STATUS_FRESH_MS) {
+            if (s.backlog > maxVendorBacklog && now - s.ts <= BEHIND_HOLDS_MS) {
                 return s.vendor;
             }
         }
