@@ -154,6 +154,61 @@ class IdDictionaryITCase {
         }
     }
 
+    /**
+     * The client sends a batch again when its answer was lost (a timeout) after the server applied
+     * it: the claims of the first attempt come back refused. They are still the writer's own, and
+     * each uid must keep an id that leads back to it.
+     */
+    @Test
+    void claimsSentTwiceBecauseAnAnswerWasLostKeepEveryUidReachable() throws Exception {
+        Connection hbase = STACK.get().hbase().connection();
+        HBaseTables.ensure(hbase, "dictretry");
+        List<String> uids = IntStream.range(0, 50).mapToObj(i -> "retried-" + i).toList();
+        Map<String, Integer> ids;
+        try (IdDictionary dict = new IdDictionary(answeredTwice(hbase), "dictretry", 10)) {
+            ids = dict.assignAll(uids);
+        }
+        assertThat(new HashSet<>(ids.values())).hasSize(50);
+        try (IdDictionary reader = new IdDictionary(hbase, "dictretry", 10)) {
+            for (String uid : uids) {
+                assertThat(reader.idOf(uid)).isEqualTo(ids.get(uid));
+                assertThat(reader.uidOf(ids.get(uid))).as(uid).isEqualTo(uid);
+            }
+            assertThat(reader.universe().cardinality()).isEqualTo(50);
+        }
+    }
+
+    /** {@code hbase}, except that the tables send every batch of claims twice. */
+    private static Connection answeredTwice(Connection hbase) {
+        return (Connection)
+                java.lang.reflect.Proxy.newProxyInstance(
+                        Connection.class.getClassLoader(),
+                        new Class<?>[] {Connection.class},
+                        (proxy, m, args) -> {
+                            Object real = m.invoke(hbase, args);
+                            if (!(real instanceof Table)) {
+                                return real;
+                            }
+                            return java.lang.reflect.Proxy.newProxyInstance(
+                                    Table.class.getClassLoader(),
+                                    new Class<?>[] {Table.class},
+                                    (p2, tm, targs) -> {
+                                        if (tm.getName().equals("close")) {
+                                            return null; // the real connection stays open
+                                        }
+                                        try {
+                                            if (tm.getName().equals("checkAndMutate")
+                                                    && targs[0] instanceof List) {
+                                                tm.invoke(real, targs); // its answer is lost
+                                            }
+                                            return tm.invoke(real, targs);
+                                        } catch (java.lang.reflect.InvocationTargetException e) {
+                                            throw e.getCause();
+                                        }
+                                    });
+                        });
+    }
+
     /** {@code hbase}, except that the tables' {@code method} fails as a dying writer would. */
     private static Connection failing(Connection hbase, String method) {
         return (Connection)
