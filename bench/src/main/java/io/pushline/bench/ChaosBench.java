@@ -368,6 +368,14 @@ final class ChaosBench extends Bench {
                                     // as production runs it: campaigns decided as they expand
                                     "--dispatch.audience.hold-watermark",
                                     "false"));
+            if (jar != null) {
+                // The earlier version's expander trusted only fresh pacer reports, which reach it
+                // late while its output is backpressured: it ran the whole campaign into the
+                // pacers within a minute, before the upgrade. Held to the sends' rate, it leaves
+                // this checkout's job a campaign to expand under the faults.
+                options.add("--dispatch.audience.max-ids-per-second");
+                options.add(String.valueOf((long) rate * Vendor.values().length));
+            }
             options.addAll(extra); // --set: later options win
             return new FlinkCli(cluster.layout()).submit("dispatch", jar, options, savepoint, null);
         }
