@@ -62,9 +62,8 @@ final class ChaosBench extends Bench {
                     "audienceUids",
                     "chunksWaitingForDictionary",
                     "releaseQueue",
-                    "backlog",
-                    "rate",
-                    "numRecordsIn",
+                    ".backlog",
+                    ".rate",
                     "numRecordsOut",
                     "currentInputWatermark",
                     "currentOutputWatermark");
