@@ -47,27 +47,6 @@ final class ChaosBench extends Bench {
     static final String NAMESPACE = "chaos";
     static final String CAMPAIGN = "chaos-campaign";
 
-    /**
-     * The gauges that say where a campaign's devices wait (expander, dictionary, scheduler, pacer
-     * queues) and each operator's watermarks: printed when the campaign stands still.
-     */
-    static final List<String> STALL_METRICS =
-            List.of(
-                    "campaignsRunning",
-                    "campaignIdsPending",
-                    "campaignsWaitingForStore",
-                    "expansionPaused",
-                    "expansionRateLimit",
-                    "audienceIds",
-                    "audienceUids",
-                    "chunksWaitingForDictionary",
-                    "releaseQueue",
-                    ".backlog",
-                    ".rate",
-                    "numRecordsOut",
-                    "currentInputWatermark",
-                    "currentOutputWatermark");
-
     private static final Duration OUTAGE = Duration.ofSeconds(20);
 
     /** The faults {@code --faults} may pick: all by default. */
@@ -249,7 +228,8 @@ final class ChaosBench extends Bench {
                     "kill -9 taskmanager-2",
                     () -> killAndRestart(Role.TASKMANAGER_2));
 
-            tally.awaitCampaign(Duration.ofMinutes(15), this::printJobState);
+            tally.awaitCampaign(
+                    Duration.ofMinutes(15), () -> JobStandstill.print(cluster.rest(), jobId));
             realtime.stopAndJoin();
             System.out.printf(
                     "  campaign drained %.1f s after it was sent; %,d realtime pushes produced%n",
@@ -323,22 +303,6 @@ final class ChaosBench extends Bench {
                 return 1;
             }
             return 0;
-        }
-
-        /** What the job holds while the campaign stands still: where its devices wait. */
-        private void printJobState() {
-            System.out.println("  no campaign send for a minute; the job's state now:");
-            try {
-                cluster.rest()
-                        .metrics(jobId, STALL_METRICS)
-                        .forEach(
-                                (chain, values) -> {
-                                    System.out.println("    " + chain);
-                                    values.forEach(v -> System.out.println("      " + v));
-                                });
-            } catch (Exception e) {
-                System.out.println("    (the job's metrics could not be read: " + e + ")");
-            }
         }
 
         /**
