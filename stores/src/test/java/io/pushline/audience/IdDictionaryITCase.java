@@ -180,37 +180,35 @@ class IdDictionaryITCase {
 
     /** {@code hbase}, except that the tables send every batch of claims twice. */
     private static Connection answeredTwice(Connection hbase) {
-        return (Connection)
-                java.lang.reflect.Proxy.newProxyInstance(
-                        Connection.class.getClassLoader(),
-                        new Class<?>[] {Connection.class},
-                        (proxy, m, args) -> {
-                            Object real = m.invoke(hbase, args);
-                            if (!(real instanceof Table)) {
-                                return real;
-                            }
-                            return java.lang.reflect.Proxy.newProxyInstance(
-                                    Table.class.getClassLoader(),
-                                    new Class<?>[] {Table.class},
-                                    (p2, tm, targs) -> {
-                                        if (tm.getName().equals("close")) {
-                                            return null; // the real connection stays open
-                                        }
-                                        try {
-                                            if (tm.getName().equals("checkAndMutate")
-                                                    && targs[0] instanceof List) {
-                                                tm.invoke(real, targs); // its answer is lost
-                                            }
-                                            return tm.invoke(real, targs);
-                                        } catch (java.lang.reflect.InvocationTargetException e) {
-                                            throw e.getCause();
-                                        }
-                                    });
-                        });
+        return withTables(
+                hbase,
+                (m, args, real) -> {
+                    if (m.getName().equals("checkAndMutate") && args[0] instanceof List) {
+                        m.invoke(real, args); // its answer is lost
+                    }
+                    return m.invoke(real, args);
+                });
     }
 
     /** {@code hbase}, except that the tables' {@code method} fails as a dying writer would. */
     private static Connection failing(Connection hbase, String method) {
+        return withTables(
+                hbase,
+                (m, args, real) -> {
+                    if (m.getName().equals(method)) {
+                        throw new java.io.IOException("writer died (test)");
+                    }
+                    return m.invoke(real, args);
+                });
+    }
+
+    /** A call to a table of a wrapped connection. */
+    private interface TableCall {
+        Object call(java.lang.reflect.Method m, Object[] args, Table real) throws Exception;
+    }
+
+    /** {@code hbase}, with every call to its tables made through {@code call}. */
+    private static Connection withTables(Connection hbase, TableCall call) {
         return (Connection)
                 java.lang.reflect.Proxy.newProxyInstance(
                         Connection.class.getClassLoader(),
@@ -224,14 +222,11 @@ class IdDictionaryITCase {
                                     Table.class.getClassLoader(),
                                     new Class<?>[] {Table.class},
                                     (p2, tm, targs) -> {
-                                        if (tm.getName().equals(method)) {
-                                            throw new java.io.IOException("writer died (test)");
-                                        }
                                         if (tm.getName().equals("close")) {
                                             return null; // the real connection stays open
                                         }
                                         try {
-                                            return tm.invoke(real, targs);
+                                            return call.call(tm, targs, (Table) real);
                                         } catch (java.lang.reflect.InvocationTargetException e) {
                                             throw e.getCause();
                                         }
