@@ -46,7 +46,6 @@ import picocli.CommandLine.Option;
 final class ChaosBench extends Bench {
     static final String NAMESPACE = "chaos";
     static final String CAMPAIGN = "chaos-campaign";
-
     private static final Duration OUTAGE = Duration.ofSeconds(20);
 
     /** The faults {@code --faults} may pick: all by default. */

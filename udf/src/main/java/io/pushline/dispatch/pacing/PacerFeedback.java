@@ -231,21 +231,13 @@ public final class PacerFeedback {
                                     MIN_ADAPTIVE_RATE,
                                     absorbed * Math.max(0.25, 1 - excess * DRAIN_PER_SECOND))
                             : Math.max(MIN_ADAPTIVE_RATE, rate * 2 / 3);
-            rateCuts.inc();
-            if (now - lastSlowLogMs >= 10_000) {
-                lastSlowLogMs = now;
-                LOG.info(
-                        "{} slowed to {} ids/s: the pacer's event time trailed"
-                                + " this stage's by a median {} ms over the last {} reports, {} ms"
-                                + " more than the least such median of the last minute (target {}"
-                                + " ms)",
-                        stage,
-                        Math.round(rate),
-                        current,
-                        CURRENT_FILTER,
-                        queued,
-                        targetDelayMs);
-            }
+            slowed(
+                    now,
+                    String.format(
+                            "the pacer's event time trailed this stage's by a median %d ms over"
+                                    + " the last %d reports, %d ms more than the least such median"
+                                    + " of the last minute (target %d ms)",
+                            current, CURRENT_FILTER, queued, targetDelayMs));
         } else if (rate > 0) {
             // grows only while it is what limits: at most twice the rate achieved; back to what
             // the stages were seen to absorb at once
@@ -306,15 +298,19 @@ public final class PacerFeedback {
                         : Math.max(
                                 MIN_ADAPTIVE_RATE,
                                 capacity > 0 ? capacity * 0.9 : INITIAL_ADAPTIVE_RATE);
+        slowed(
+                now,
+                "a pacer report reached it "
+                        + lateMs
+                        + " ms after it was made (its output is backpressured)");
+    }
+
+    /** Counts a cut of the rate and says why, at most every 10 s. */
+    private void slowed(long now, String why) {
         rateCuts.inc();
         if (now - lastSlowLogMs >= 10_000) {
             lastSlowLogMs = now;
-            LOG.info(
-                    "{} slowed to {} ids/s: a pacer report reached it {} ms after it was made (its"
-                            + " output is backpressured)",
-                    stage,
-                    Math.round(rate),
-                    lateMs);
+            LOG.info("{} slowed to {} ids/s: {}", stage, Math.round(rate), why);
         }
     }
 
