@@ -126,9 +126,17 @@ final class ChaosBench extends Bench {
                         + " on a cluster under %s%n",
                 devices, rate, realtimePerSecond, home);
         cluster.up(System.out);
-        try {
+        try (Supervisor supervisor = new Supervisor(cluster)) {
+            supervisor.start();
             return new ChaosBench.Run(
-                            cluster, devices, realtimePerSecond, rate, extra, faults, firstJar)
+                            cluster,
+                            supervisor,
+                            devices,
+                            realtimePerSecond,
+                            rate,
+                            extra,
+                            faults,
+                            firstJar)
                     .run();
         } finally {
             System.out.println("Stopping the cluster (files kept under " + home + ") ...");
@@ -138,6 +146,7 @@ final class ChaosBench extends Bench {
 
     private static final class Run {
         private final LocalCluster cluster;
+        private final Supervisor supervisor;
         private final int devices;
         private final int realtimePerSecond;
         private final int rate;
@@ -150,6 +159,7 @@ final class ChaosBench extends Bench {
 
         Run(
                 LocalCluster cluster,
+                Supervisor supervisor,
                 int devices,
                 int realtimePerSecond,
                 int rate,
@@ -160,6 +170,7 @@ final class ChaosBench extends Bench {
             this.extra = extra;
             this.faults = faults;
             this.cluster = cluster;
+            this.supervisor = supervisor;
             this.devices = devices;
             this.realtimePerSecond = realtimePerSecond;
             this.rate = rate;
@@ -217,18 +228,31 @@ final class ChaosBench extends Bench {
                     0.20,
                     "kill",
                     "kill -9 taskmanager-1",
-                    () -> killAndRestart(Role.TASKMANAGER_1));
-            incident(tally, 0.40, "kafka", "Kafka broker stopped 20 s", () -> outage(Role.KAFKA));
-            incident(tally, 0.60, "hbase", "HBase stopped 20 s", () -> outage(Role.HBASE));
+                    () -> on(Role.TASKMANAGER_1, () -> killAndRestart(Role.TASKMANAGER_1)));
+            incident(
+                    tally,
+                    0.40,
+                    "kafka",
+                    "Kafka broker stopped 20 s",
+                    () -> on(Role.KAFKA, () -> outage(Role.KAFKA)));
+            incident(
+                    tally,
+                    0.60,
+                    "hbase",
+                    "HBase stopped 20 s",
+                    () -> on(Role.HBASE, () -> outage(Role.HBASE)));
             incident(
                     tally,
                     0.80,
                     "kill",
                     "kill -9 taskmanager-2",
-                    () -> killAndRestart(Role.TASKMANAGER_2));
+                    () -> on(Role.TASKMANAGER_2, () -> killAndRestart(Role.TASKMANAGER_2)));
 
             tally.awaitCampaign(
-                    Duration.ofMinutes(15), () -> JobStandstill.print(cluster.rest(), jobId));
+                    Duration.ofMinutes(15),
+                    () ->
+                            JobStandstill.print(
+                                    cluster.rest(), jobId, "no campaign send for a minute"));
             realtime.stopAndJoin();
             System.out.printf(
                     "  campaign drained %.1f s after it was sent; %,d realtime pushes produced%n",
@@ -249,6 +273,7 @@ final class ChaosBench extends Bench {
                 System.out.println("  " + tally.missingCampaignDevices());
             }
             tally.drops().forEach(d -> System.out.println("  not a PASS: " + d));
+            supervisor.restarts().forEach(r -> System.out.println("  unplanned: " + r));
             for (Incident i : incidents) {
                 System.out.printf(
                         "  %-28s at %5.1f s: %s%n",
@@ -281,6 +306,7 @@ final class ChaosBench extends Bench {
             results.put("missing", counts.missing());
             results.put("decisionsMissing", counts.decisionsMissing());
             results.put("recoveryMaxSeconds", max);
+            results.put("unplannedRestarts", supervisor.restarts().size());
             results.write();
             System.out.printf(
                     "chaos kills %d, duplicates %d, missing %d, decisions missing %d, recovery max"
@@ -357,7 +383,15 @@ final class ChaosBench extends Bench {
                 System.out.println("    the fault did not happen (see above)");
                 return;
             }
-            long recovered = tally.awaitWrittenAfter(faultEnd, Duration.ofMinutes(10));
+            long recovered =
+                    tally.awaitWrittenAfter(
+                            faultEnd,
+                            Duration.ofMinutes(10),
+                            () ->
+                                    JobStandstill.print(
+                                            cluster.rest(),
+                                            jobId,
+                                            "no send written after the fault for two minutes"));
             Incident i = new Incident(fault, name, at, recovered - faultEnd, true);
             incidents.add(i);
             System.out.printf(
@@ -403,34 +437,23 @@ final class ChaosBench extends Bench {
             if (!gone) {
                 System.out.printf(
                         "    the JobManager still lists %s 60 s after the kill%n", tm.id());
-                restart(tm);
+                supervisor.startAgain(tm);
                 return -1;
             }
             System.out.printf(
                     "    the JobManager let %s go after %.1f s; restarting it%n",
                     tm.id(), (System.currentTimeMillis() - at) / 1e3);
-            restart(tm);
+            supervisor.startAgain(tm);
             return at;
         }
 
-        /**
-         * Starts a killed process again, up to three times: on this loaded 2-core machine a
-         * TaskManager started while the job recovers has timed out creating its RPC system (10 s).
-         * The fault under test is the kill, not the restart.
-         */
-        private void restart(Role role) throws Exception {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    cluster.start(role);
-                    return;
-                } catch (java.io.IOException e) {
-                    if (attempt == 3) {
-                        throw e;
-                    }
-                    System.out.printf(
-                            "    %s did not start (%s); starting it again%n",
-                            role.id(), e.getMessage());
-                }
+        /** Runs a fault on {@code role}'s process, which the supervisor leaves alone meanwhile. */
+        private long on(Role role, Fault fault) throws Exception {
+            supervisor.hold(role);
+            try {
+                return fault.run();
+            } finally {
+                supervisor.release(role);
             }
         }
 

@@ -193,8 +193,19 @@ final class ChaosTally extends Thread implements AutoCloseable {
     }
 
     /** Waits until a send written (record time) after {@code t} is visible; returns when. */
-    long awaitWrittenAfter(long t, Duration timeout) throws Exception {
-        await(() -> maxWrittenVisible > t, timeout, "no send written after the fault visible");
+    long awaitWrittenAfter(long t, Duration timeout, Runnable stalled) throws Exception {
+        long reportAt = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        boolean[] reported = {false};
+        await(
+                () -> {
+                    if (!reported[0] && System.nanoTime() > reportAt) {
+                        reported[0] = true;
+                        stalled.run();
+                    }
+                    return maxWrittenVisible > t;
+                },
+                timeout,
+                "no send written after the fault visible");
         return System.currentTimeMillis();
     }
 

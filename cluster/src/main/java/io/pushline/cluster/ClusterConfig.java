@@ -124,10 +124,23 @@ final class ClusterConfig {
                 "transaction.state.log.num.partitions=4",
                 "group.initial.rebalance.delay.ms=0",
                 "auto.create.topics.enable=false",
+                // The controller fences a broker it has not heard from in 9 s by default; this
+                // node's only broker then leads no partition until it is heard again. On a
+                // 2-core machine recovering a job (bench chaos run 20) the controller's own
+                // events took 21 s, the broker was fenced for 17 s and every writer failed.
+                "broker.session.timeout.ms=30000",
                 "");
     }
 
-    /** HBase in standalone mode: master, region server and ZooKeeper in one process. */
+    /**
+     * HBase in standalone mode: master, region server and ZooKeeper in one process.
+     *
+     * <p>Standalone HBase gives its ZooKeeper sessions 10 s unless told otherwise; a master or
+     * region server whose session expires aborts, and in standalone mode that ends the process. On
+     * a 2-core machine recovering a job, host stalls of 1.5-5.4 s in a row expired both (bench
+     * chaos run 20), so the sessions get 60 s, which ZooKeeper must allow (its ceiling is 20 ticks,
+     * 40 s, by default).
+     */
     static List<String> hbaseSettings(ClusterLayout layout) {
         Path hbase = layout.data().resolve("hbase");
         return List.of(
@@ -141,7 +154,9 @@ final class ClusterConfig {
                 "hbase.regionserver.port=" + ClusterLayout.HBASE_REGIONSERVER_PORT,
                 "hbase.master.info.port=-1",
                 "hbase.regionserver.info.port=-1",
-                "hbase.unsafe.stream.capability.enforce=false");
+                "hbase.unsafe.stream.capability.enforce=false",
+                "zookeeper.session.timeout.localHBaseCluster=60000",
+                "hbase.zookeeper.property.maxSessionTimeout=60000");
     }
 
     private static final String LOG4J =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.configuration.Configuration;
@@ -82,5 +83,34 @@ class ClusterConfigTest {
         assertThat(ClusterConfig.hbaseSettings(layout))
                 .contains("hbase.cluster.distributed=false")
                 .contains("hbase.zookeeper.property.clientPort=" + ClusterLayout.ZOOKEEPER_PORT);
+    }
+
+    /**
+     * A starved 2-core machine stalls for seconds at a time while a job recovers: neither HBase's
+     * ZooKeeper sessions nor the broker's session with its controller may expire in that time, and
+     * ZooKeeper must grant the session HBase asks for (it caps it at maxSessionTimeout).
+     */
+    @Test
+    void sessionsOutlastStallsOfAStarvedMachine() throws Exception {
+        ClusterLayout layout = layout();
+        Map<String, Integer> hbase = new HashMap<>();
+        for (String kv : ClusterConfig.hbaseSettings(layout)) {
+            String key = kv.substring(0, kv.indexOf('='));
+            if (key.toLowerCase(java.util.Locale.ROOT).contains("session")) {
+                hbase.put(key, Integer.parseInt(kv.substring(kv.indexOf('=') + 1)));
+            }
+        }
+        int asked = hbase.getOrDefault("zookeeper.session.timeout.localHBaseCluster", 10_000);
+        assertThat(asked).isGreaterThanOrEqualTo(60_000);
+        assertThat(hbase.getOrDefault("hbase.zookeeper.property.maxSessionTimeout", 40_000))
+                .isGreaterThanOrEqualTo(asked);
+
+        ClusterConfig.writeAll(layout);
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(layout.conf().resolve("kafka.properties"))) {
+            p.load(in);
+        }
+        assertThat(Integer.parseInt(p.getProperty("broker.session.timeout.ms", "9000")))
+                .isGreaterThanOrEqualTo(30_000);
     }
 }
