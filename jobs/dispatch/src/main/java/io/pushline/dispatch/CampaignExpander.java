@@ -10,6 +10,7 @@ import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.DispatchTags;
 import io.pushline.schema.pacing.PacingStatus;
+import java.util.ArrayList;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -85,6 +86,10 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     private transient Audiences audiences;
     private transient RunningCampaigns running;
     private transient ListState<CampaignProgress> checkpointed;
+
+    /** The newest pacer report of each vendor, restored to every subtask (union). */
+    private transient ListState<PacingStatus> reportsState;
+
     private transient long inputWatermark;
     private transient long outputWatermark;
     private transient StepTimer steps;
@@ -165,6 +170,22 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
                                 new ListStateDescriptor<>(
                                         "campaigns", TypeInformation.of(CampaignProgress.class)));
         running.restore(checkpointed.get());
+        reportsState =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>(
+                                        "pacerReports", TypeInformation.of(PacingStatus.class)));
+        feedback =
+                new PacerFeedback(
+                        "Campaign expansion",
+                        maxVendorBacklog,
+                        holdWatermark ? 0 : targetDelayMs,
+                        getMetricGroup().counter("expansionRateCuts"));
+        if (!running.isEmpty()) {
+            // resumed mid-campaign: not unlimited, not blind (see PacerFeedback#restored)
+            feedback.restored(
+                    reportsState.get(), getProcessingTimeService().getCurrentProcessingTime());
+        }
         waiting = new StoreWaits(RETRY_FIRST_MS, RETRY_MAX_MS);
         waiting.initialize(ctx.getOperatorStateStore());
         if (!running.isEmpty()) {
@@ -187,12 +208,6 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
         getMetricGroup().gauge("campaignIdsPending", running::pendingIds);
         getMetricGroup().gauge("campaignsWaitingForStore", () -> waiting.size());
         storeFailures = getMetricGroup().counter("segmentStoreFailures");
-        feedback =
-                new PacerFeedback(
-                        "Campaign expansion",
-                        maxVendorBacklog,
-                        holdWatermark ? 0 : targetDelayMs,
-                        getMetricGroup().counter("expansionRateCuts"));
         watermarkWaits = getMetricGroup().counter("expansionWatermarkWaits");
         batchFullAt = Long.MIN_VALUE;
         getMetricGroup().gauge("expansionRateLimit", () -> Math.round(feedback.rate()));
@@ -357,6 +372,7 @@ public class CampaignExpander extends AbstractStreamOperator<AudienceChunk>
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
         super.snapshotState(ctx);
         checkpointed.update(running.snapshot());
+        reportsState.update(new ArrayList<>(feedback.reports()));
         waiting.snapshot();
     }
 

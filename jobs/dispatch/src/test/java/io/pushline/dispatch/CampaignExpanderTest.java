@@ -199,6 +199,64 @@ class CampaignExpanderTest {
         }
     }
 
+    /**
+     * The pacers' queues are restored from the same checkpoint as the expander: a report that a
+     * vendor was behind still holds after the restore, until a newer report says otherwise.
+     */
+    @Test
+    void aRestoredCampaignStaysPausedWhileTheRestoredReportSaysAVendorIsBehind() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness(new CampaignExpander(audiences, 10, 10_000, 500, true))) {
+            h.processElement1(campaign("m14", "a OR b", 1_000), 1_000);
+            advance(h, 1, 3);
+            h.processElement2(PacingStatus.of("xiaomi", 10_000, 500, 500, 3), 3);
+            snapshot = h.snapshot(1, 3);
+        }
+        try (var h = restored(new CampaignExpander(audiences, 10, 10_000, 500, true), snapshot)) {
+            advance(h, 1, 1_000);
+            assertThat(chunks(h)).as("paused by the restored report").isEmpty();
+            h.processElement2(PacingStatus.of("xiaomi", 400, 500, 500, 1_000), 1_000);
+            advance(h, 1_001, 1_100);
+            assertThat(chunks(h)).hasSize(12); // the 12 chunks after the checkpoint's 3
+        }
+    }
+
+    /**
+     * Resumed mid-campaign without the hold, the expander starts at the rate a new campaign starts
+     * at and does not grow blind while the pacers' reports have not reached it yet.
+     */
+    @Test
+    void aCampaignResumedFromACheckpointStartsSlowlyNotUnlimited() throws Exception {
+        write("c", 0, 40_000);
+        audiences = FolderAudiences.factory(dir, null);
+        OperatorSubtaskState snapshot;
+        try (var h = harness(new CampaignExpander(audiences, 5_000, 0, 0, false, 100))) {
+            h.setProcessingTime(10_000);
+            h.processElement1(campaign("m15", "c", 9_900), 9_900);
+            for (long t = 10_000; t < 10_200; t += 20) {
+                h.processWatermark1(new Watermark(t));
+                advance(h, t + 1, t + 20);
+            }
+            snapshot = h.snapshot(1, 10_200);
+        }
+        // restored ten seconds later, on the same clock
+        try (var h =
+                new TwoInputStreamOperatorTestHarness<>(
+                        new CampaignExpander(audiences, 5_000, 0, 0, false, 100))) {
+            h.setup();
+            h.setProcessingTime(20_000);
+            h.initializeState(snapshot);
+            h.open();
+            for (long t = 20_000; t < 22_000; t += 20) {
+                h.processWatermark1(new Watermark(t));
+                advance(h, t + 1, t + 20);
+            }
+            assertThat(ids(h))
+                    .as("two seconds at 5,000 ids/s without a report, not the rest at once")
+                    .isBetween(5_000L, 12_000L);
+        }
+    }
+
     @Test
     void withoutTheHoldEachChunkIsDecidedWhenItIsExpanded() throws Exception {
         try (var h = harness(new CampaignExpander(audiences, 10, 10_000, 0, false))) {

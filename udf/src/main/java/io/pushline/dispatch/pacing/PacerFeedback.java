@@ -262,6 +262,37 @@ public final class PacerFeedback {
     }
 
     /**
+     * The newest report of each vendor, for the checkpoint: the pacers' queues are restored too.
+     */
+    public java.util.Collection<PacingStatus> reports() {
+        return vendors.values();
+    }
+
+    /**
+     * The stage was restored with a backlog under way and these reports from before the failure.
+     * The pacers' queues were restored from the same checkpoint, so a restored report that a vendor
+     * is behind stands as it would have (until a newer one or {@link #BEHIND_HOLDS_MS}); the rate
+     * starts where a new backlog's does, and a silence counts from now: reports reach a restored
+     * stage late (they are read again from the checkpoint's offsets, behind whatever its inputs
+     * replay), and blind growth from the restore flooded the pacers with 38,000 sends a vendor
+     * within 40 s of one chaos run's upgrade (bound 20,000), holding realtime sends behind them for
+     * as long.
+     */
+    public void restored(Iterable<PacingStatus> reports, long now) {
+        for (PacingStatus s : reports) {
+            PacingStatus before = vendors.get(s.vendor);
+            if (before == null || s.ts >= before.ts) {
+                vendors.put(s.vendor, s);
+            }
+        }
+        lastReportMs = now;
+        if (rate == 0 && targetDelayMs > 0) {
+            rate = INITIAL_ADAPTIVE_RATE;
+            slowStart = true;
+        }
+    }
+
+    /**
      * What the stages between here and the pacer absorb, in ids a second, from the last second of
      * reports while they held a queue: what went out, less what the queue grew by (the queue in
      * time at the absorbed rate: a queue growing by g ms a second means {@code out = absorbed x (1
