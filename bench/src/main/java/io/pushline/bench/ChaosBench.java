@@ -254,20 +254,24 @@ final class ChaosBench extends Bench {
                             JobStandstill.print(
                                     cluster.rest(), jobId, "no campaign send for a minute"));
             realtime.stopAndJoin();
+            Set<String> model = realtime.expected();
             System.out.printf(
-                    "  campaign drained %.1f s after it was sent; %,d realtime pushes produced%n",
-                    (System.currentTimeMillis() - campaignAt) / 1e3, realtime.expected.size());
+                    "  campaign drained %.1f s after it was sent; %,d realtime pushes in the model,"
+                            + " %,d left out (their bind reached Kafka after the push's time)%n",
+                    (System.currentTimeMillis() - campaignAt) / 1e3,
+                    model.size(),
+                    realtime.lateBinds());
             // input acknowledged long after its time reaches the job late: the job cannot help it
             System.out.printf(
                     "  realtime records: slowest acknowledged by Kafka %,d ms after its time (the"
                             + " record stamped %.1f s after the campaign)%n",
                     realtime.slowestAckMs.get(), (realtime.slowestAckAt.get() - campaignAt) / 1e3);
-            tally.awaitAll(realtime.expected, Duration.ofMinutes(3));
+            tally.awaitAll(model, Duration.ofMinutes(3));
             // Late duplicates would come from a replay after the last restore: give them time.
             Thread.sleep(10_000);
             tally.close();
 
-            ChaosTally.Counts counts = tally.counts(realtime.expected);
+            ChaosTally.Counts counts = tally.counts(model);
             System.out.println(counts.details());
             if (counts.missing() > 0) {
                 System.out.println("  " + tally.missingCampaignDevices());
@@ -307,6 +311,7 @@ final class ChaosBench extends Bench {
             results.put("decisionsMissing", counts.decisionsMissing());
             results.put("recoveryMaxSeconds", max);
             results.put("unplannedRestarts", supervisor.restarts().size());
+            results.put("realtimeLateBinds", realtime.lateBinds());
             results.write();
             System.out.printf(
                     "chaos kills %d, duplicates %d, missing %d, decisions missing %d, recovery max"
