@@ -255,6 +255,7 @@ final class PacingBench extends Bench {
                                 Configuration.fromMap(opts),
                                 "bench-pacing",
                                 "sends",
+                                Topics.VENDOR_TOPICS,
                                 s -> Topics.vendorTopic(s.vendor),
                                 s -> s.deviceId))
                 .uid("bench-vendor-topics")

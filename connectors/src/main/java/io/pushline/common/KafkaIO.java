@@ -12,15 +12,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -200,8 +207,8 @@ public final class KafkaIO {
     }
 
     /**
-     * An exactly-once sink writing each record as JSON to the topic {@code topicOf} names, keyed by
-     * {@code keyOf} (null for no key).
+     * An exactly-once sink writing each record as JSON to {@code topic}, keyed by {@code keyOf}
+     * (null for no key).
      *
      * @param transactionalIdPrefix the job's prefix, unique per job on one Kafka cluster
      * @param name distinguishes the sink's transactional ids from the job's other sinks
@@ -210,6 +217,28 @@ public final class KafkaIO {
             Configuration conf,
             String transactionalIdPrefix,
             String name,
+            String topic,
+            SerializableFunction<T, String> keyOf) {
+        return jsonSink(conf, transactionalIdPrefix, name, Pattern.quote(topic), t -> topic, keyOf);
+    }
+
+    /**
+     * An exactly-once sink writing each record as JSON to the topic {@code topicOf} names, one of
+     * those {@code topics} (a regular expression) matches, keyed by {@code keyOf}.
+     *
+     * <p>Transactional ids are pooled: a sink reuses the ids of its committed transactions instead
+     * of opening a new one per checkpoint. With Flink's default every checkpoint of every sink
+     * subtask initialised a fresh id (a round trip to the transaction coordinator and a write to
+     * its log), three times a second at the 300 ms interval, and the broker keeps each id it ever
+     * saw for {@code transactional.id.expiration.ms} (7 days): millions of ids a week per job. On
+     * restart, transactions left open are found by listing the producers of {@code topics}, which
+     * is why the topics must be known (the principal needs DESCRIBE on its transactional ids).
+     */
+    public static <T> KafkaSink<T> jsonSink(
+            Configuration conf,
+            String transactionalIdPrefix,
+            String name,
+            String topics,
             SerializableFunction<T, String> topicOf,
             SerializableFunction<T, String> keyOf) {
         Properties producer = clientProperties(conf);
@@ -223,7 +252,8 @@ public final class KafkaIO {
                 .setKafkaProducerConfig(producer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(transactionalIdPrefix + "-" + name)
-                .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
+                .setTransactionNamingStrategy(TransactionNamingStrategy.POOLING)
+                .setRecordSerializer(new JsonRecords<>(topics, topicOf, keyOf))
                 .build();
     }
 
@@ -239,7 +269,7 @@ public final class KafkaIO {
                 .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setKafkaProducerConfig(clientProperties(conf))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-                .setRecordSerializer(new JsonRecords<>(topicOf, keyOf))
+                .setRecordSerializer(new JsonRecords<>(null, topicOf, keyOf))
                 .build();
     }
 
@@ -297,15 +327,31 @@ public final class KafkaIO {
         }
     }
 
-    static final class JsonRecords<T> implements KafkaRecordSerializationSchema<T> {
+    static final class JsonRecords<T>
+            implements KafkaRecordSerializationSchema<T>, KafkaDatasetFacetProvider {
         private static final long serialVersionUID = 1L;
+        private final String topics; // a regular expression; null: not known (at least once)
         private final SerializableFunction<T, String> topicOf;
         private final SerializableFunction<T, String> keyOf;
 
         JsonRecords(
-                SerializableFunction<T, String> topicOf, SerializableFunction<T, String> keyOf) {
+                String topics,
+                SerializableFunction<T, String> topicOf,
+                SerializableFunction<T, String> keyOf) {
+            this.topics = topics;
             this.topicOf = topicOf;
             this.keyOf = keyOf;
+        }
+
+        /** The topics written, for the sink to find transactions left open on a restart. */
+        @Override
+        public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
+            if (topics == null) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    new DefaultKafkaDatasetFacet(
+                            DefaultKafkaDatasetIdentifier.ofPattern(Pattern.compile(topics))));
         }
 
         @Override

@@ -12,6 +12,9 @@ public final class Topics {
     public static final String RULES = "push.rules";
     public static final String VENDOR_PREFIX = "push.vendor.";
 
+    /** Every vendor topic, as a regular expression. */
+    public static final String VENDOR_TOPICS = "push\\.vendor\\..+";
+
     /**
      * Vendor gateways' throttling and recovery reports (VendorFeedback JSON), read by the pacer.
      */

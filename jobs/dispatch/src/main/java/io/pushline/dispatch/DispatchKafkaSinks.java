@@ -30,18 +30,13 @@ final class DispatchKafkaSinks {
         Sink<SendRecord> reminderSends = vendorTopics(options, idPrefix, "reminder-sends");
         Sink<Decision> decisions = decisions(options, idPrefix, "decisions");
         Sink<Decision> pulledDecisions = decisions(options, idPrefix, "pulled-decisions");
-        Sink<DeadLetter> dead =
-                KafkaIO.jsonSink(options, idPrefix, "dlq", d -> Topics.DLQ, d -> null);
+        Sink<DeadLetter> dead = KafkaIO.jsonSink(options, idPrefix, "dlq", Topics.DLQ, d -> null);
         // reports are current state, not data: at least once, seen at once (no transaction)
         Sink<PacingStatus> reports =
                 KafkaIO.jsonAtLeastOnceSink(options, r -> Topics.PACING_STATUS, r -> r.vendor);
         Sink<ReminderLine> refused =
                 KafkaIO.jsonSink(
-                        options,
-                        idPrefix,
-                        "reminders",
-                        r -> Topics.REMINDER_REJECTED,
-                        r -> r.taskId);
+                        options, idPrefix, "reminders", Topics.REMINDER_REJECTED, r -> r.taskId);
         return new DispatchSinks(
                 sends,
                 decisions,
@@ -57,7 +52,12 @@ final class DispatchKafkaSinks {
     private static Sink<SendRecord> vendorTopics(
             Configuration options, String idPrefix, String name) {
         return KafkaIO.jsonSink(
-                options, idPrefix, name, s -> Topics.vendorTopic(s.vendor), s -> s.deviceId);
+                options,
+                idPrefix,
+                name,
+                Topics.VENDOR_TOPICS,
+                s -> Topics.vendorTopic(s.vendor),
+                s -> s.deviceId);
     }
 
     /** Decisions into push.decisions, keyed by device (by uid without one). */
@@ -66,7 +66,7 @@ final class DispatchKafkaSinks {
                 options,
                 idPrefix,
                 name,
-                d -> Topics.DECISIONS,
+                Topics.DECISIONS,
                 d -> d.deviceId != null ? d.deviceId : d.uid);
     }
 

@@ -72,7 +72,7 @@ final class InboxWriting {
                                 options,
                                 options.get(DispatchOptions.TRANSACTIONAL_ID_PREFIX),
                                 "inbox-reads",
-                                r -> Topics.RECEIPTS,
+                                Topics.RECEIPTS,
                                 r -> r.uid))
                 .uid("sink-inbox-reads")
                 .name("Inbox reads");

@@ -134,17 +134,14 @@ public final class LongconnJob {
                                 options,
                                 prefix,
                                 "sends",
+                                Topics.VENDOR_TOPICS,
                                 s -> Topics.vendorTopic(s.vendor),
                                 s -> s.deviceId),
                         KafkaIO.jsonSink(
-                                options,
-                                prefix,
-                                "decisions",
-                                d -> Topics.DECISIONS,
-                                d -> d.deviceId),
+                                options, prefix, "decisions", Topics.DECISIONS, d -> d.deviceId),
                         KafkaIO.jsonSink(
-                                options, prefix, "receipts", r -> Topics.RECEIPTS, r -> r.deviceId),
-                        KafkaIO.jsonSink(options, prefix, "dlq", d -> Topics.DLQ, d -> null)));
+                                options, prefix, "receipts", Topics.RECEIPTS, r -> r.deviceId),
+                        KafkaIO.jsonSink(options, prefix, "dlq", Topics.DLQ, d -> null)));
     }
 
     /** Starts the job and returns at once; it runs until cancelled. */

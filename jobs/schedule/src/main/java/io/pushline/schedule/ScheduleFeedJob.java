@@ -111,7 +111,7 @@ public final class ScheduleFeedJob {
                         options,
                         options.get(ScheduleOptions.FEED_TRANSACTIONAL_ID_PREFIX),
                         "schedule",
-                        p -> Topics.PUSH_REQUESTS,
+                        Topics.PUSH_REQUESTS,
                         p -> p.target.uids.get(0)));
     }
 

@@ -21,6 +21,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -127,6 +129,27 @@ class CampaignRestoreITCase {
         // the rest.
         assertThat(resumed).isGreaterThan(0).isLessThan(audience);
         assertThat(resumed + beforeKill).isGreaterThanOrEqualTo(audience);
+
+        // Transactional ids are pooled: each sink subtask reuses a few ids instead of a new one
+        // per checkpoint, which the broker would keep for a week (KafkaIO.jsonSink). Both runs took
+        // dozens of checkpoints; seven sinks at parallelism 2, each with its open transaction and
+        // those waiting for their commit, make far fewer ids.
+        // (the restored job numbers its checkpoints on from the one it restored)
+        long checkpointsTaken = Checkpoints.latestNumber(checkpoints, second.getJobID());
+        List<String> ids = transactionalIds(kafka, "it-restore-free");
+        assertThat(ids).isNotEmpty().hasSizeLessThanOrEqualTo(7 * 2 * 3);
+        assertThat(checkpointsTaken).isGreaterThan(ids.size());
+    }
+
+    /** The transactional ids with {@code prefix} that the broker knows, whatever their state. */
+    private static List<String> transactionalIds(String kafka, String prefix) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka))) {
+            return admin.listTransactions().all().get(1, TimeUnit.MINUTES).stream()
+                    .map(TransactionListing::transactionalId)
+                    .filter(id -> id.startsWith(prefix + "-"))
+                    .sorted()
+                    .toList();
+        }
     }
 
     /** Ids the campaign expander of {@code job} has emitted. */

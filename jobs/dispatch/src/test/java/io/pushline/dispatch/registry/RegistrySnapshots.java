@@ -39,7 +39,10 @@ public final class RegistrySnapshots {
                 new UidIndexOperator(), k -> k.uid, Types.STRING);
     }
 
-    /** RocksDB with timers on the heap, as deploy/flink-conf and k8s/ configure it. */
+    /**
+     * RocksDB with timers on the heap, as deploy/flink-conf and k8s/ configured it until
+     * 2026-11-29.
+     */
     static EmbeddedRocksDBStateBackend rocksdb() {
         EmbeddedRocksDBStateBackend b = new EmbeddedRocksDBStateBackend();
         b.setPriorityQueueStateType(EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);

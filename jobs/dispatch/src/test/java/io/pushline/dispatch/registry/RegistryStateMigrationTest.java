@@ -6,6 +6,7 @@ import io.pushline.schema.dispatch.DevicePush;
 import io.pushline.schema.dispatch.DispatchTags;
 import java.util.stream.Collectors;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
@@ -28,7 +29,9 @@ class RegistryStateMigrationTest {
         "registry-v1, heap",
         "registry-v1-rocksdb, rocksdb",
         "registry-v2, heap",
-        "registry-v2-rocksdb, rocksdb"
+        "registry-v2-rocksdb, rocksdb",
+        "registry-v1-rocksdb, rocksdb-timers",
+        "registry-v2-rocksdb, rocksdb-timers"
     })
     void theRegistryGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
         try (var h = restored(RegistrySnapshots.registry(), file, backend)) {
@@ -56,7 +59,11 @@ class RegistryStateMigrationTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"uid-index-v1, heap", "uid-index-v1-rocksdb, rocksdb"})
+    @CsvSource({
+        "uid-index-v1, heap",
+        "uid-index-v1-rocksdb, rocksdb",
+        "uid-index-v1-rocksdb, rocksdb-timers"
+    })
     void theUidIndexGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
         try (var h = restored(RegistrySnapshots.uidIndex(), file, backend)) {
             h.processWatermark(40);
@@ -66,7 +73,11 @@ class RegistryStateMigrationTest {
         }
     }
 
-    /** The harness opened on the snapshot in {@code file}, with the heap or RocksDB backend. */
+    /**
+     * The harness opened on the snapshot in {@code file}, with the heap or RocksDB backend; {@code
+     * rocksdb-timers}: snapshots written with timers on the heap (as the job ran until 2026-11-29)
+     * restored with RocksDB keeping the timers, as it does since.
+     */
     private static <I> KeyedOneInputStreamOperatorTestHarness<String, I, DevicePush> restored(
             KeyedOneInputStreamOperatorTestHarness<String, I, DevicePush> h,
             String file,
@@ -74,6 +85,10 @@ class RegistryStateMigrationTest {
             throws Exception {
         if (backend.equals("rocksdb")) {
             h.setStateBackend(RegistrySnapshots.rocksdb());
+        } else if (backend.equals("rocksdb-timers")) {
+            EmbeddedRocksDBStateBackend b = new EmbeddedRocksDBStateBackend();
+            b.setPriorityQueueStateType(EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB);
+            h.setStateBackend(b);
         }
         h.setup();
         h.initializeState(read(file));
