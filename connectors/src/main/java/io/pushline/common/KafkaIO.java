@@ -232,7 +232,7 @@ public final class KafkaIO {
      * its log), three times a second at the 300 ms interval, and the broker keeps each id it ever
      * saw for {@code transactional.id.expiration.ms} (7 days): millions of ids a week per job. On
      * restart, transactions left open are found by listing the producers of {@code topics}, which
-     * is why the topics must be known (the principal needs DESCRIBE on its transactional ids).
+     * is why the topics must be known (the ACLs this needs: docs/security.md).
      */
     public static <T> KafkaSink<T> jsonSink(
             Configuration conf,
