@@ -44,8 +44,14 @@ public final class RegistrySnapshots {
      * 2026-11-29.
      */
     static EmbeddedRocksDBStateBackend rocksdb() {
+        return rocksdb(EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+    }
+
+    /** RocksDB keeping its timers where {@code timers} says. */
+    static EmbeddedRocksDBStateBackend rocksdb(
+            EmbeddedRocksDBStateBackend.PriorityQueueStateType timers) {
         EmbeddedRocksDBStateBackend b = new EmbeddedRocksDBStateBackend();
-        b.setPriorityQueueStateType(EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+        b.setPriorityQueueStateType(timers);
         return b;
     }
 

@@ -86,9 +86,9 @@ class RegistryStateMigrationTest {
         if (backend.equals("rocksdb")) {
             h.setStateBackend(RegistrySnapshots.rocksdb());
         } else if (backend.equals("rocksdb-timers")) {
-            EmbeddedRocksDBStateBackend b = new EmbeddedRocksDBStateBackend();
-            b.setPriorityQueueStateType(EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB);
-            h.setStateBackend(b);
+            h.setStateBackend(
+                    RegistrySnapshots.rocksdb(
+                            EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB));
         }
         h.setup();
         h.initializeState(read(file));
