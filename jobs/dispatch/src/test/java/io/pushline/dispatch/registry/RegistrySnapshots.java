@@ -61,6 +61,10 @@ public final class RegistrySnapshots {
      */
     public static void main(String[] args) throws Exception {
         boolean rocksdb = args.length > 1 && args[1].equals("rocksdb");
+        if (args[0].endsWith("uid-index-v2")) {
+            uidIndexQueue(args[0] + (rocksdb ? "-rocksdb" : "") + ".snapshot", rocksdb);
+            return;
+        }
         try (var h = registry()) {
             if (rocksdb) {
                 h.setStateBackend(rocksdb());
@@ -91,6 +95,29 @@ public final class RegistrySnapshots {
                     args[0].replace("registry", "uid-index")
                             + (rocksdb ? "-rocksdb" : "")
                             + ".snapshot");
+        }
+    }
+
+    /**
+     * Uid index v2 (commit 21b3649, the ordering queue; its records as the generic POJO serializer
+     * wrote them): d1 joined u1 at 10 and applied; requests to u1 at 20 and 25 wait, the first on
+     * the heap, the second spilled (at most one record on the heap).
+     */
+    private static void uidIndexQueue(String file, boolean rocksdb) throws Exception {
+        try (var h =
+                new KeyedOneInputStreamOperatorTestHarness<String, UidKeyed, DevicePush>(
+                        new UidIndexOperator(1), k -> k.uid, Types.STRING)) {
+            if (rocksdb) {
+                h.setStateBackend(rocksdb());
+            }
+            h.open();
+            h.processElement(
+                    UidKeyed.change("u1", "d1", UidIndexOperatorTest.device("d1", "u1"), 10, 1),
+                    10);
+            h.processWatermark(15);
+            h.processElement(UidKeyed.request("u1", RegistryOperatorTest.push(20, 2, "m1")), 20);
+            h.processElement(UidKeyed.request("u1", RegistryOperatorTest.push(25, 3, "m3")), 25);
+            OperatorSnapshotUtil.writeStateHandle(h.snapshot(1, 16), file);
         }
     }
 }

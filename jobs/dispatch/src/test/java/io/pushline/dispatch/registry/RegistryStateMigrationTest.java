@@ -74,6 +74,33 @@ class RegistryStateMigrationTest {
     }
 
     /**
+     * v2: the ordering queue, one waiting request on the heap and one spilled, both written by the
+     * generic POJO serializer (before UidKeyed had a serializer of its own).
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "uid-index-v2, heap",
+        "uid-index-v2-rocksdb, rocksdb",
+        "uid-index-v2-rocksdb, rocksdb-timers"
+    })
+    void theUidIndexQueueGoesOnFromAnEarlierVersion(String file, String backend) throws Exception {
+        try (var h = restored(RegistrySnapshots.uidIndex(), file, backend)) {
+            h.processWatermark(40);
+            assertThat(h.extractOutputValues())
+                    .extracting(
+                            d ->
+                                    d.request.msgId
+                                            + "/"
+                                            + d.request.ts
+                                            + "/"
+                                            + d.device.deviceId
+                                            + "/"
+                                            + d.device.uid)
+                    .containsExactly("m1/20/d1/u1", "m3/25/d1/u1");
+        }
+    }
+
+    /**
      * The harness opened on the snapshot in {@code file}, with the heap or RocksDB backend; {@code
      * rocksdb-timers}: snapshots written with timers on the heap (as the job ran until 2026-11-29)
      * restored with RocksDB keeping the timers, as it does since.
