@@ -3,6 +3,7 @@ package io.pushline.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * A record of {@code push.vendor.<vendor>}: one message to one device, everything a vendor gateway
@@ -24,6 +25,7 @@ import java.util.Objects;
     "attempt",
     "fallback"
 })
+@TypeInfo(SendRecordSerializer.Factory.class)
 public class SendRecord {
     public String msgId;
     public String msgType;

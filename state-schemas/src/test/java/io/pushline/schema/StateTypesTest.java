@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pushline.schema.dispatch.AudienceChunk;
 import io.pushline.schema.dispatch.CampaignProgress;
 import io.pushline.schema.dispatch.RegistryInput;
-import io.pushline.schema.dispatch.UidKeyed;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryChange;
 import io.pushline.schema.registry.RegistryState;
@@ -32,12 +31,10 @@ class StateTypesTest {
                 PushRequest.class,
                 Target.class,
                 DeviceEvent.class,
-                SendRecord.class,
                 DeadLetter.class,
                 ParsedRecord.class,
                 DeviceInfo.class,
                 RegistryChange.class,
-                UidKeyed.class,
                 AudienceChunk.class,
                 CampaignProgress.class,
                 io.pushline.schema.inbox.InboxOp.class

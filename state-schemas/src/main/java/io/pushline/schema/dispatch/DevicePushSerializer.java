@@ -159,7 +159,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         }
     }
 
-    private void write(DeviceInfo d, DataOutputView out) throws IOException {
+    void write(DeviceInfo d, DataOutputView out) throws IOException {
         writeNullable(d.deviceId, out);
         writeNullable(d.uid, out);
         writeNullable(d.vendor, out);
@@ -225,7 +225,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         return p;
     }
 
-    private DeviceInfo readDevice(DataInputView in) throws IOException {
+    DeviceInfo readDevice(DataInputView in) throws IOException {
         DeviceInfo d = new DeviceInfo();
         d.deviceId = readNullable(in);
         d.uid = readNullable(in);

@@ -2,12 +2,14 @@ package io.pushline.schema.dispatch;
 
 import io.pushline.schema.PushRequest;
 import io.pushline.schema.registry.DeviceInfo;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * Input of the uid index operator, keyed by uid: a change of one of the uid's devices (from the
  * registry), or a request that targets the uid. For a change, {@code device} is the new binding or
  * null when the device left the uid.
  */
+@TypeInfo(UidKeyedSerializer.Factory.class)
 public class UidKeyed {
     public String uid;
     public PushRequest request;
