@@ -83,7 +83,7 @@ public final class DispatchOptions {
     public static final ConfigOption<Duration> IDLE_ADVANCE =
             ConfigOptions.key("dispatch.idle-advance")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(200))
+                    .defaultValue(Duration.ofMillis(50))
                     .withDescription(
                             "After this long without input on a partition (time under"
                                     + " backpressure does not count, and a pause of it starts"
