@@ -14,7 +14,9 @@ import org.apache.flink.core.memory.DataOutputView;
  * its vendor's pacer, and that waits in the pacer's backlog. With the generic POJO serializer,
  * writing it was a quarter of the gate's time during a campaign. Wire form: which optional parts
  * are set, the strings, level, time, then the optional parts. A field added to SendRecord must be
- * added here (SendRecordSerializerTest fails until it is) and is a new wire form.
+ * added here (SendRecordSerializerTest fails until it is) as a new flag bit, which data written
+ * before never has set. The long-connection job keeps its sends in this form too ({@code
+ * LongconnWire}), since before SendRecord had this serializer.
  */
 public final class SendRecordSerializer extends CompactSerializer<SendRecord> {
     private static final long serialVersionUID = 1L;
@@ -28,7 +30,8 @@ public final class SendRecordSerializer extends CompactSerializer<SendRecord> {
         super(form);
     }
 
-    static SendRecordSerializer of(int form) {
+    /** The serializer of wire {@code form} (see {@link CompactSerializer}). */
+    public static SendRecordSerializer of(int form) {
         return form == CURRENT_FORM ? INSTANCE : new SendRecordSerializer(form);
     }
 
