@@ -104,11 +104,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
             write(d.request, out);
         }
         if (d.device != null) {
-            write(d.device, out);
-            if (d.device.fallback != null) {
-                writeString(d.device.fallback.vendor, out);
-                writeNullable(d.device.fallback.token, out);
-            }
+            writeWithFallback(d.device, out);
         }
     }
 
@@ -159,7 +155,19 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         }
     }
 
-    void write(DeviceInfo d, DataOutputView out) throws IOException {
+    /**
+     * The device, then its fallback channel when it has one (the caller's flags say which: see
+     * {@link #readDevice(DataInputView, boolean)}).
+     */
+    void writeWithFallback(DeviceInfo d, DataOutputView out) throws IOException {
+        write(d, out);
+        if (d.fallback != null) {
+            writeString(d.fallback.vendor, out);
+            writeNullable(d.fallback.token, out);
+        }
+    }
+
+    private void write(DeviceInfo d, DataOutputView out) throws IOException {
         writeNullable(d.deviceId, out);
         writeNullable(d.uid, out);
         writeNullable(d.vendor, out);
@@ -178,10 +186,7 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
             d.request = readRequest(in);
         }
         if ((parts & DEVICE) != 0) {
-            d.device = readDevice(in);
-            if ((parts & FALLBACK) != 0) {
-                d.device.fallback = Fallback.of(readName(in), readNullable(in));
-            }
+            d.device = readDevice(in, (parts & FALLBACK) != 0);
         }
         return d;
     }
@@ -225,7 +230,16 @@ public final class DevicePushSerializer extends CompactSerializer<DevicePush> {
         return p;
     }
 
-    DeviceInfo readDevice(DataInputView in) throws IOException {
+    /** A device of {@link #writeWithFallback}; {@code fallback}: whether one was written. */
+    DeviceInfo readDevice(DataInputView in, boolean fallback) throws IOException {
+        DeviceInfo d = readDevice(in);
+        if (fallback) {
+            d.fallback = Fallback.of(readName(in), readNullable(in));
+        }
+        return d;
+    }
+
+    private DeviceInfo readDevice(DataInputView in) throws IOException {
         DeviceInfo d = new DeviceInfo();
         d.deviceId = readNullable(in);
         d.uid = readNullable(in);

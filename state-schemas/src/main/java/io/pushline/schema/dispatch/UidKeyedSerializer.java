@@ -1,7 +1,6 @@
 package io.pushline.schema.dispatch;
 
 import io.pushline.schema.CompactSerializer;
-import io.pushline.schema.Fallback;
 import io.pushline.schema.SerializerTypeInfo;
 import io.pushline.schema.Varints;
 import java.io.IOException;
@@ -73,11 +72,7 @@ public final class UidKeyedSerializer extends CompactSerializer<UidKeyed> {
             parts.write(k.request, out);
         }
         if (k.device != null) {
-            parts.write(k.device, out);
-            if (k.device.fallback != null) {
-                writeString(k.device.fallback.vendor, out);
-                writeString(k.device.fallback.token, out);
-            }
+            parts.writeWithFallback(k.device, out);
         }
     }
 
@@ -93,10 +88,7 @@ public final class UidKeyedSerializer extends CompactSerializer<UidKeyed> {
             k.request = parts.readRequest(in);
         }
         if ((flags & DEVICE) != 0) {
-            k.device = parts.readDevice(in);
-            if ((flags & FALLBACK) != 0) {
-                k.device.fallback = Fallback.of(readName(in), readString(in));
-            }
+            k.device = parts.readDevice(in, (flags & FALLBACK) != 0);
         }
         return k;
     }
