@@ -36,7 +36,21 @@ final class Broadcasts {
     /** How long a list of broadcasts is reused before it is scanned again. */
     private static final long FRESH_MS = 1_000;
 
-    private record Broadcast(int id, long ts, int chunks) {}
+    private static final int[] NONE = new int[0];
+
+    /** A live broadcast; its audience is kept here once read (the cache may drop it later). */
+    private static final class Broadcast {
+        final int id;
+        final long ts;
+        final int chunks;
+        volatile RoaringBitmap audience;
+
+        Broadcast(int id, long ts, int chunks) {
+            this.id = id;
+            this.ts = ts;
+            this.chunks = chunks;
+        }
+    }
 
     private final SharedTable table;
     private final IdDictionary uidIds;
@@ -75,26 +89,36 @@ final class Broadcasts {
     }
 
     /**
-     * Ids of the broadcasts since {@code oldest} whose audience holds {@code uid}.
+     * Ids of the broadcasts since {@code oldest} whose audience holds {@code uid}, ascending.
      *
      * @param known the uid's id in the uid dictionary when the caller has it, else null
      */
-    RoaringBitmap holding(String uid, Integer known, long oldest) throws IOException {
-        RoaringBitmap out = new RoaringBitmap();
+    int[] holding(String uid, Integer known, long oldest) throws IOException {
         List<Broadcast> all = live();
         if (all.isEmpty()) {
-            return out;
+            return NONE;
         }
         Integer member = known != null ? known : uidIds.idOf(uid);
         if (member == null) {
-            return out;
+            return NONE;
         }
+        int m = member;
+        int[] out = null;
+        int n = 0;
         for (Broadcast b : all) {
-            if (b.ts >= oldest && audience(b).contains(member)) {
-                out.add(b.id);
+            if (b.ts >= oldest && audience(b).contains(m)) {
+                if (out == null) {
+                    out = new int[all.size()];
+                }
+                out[n++] = b.id;
             }
         }
-        return out;
+        if (out == null) {
+            return NONE;
+        }
+        int[] found = n == out.length ? out : Arrays.copyOf(out, n);
+        Arrays.sort(found); // the scan's row order is the ids' order; sorted to be sure
+        return found;
     }
 
     private List<Broadcast> live() throws IOException {
@@ -124,8 +148,13 @@ final class Broadcasts {
     }
 
     private RoaringBitmap audience(Broadcast b) throws IOException {
+        RoaringBitmap held = b.audience;
+        if (held != null) {
+            return held; // a read looks at every live broadcast: no map lookup per broadcast
+        }
         RoaringBitmap cached = audiences.get(b.id);
         if (cached != null) {
+            b.audience = cached;
             return cached;
         }
         List<Get> gets = new ArrayList<>(b.chunks);
@@ -142,6 +171,7 @@ final class Broadcasts {
         }
         RoaringBitmap bits = IdSet.fromBytes(bytes.toByteArray()).unwrap();
         audiences.put(b.id, bits, bytes.size());
+        b.audience = bits;
         return bits;
     }
 

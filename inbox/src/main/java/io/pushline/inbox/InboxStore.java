@@ -34,6 +34,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.roaringbitmap.ImmutableBitmapDataProvider;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -158,8 +159,8 @@ public final class InboxStore implements AutoCloseable {
     public InboxView view(String uid) throws IOException {
         InboxCache c = cache;
         InboxCache.Row row = c == null ? null : c.get(uid);
-        RoaringBitmap sent;
-        RoaringBitmap read;
+        ImmutableBitmapDataProvider sent;
+        ImmutableBitmapDataProvider read;
         Integer member;
         if (row != null) {
             // validated when it was read from HBase
@@ -173,8 +174,9 @@ public final class InboxStore implements AutoCloseable {
             byte[] m = r.getValue(F, MEMBER);
             member = m == null ? null : Bytes.toInt(m);
         }
-        RoaringBitmap all = RoaringBitmap.or(sent, broadcasts.holding(uid, member, oldest()));
-        return new InboxView(messages.inIdOrder(all), read, oldest());
+        long oldest = oldest();
+        int[] ids = InboxRows.union(sent, broadcasts.holding(uid, member, oldest));
+        return new InboxView(messages.inIdOrder(ids), read, oldest);
     }
 
     /** The rows of {@code uids} as stored now, validated; null for a uid without one. */

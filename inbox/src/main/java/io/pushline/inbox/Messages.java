@@ -13,7 +13,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -103,13 +102,16 @@ final class Messages implements AutoCloseable {
         return out;
     }
 
-    /** The stored messages of {@code ids} in id order; an id without one has expired. */
-    List<Message> inIdOrder(RoaringBitmap ids) throws IOException {
-        List<Message> out = new ArrayList<>(ids.getCardinality());
-        for (IntIterator i = ids.getIntIterator(); i.hasNext(); ) {
-            Message m = cache.get(i.next());
+    /**
+     * The stored messages of {@code ids} (ascending) in id order; an id without one has expired.
+     */
+    List<Message> inIdOrder(int[] ids) throws IOException {
+        List<Message> out = new ArrayList<>(ids.length);
+        for (int id : ids) {
+            Message m = cache.get(id);
             if (m == null) {
-                return InboxView.found(ids, of(ids)); // some to read: all in one batch
+                RoaringBitmap all = RoaringBitmap.bitmapOf(ids);
+                return InboxView.found(all, of(all)); // some to read: all in one batch
             }
             out.add(m);
         }

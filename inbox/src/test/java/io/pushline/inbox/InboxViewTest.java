@@ -90,6 +90,26 @@ class InboxViewTest {
         }
     }
 
+    /** A read id counts only while its message is in the inbox; reading more counts once. */
+    @Test
+    void readStateOnlyForMessagesInTheInbox() {
+        Map<Integer, Message> stored = new HashMap<>();
+        for (int id = 1; id <= 6; id++) {
+            stored.put(id, msg(id, id <= 2 ? 10 : 100)); // 1 and 2 have left the inbox
+        }
+        RoaringBitmap read = RoaringBitmap.bitmapOf(2, 3, 4, 99);
+        InboxView v = new InboxView(RoaringBitmap.bitmapOf(1, 2, 3, 4, 5, 6, 7), read, stored, 50);
+        assertThat(v.ids().toArray()).containsExactly(3, 4, 5, 6);
+        assertThat(v.unread()).isEqualTo(2);
+        assertThat(v.isRead(3)).isTrue();
+        assertThat(v.isRead(2)).as("read, but no longer in the inbox").isFalse();
+        assertThat(v.isRead(99)).isFalse();
+        assertThat(v.isRead(5)).isFalse();
+        assertThat(v.contains(7)).as("no stored message").isFalse();
+        assertThat(v.unreadAfter(RoaringBitmap.bitmapOf(3, 5, 1, 99))).isEqualTo(1);
+        assertThat(v.unreadAfter(RoaringBitmap.bitmapOf(5, 6))).isZero();
+    }
+
     @Test
     void badCursorsAreRefused() {
         for (String bad :
