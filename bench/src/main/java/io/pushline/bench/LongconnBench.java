@@ -46,6 +46,11 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Retry policies over outages; the ack tracker vs a keyed count.")
 final class LongconnBench extends Bench {
+    /** The long-connection job's checkpoint interval and pause in k8s/longconn.yaml. */
+    static final String CHECKPOINT_INTERVAL = "2 s";
+
+    static final String CHECKPOINT_MIN_PAUSE = "500 ms";
+
     static final long T0 = 1_767_225_600_000L;
     private static final int MAX_PARALLELISM = 128;
 
@@ -257,6 +262,10 @@ final class LongconnBench extends Bench {
             conf.set(
                     RocksDBOptions.TIMER_SERVICE_FACTORY,
                     EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB);
+            // checkpoints as k8s/longconn.yaml takes them (the local stack's 1 s until
+            // 2026-11-29): every checkpoint writes the devices the tracker holds on the heap
+            conf.setString("execution.checkpointing.interval", CHECKPOINT_INTERVAL);
+            conf.setString("execution.checkpointing.min-pause", CHECKPOINT_MIN_PAUSE);
             MiniClusterConfiguration mc = BenchCluster.twoSlots(conf);
             double[] ratios = new double[repeat];
             try (MiniCluster cluster = new MiniCluster(mc)) {
