@@ -110,10 +110,15 @@ final class LongconnBench extends Bench {
         System.out.printf(
                 "the tracker: %,d sends to %,d devices (94%% acked at once, 2%% after retries, 3%%"
                         + " fall back, 1%% given up) against a plain keyed count of the same"
-                        + " events, timers in RocksDB as k8s/longconn.yaml has them; event time"
+                        + " events, timers in RocksDB and checkpoints every "
+                        + CHECKPOINT_INTERVAL
+                        + " as k8s/longconn.yaml has them; event time"
                         + " moves at %,d sends/s, as it would live at that rate; %d round(s),"
                         + " medians reported%n",
-                trackerSends, trackerDevices, trackerRate, repeat);
+                trackerSends,
+                trackerDevices,
+                trackerRate,
+                repeat);
         double[] tracker = tracker(trackerSends, trackerDevices, trackerRate, repeat, results);
         double r = policy[0];
         double c = policy[1];
