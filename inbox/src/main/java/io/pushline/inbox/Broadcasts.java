@@ -38,19 +38,7 @@ final class Broadcasts {
 
     private static final int[] NONE = new int[0];
 
-    /** A live broadcast; its audience is kept here once read (the cache may drop it later). */
-    private static final class Broadcast {
-        final int id;
-        final long ts;
-        final int chunks;
-        volatile RoaringBitmap audience;
-
-        Broadcast(int id, long ts, int chunks) {
-            this.id = id;
-            this.ts = ts;
-            this.chunks = chunks;
-        }
-    }
+    private record Broadcast(int id, long ts, int chunks) {}
 
     private final SharedTable table;
     private final IdDictionary uidIds;
@@ -102,21 +90,14 @@ final class Broadcasts {
         if (member == null) {
             return NONE;
         }
-        int m = member;
-        int[] out = null;
+        int[] out = new int[all.size()];
         int n = 0;
         for (Broadcast b : all) {
-            if (b.ts >= oldest && audience(b).contains(m)) {
-                if (out == null) {
-                    out = new int[all.size()];
-                }
+            if (b.ts >= oldest && audience(b).contains(member)) {
                 out[n++] = b.id;
             }
         }
-        if (out == null) {
-            return NONE;
-        }
-        int[] found = n == out.length ? out : Arrays.copyOf(out, n);
+        int[] found = Arrays.copyOf(out, n);
         Arrays.sort(found); // the scan's row order is the ids' order; sorted to be sure
         return found;
     }
@@ -148,13 +129,8 @@ final class Broadcasts {
     }
 
     private RoaringBitmap audience(Broadcast b) throws IOException {
-        RoaringBitmap held = b.audience;
-        if (held != null) {
-            return held; // a read looks at every live broadcast: no map lookup per broadcast
-        }
         RoaringBitmap cached = audiences.get(b.id);
         if (cached != null) {
-            b.audience = cached;
             return cached;
         }
         List<Get> gets = new ArrayList<>(b.chunks);
@@ -171,7 +147,6 @@ final class Broadcasts {
         }
         RoaringBitmap bits = IdSet.fromBytes(bytes.toByteArray()).unwrap();
         audiences.put(b.id, bits, bytes.size());
-        b.audience = bits;
         return bits;
     }
 
