@@ -20,8 +20,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -127,6 +129,49 @@ class IdDictionaryITCase {
             int next = fresh.assign("new-user");
             assertThat(seen.values()).doesNotContain(next);
             assertThat(fresh.assign("new-user")).isEqualTo(next);
+        }
+    }
+
+    /**
+     * The tables keep a row index in each block ({@code ROW_INDEX_V1}, for gets that do not walk
+     * the block); ids written, flushed to files and read back by a fresh reader (nothing cached),
+     * row by row and by the range scan a campaign uses, are the ids assigned.
+     */
+    @Test
+    void idsReadBackFromFlushedFilesWithTheRowIndex() throws Exception {
+        Connection hbase = STACK.get().hbase().connection();
+        HBaseTables.ensure(hbase, "dictfiles");
+        try (Admin admin = hbase.getAdmin()) {
+            assertThat(
+                            admin.getDescriptor(IdDictionary.table("dictfiles"))
+                                    .getColumnFamily(HBaseTables.FAMILY)
+                                    .getDataBlockEncoding())
+                    .isEqualTo(DataBlockEncoding.ROW_INDEX_V1);
+        }
+        // enough small rows for many blocks, so that gets land inside blocks, not at their start
+        List<String> uids = IntStream.range(0, 20_000).mapToObj(i -> "file-uid-" + i).toList();
+        Map<String, Integer> ids;
+        try (IdDictionary dict = new IdDictionary(hbase, "dictfiles", 10)) {
+            ids = dict.assignAll(uids);
+        }
+        try (Admin admin = hbase.getAdmin()) {
+            admin.flush(IdDictionary.table("dictfiles"));
+        }
+        try (IdDictionary reader = new IdDictionary(hbase, "dictfiles", 10)) {
+            List<String> some = new ArrayList<>();
+            for (int i = 0; i < uids.size(); i += 7) {
+                some.add(uids.get(i));
+            }
+            Map<String, Integer> read = reader.idsOf(some);
+            for (String uid : some) {
+                assertThat(read.get(uid)).as(uid).isEqualTo(ids.get(uid));
+            }
+            assertThat(reader.idOf("file-uid-absent")).isNull();
+            int[] all = ids.values().stream().mapToInt(Integer::intValue).sorted().toArray();
+            String[] back = reader.uidsOf(all);
+            for (int i = 0; i < all.length; i++) {
+                assertThat(ids.get(back[i])).as("id %d", all[i]).isEqualTo(all[i]);
+            }
         }
     }
 
