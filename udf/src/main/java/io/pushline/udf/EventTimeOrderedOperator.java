@@ -32,6 +32,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private final String name;
     private final Class<IN> type;
     private final int maxOnHeap;
+    private final int maxCheckpointedOnHeap;
 
     private transient EventTimeQueue<IN> queue;
     private transient EventTimeQueue.Checkpointed<IN> checkpointed;
@@ -40,9 +41,16 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private transient Counter failureCount;
 
     protected EventTimeOrderedOperator(String name, Class<IN> type, int maxOnHeap) {
+        this(name, type, maxOnHeap, EventTimeQueue.MAX_CHECKPOINTED_ON_HEAP);
+    }
+
+    /** With a smaller bound on what a checkpoint copies from the heap, so tests reach it. */
+    protected EventTimeOrderedOperator(
+            String name, Class<IN> type, int maxOnHeap, int maxCheckpointedOnHeap) {
         this.name = name;
         this.type = type;
         this.maxOnHeap = maxOnHeap;
+        this.maxCheckpointedOnHeap = maxCheckpointedOnHeap;
     }
 
     protected abstract String keyOf(IN record);
@@ -80,7 +88,8 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
                         order,
                         this,
                         getKeyedStateStore().getMapState(RegistryState.spill(name, type)),
-                        maxOnHeap);
+                        maxOnHeap,
+                        maxCheckpointedOnHeap);
         checkpointed =
                 new EventTimeQueue.Checkpointed<>(
                         ctx.getOperatorStateStore(),
@@ -102,6 +111,9 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
         super.open();
         LegacyTimers.claim((name, ns, target) -> getInternalTimerService(name, ns, target));
         out = new StreamRecord<>(null);
+        // how far behind the watermark a stage's input piles up, and how much of it went to RocksDB
+        getMetricGroup().gauge("recordsWaiting", this::waiting);
+        getMetricGroup().gauge("recordsWaitingInRocksDB", () -> waiting() - waitingOnHeap());
     }
 
     @Override
@@ -176,6 +188,11 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     /** Records waiting for the watermark. */
     public int waiting() {
         return queue.size();
+    }
+
+    /** Records waiting for the watermark on the heap (the others wait in RocksDB). */
+    public int waitingOnHeap() {
+        return queue.onHeap();
     }
 
     protected void emit(OUT value, long ts) {

@@ -31,6 +31,10 @@ class EventTimeQueueTest {
             super("echo-buffer", DeviceInfo.class, maxOnHeap);
         }
 
+        Echo(int maxOnHeap, int maxCheckpointedOnHeap) {
+            super("echo-buffer", DeviceInfo.class, maxOnHeap, maxCheckpointedOnHeap);
+        }
+
         @Override
         protected String keyOf(DeviceInfo d) {
             return d.deviceId;
@@ -88,6 +92,60 @@ class EventTimeQueueTest {
             h.processWatermark(20);
             assertThat(h.extractOutputValues()).endsWith("a:20:5").hasSize(5);
             assertThat(((Echo) h.getOperator()).waiting()).isZero();
+        }
+    }
+
+    /**
+     * A checkpoint copies at most the bound from the heap: the latest records beyond it go to
+     * RocksDB first (and stay there), the earliest stay on the heap, and all come out in order,
+     * from the live operator and from a restore of that checkpoint.
+     */
+    @Test
+    void aCheckpointSpillsTheLatestRecordsBeyondItsBound() throws Exception {
+        List<String> expected = new ArrayList<>();
+        OperatorSubtaskState snapshot;
+        List<String> live;
+        try (var h =
+                new KeyedOneInputStreamOperatorTestHarness<String, DeviceInfo, String>(
+                        new Echo(100, 4), d -> d.deviceId, Types.STRING, 128, 1, 0)) {
+            h.setStateBackend(new EmbeddedRocksDBStateBackend());
+            h.open();
+            // out of order, and three records at one time: the bound cuts through them
+            long[] times = {15, 10, 12, 12, 11, 12, 14, 13, 16, 10};
+            for (int i = 0; i < times.length; i++) {
+                h.processElement(rec("k" + (i % 3), times[i], i), times[i]);
+            }
+            Echo echo = (Echo) h.getOperator();
+            assertThat(echo.waitingOnHeap()).isEqualTo(10);
+            snapshot = h.snapshot(1, 100);
+            assertThat(echo.waitingOnHeap()).isEqualTo(4);
+            assertThat(echo.waiting()).isEqualTo(10);
+            // the checkpoint holds the four records of the earliest times: 10, 10, 11, one of 12
+            assertThat(recordsOnHeapIn(snapshot)).isEqualTo(4);
+            h.processWatermark(16);
+            live = h.extractOutputValues();
+        }
+        for (long[] r :
+                new long[][] {
+                    {10, 1}, {10, 9}, {11, 4}, {12, 2}, {12, 3}, {12, 5}, {13, 7}, {14, 6}, {15, 0},
+                    {16, 8}
+                }) {
+            expected.add("k" + (r[1] % 3) + ":" + r[0] + ":" + r[1]);
+        }
+        assertThat(live).containsExactlyElementsOf(expected);
+        try (var h = harness(100)) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(16);
+            assertThat(h.extractOutputValues()).containsExactlyElementsOf(expected);
+        }
+    }
+
+    /** Records a snapshot of {@link Echo} holds in full (not as places of spilled records). */
+    private static int recordsOnHeapIn(OperatorSubtaskState snapshot) throws Exception {
+        try (var h = harness(100)) {
+            h.initializeState(snapshot);
+            return ((Echo) h.getOperator()).waitingOnHeap();
         }
     }
 
