@@ -32,7 +32,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private final String name;
     private final Class<IN> type;
     private final int maxOnHeap;
-    private final int maxCheckpointedOnHeap;
+    private final int checkpointSpillThreshold;
 
     private transient EventTimeQueue<IN> queue;
     private transient EventTimeQueue.Checkpointed<IN> checkpointed;
@@ -41,16 +41,16 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private transient Counter failureCount;
 
     protected EventTimeOrderedOperator(String name, Class<IN> type, int maxOnHeap) {
-        this(name, type, maxOnHeap, EventTimeQueue.MAX_CHECKPOINTED_ON_HEAP);
+        this(name, type, maxOnHeap, EventTimeQueue.CHECKPOINT_SPILL_THRESHOLD);
     }
 
-    /** With a smaller bound on what a checkpoint copies from the heap, so tests reach it. */
+    /** With a lower threshold for spilling a backlog at a checkpoint, so tests reach it. */
     protected EventTimeOrderedOperator(
-            String name, Class<IN> type, int maxOnHeap, int maxCheckpointedOnHeap) {
+            String name, Class<IN> type, int maxOnHeap, int checkpointSpillThreshold) {
         this.name = name;
         this.type = type;
         this.maxOnHeap = maxOnHeap;
-        this.maxCheckpointedOnHeap = maxCheckpointedOnHeap;
+        this.checkpointSpillThreshold = checkpointSpillThreshold;
     }
 
     protected abstract String keyOf(IN record);
@@ -89,7 +89,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
                         this,
                         getKeyedStateStore().getMapState(RegistryState.spill(name, type)),
                         maxOnHeap,
-                        maxCheckpointedOnHeap);
+                        checkpointSpillThreshold);
         checkpointed =
                 new EventTimeQueue.Checkpointed<>(
                         ctx.getOperatorStateStore(),

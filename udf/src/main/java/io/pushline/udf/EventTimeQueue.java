@@ -3,7 +3,6 @@ package io.pushline.udf;
 import io.pushline.schema.gate.SpilledPush;
 import io.pushline.schema.registry.RegistryState;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
@@ -37,15 +36,14 @@ public final class EventTimeQueue<T> {
     public static final int DEFAULT_MAX_ON_HEAP = 200_000;
 
     /**
-     * Records a checkpoint copies from the heap at most; before it, the latest of the others are
-     * spilled to RocksDB. A checkpoint copies and writes every record it finds on the heap, in
-     * full, each time (operator state is not incremental), so a backlog of records waiting for the
-     * watermark cost its size at every checkpoint, three times a second: at a million reminder
-     * subscriptions the copies took most of the stage's time and subscriptions went in at a seventh
-     * of their usual rate. Spilled, a record is written once, and RocksDB's incremental checkpoints
-     * do not write it again; the checkpoint notes only its place.
+     * Records on the heap past which a checkpoint spills the ones an earlier checkpoint copied. A
+     * checkpoint copies and writes every record it finds on the heap, in full, each time (operator
+     * state is not incremental), so a backlog waiting for the watermark cost its whole size at
+     * every checkpoint, three times a second: with a million reminder subscriptions behind the
+     * watermark the copies took most of their stage's time. Spilled, a record is written once, and
+     * RocksDB's incremental checkpoints do not write it again; the checkpoint notes its place.
      */
-    public static final int MAX_CHECKPOINTED_ON_HEAP = 20_000;
+    public static final int CHECKPOINT_SPILL_THRESHOLD = 20_000;
 
     /** Where a record belongs: its key and its place in time. */
     public interface Order<T> {
@@ -63,6 +61,9 @@ public final class EventTimeQueue<T> {
         public final long ref;
         public final String key;
         private T record;
+
+        /** Whether a checkpoint copied the record from the heap. */
+        private boolean copied;
 
         Waiting(long ts, long seq, long ref, String key, T record) {
             this.ts = ts;
@@ -83,7 +84,7 @@ public final class EventTimeQueue<T> {
     private final KeyContext keys;
     private final MapState<Long, T> spill;
     private final int maxOnHeap;
-    private final int maxCheckpointedOnHeap;
+    private final int checkpointSpillThreshold;
     private int onHeap;
     private long nextRef;
 
@@ -92,23 +93,24 @@ public final class EventTimeQueue<T> {
      * @param spill keyed state: spilled records by their reference
      */
     public EventTimeQueue(Order<T> order, KeyContext keys, MapState<Long, T> spill, int maxOnHeap) {
-        this(order, keys, spill, maxOnHeap, MAX_CHECKPOINTED_ON_HEAP);
+        this(order, keys, spill, maxOnHeap, CHECKPOINT_SPILL_THRESHOLD);
     }
 
     /**
-     * @param maxCheckpointedOnHeap records a checkpoint copies from the heap at most
+     * @param checkpointSpillThreshold records on the heap past which a checkpoint spills those an
+     *     earlier one copied
      */
     public EventTimeQueue(
             Order<T> order,
             KeyContext keys,
             MapState<Long, T> spill,
             int maxOnHeap,
-            int maxCheckpointedOnHeap) {
+            int checkpointSpillThreshold) {
         this.order = order;
         this.keys = keys;
         this.spill = spill;
         this.maxOnHeap = maxOnHeap;
-        this.maxCheckpointedOnHeap = Math.min(maxOnHeap, maxCheckpointedOnHeap);
+        this.checkpointSpillThreshold = checkpointSpillThreshold;
     }
 
     /** Queues {@code record}; returns its place. */
@@ -212,7 +214,7 @@ public final class EventTimeQueue<T> {
      * it spills.
      */
     public void snapshot(Checkpointed<T> state) throws Exception {
-        spillBeyond(maxCheckpointedOnHeap);
+        spillCopiedBefore(checkpointSpillThreshold);
         List<List<T>> records = new ArrayList<>();
         List<List<SpilledPush>> spilled = new ArrayList<>();
         List<T> records1 = null;
@@ -239,38 +241,26 @@ public final class EventTimeQueue<T> {
     }
 
     /**
-     * Spills the records on the heap but the {@code keep} that leave first (the earliest in time):
-     * the later ones wait longest, so they are the ones a checkpoint would copy most often.
+     * With more than {@code bound} records on the heap, spills those an earlier checkpoint already
+     * copied, and marks the rest as copied. A record that waited through a whole checkpoint
+     * interval is part of a backlog and will likely wait through more, each of which would copy it
+     * again; records that leave before the next checkpoint (the usual case: they wait for about the
+     * out-of-orderness) never go to RocksDB.
      */
-    void spillBeyond(int keep) throws Exception {
-        if (onHeap <= keep) {
-            return;
-        }
-        long[] times = new long[onHeap];
-        int n = 0;
+    void spillCopiedBefore(int bound) throws Exception {
+        boolean over = onHeap > bound;
         for (Waiting<T> w : queue) {
-            if (w.record != null) {
-                times[n++] = w.ts;
-            }
-        }
-        Arrays.sort(times, 0, n);
-        // keep every record before the cutoff and as many at it as fit (records of one time,
-        // such as a burst of binds, would otherwise all stay)
-        long cutoff = keep > 0 ? times[keep - 1] : Long.MIN_VALUE;
-        int atCutoff = 0;
-        for (int i = 0; i < keep; i++) {
-            if (times[i] == cutoff) {
-                atCutoff++;
-            }
-        }
-        for (Waiting<T> w : queue) {
-            if (w.record == null || w.ts < cutoff || (w.ts == cutoff && atCutoff-- > 0)) {
+            if (w.record == null) {
                 continue;
             }
-            keys.setCurrentKey(w.key);
-            spill.put(w.ref, w.record);
-            w.record = null;
-            onHeap--;
+            if (over && w.copied) {
+                keys.setCurrentKey(w.key);
+                spill.put(w.ref, w.record);
+                w.record = null;
+                onHeap--;
+            } else {
+                w.copied = true;
+            }
         }
     }
 
