@@ -214,13 +214,42 @@ public final class EventTimeQueue<T> {
      * it spills.
      */
     public void snapshot(Checkpointed<T> state) throws Exception {
-        spillCopiedBefore(checkpointSpillThreshold);
-        List<List<T>> records = new ArrayList<>();
-        List<List<SpilledPush>> spilled = new ArrayList<>();
-        List<T> records1 = null;
-        List<SpilledPush> spilled1 = null;
-        for (Waiting<T> w : queue) {
+        Snapshot snapshot = new Snapshot(onHeap > checkpointSpillThreshold);
+        queue.visit(snapshot);
+        state.records.update(snapshot.records);
+        state.spilled.update(snapshot.spilled);
+        state.earlierRecords.clear();
+        state.earlierSpilled.clear();
+    }
+
+    /**
+     * One pass over the queue for a checkpoint: with more than the threshold on the heap, records
+     * an earlier checkpoint already copied are spilled first; the others are marked as copied. A
+     * record that waited through a whole checkpoint interval is part of a backlog and will likely
+     * wait through more, each of which would copy it again; records that leave before the next
+     * checkpoint (the usual case: they wait for about the out-of-orderness) never go to RocksDB.
+     */
+    private final class Snapshot implements WaitingQueue.Visitor<Waiting<T>> {
+        final boolean spillCopied;
+        final List<List<T>> records = new ArrayList<>();
+        final List<List<SpilledPush>> spilled = new ArrayList<>();
+        List<T> records1;
+        List<SpilledPush> spilled1;
+
+        Snapshot(boolean spillCopied) {
+            this.spillCopied = spillCopied;
+        }
+
+        @Override
+        public void visit(Waiting<T> w) throws Exception {
+            if (w.record != null && spillCopied && w.copied) {
+                keys.setCurrentKey(w.key);
+                spill.put(w.ref, w.record);
+                w.record = null;
+                onHeap--;
+            }
             if (w.record != null) {
+                w.copied = true;
                 if (records1 == null || records1.size() == SNAPSHOT_CHUNK) {
                     records1 = new ArrayList<>(Math.min(SNAPSHOT_CHUNK, onHeap));
                     records.add(records1);
@@ -228,38 +257,10 @@ public final class EventTimeQueue<T> {
                 records1.add(w.record);
             } else {
                 if (spilled1 == null || spilled1.size() == SNAPSHOT_CHUNK) {
-                    spilled1 = new ArrayList<>();
+                    spilled1 = new ArrayList<>(SNAPSHOT_CHUNK);
                     spilled.add(spilled1);
                 }
                 spilled1.add(new SpilledPush(w.key, w.ts, w.seq, w.ref));
-            }
-        }
-        state.records.update(records);
-        state.spilled.update(spilled);
-        state.earlierRecords.clear();
-        state.earlierSpilled.clear();
-    }
-
-    /**
-     * With more than {@code bound} records on the heap, spills those an earlier checkpoint already
-     * copied, and marks the rest as copied. A record that waited through a whole checkpoint
-     * interval is part of a backlog and will likely wait through more, each of which would copy it
-     * again; records that leave before the next checkpoint (the usual case: they wait for about the
-     * out-of-orderness) never go to RocksDB.
-     */
-    void spillCopiedBefore(int bound) throws Exception {
-        boolean over = onHeap > bound;
-        for (Waiting<T> w : queue) {
-            if (w.record == null) {
-                continue;
-            }
-            if (over && w.copied) {
-                keys.setCurrentKey(w.key);
-                spill.put(w.ref, w.record);
-                w.record = null;
-                onHeap--;
-            } else {
-                w.copied = true;
             }
         }
     }

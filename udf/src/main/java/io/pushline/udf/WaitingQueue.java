@@ -204,6 +204,27 @@ public final class WaitingQueue<T> implements Iterable<T> {
         return c != 0 ? c : Long.compare(ref1, ref2);
     }
 
+    /** What {@link #visit} calls for each element. */
+    public interface Visitor<T> {
+        void visit(T element) throws Exception;
+    }
+
+    /**
+     * Calls {@code visitor} for every element, in no particular order, without copying them first
+     * as {@link #iterator} does (a checkpoint visits every waiting record).
+     */
+    public void visit(Visitor<T> visitor) throws Exception {
+        for (int r = 0; r < runs; r++) {
+            Run<T> run = byLast[r];
+            for (int i = 0; i < run.size; i++) {
+                visitor.visit(run.item((run.head + i) & (run.items.length - 1)));
+            }
+        }
+        for (Entry<T> e : rest) {
+            visitor.visit(e.item);
+        }
+    }
+
     @Override
     public Iterator<T> iterator() {
         List<T> all = new ArrayList<>(size);

@@ -129,4 +129,27 @@ class WaitingQueueTest {
         }
         assertThat(q.poll()).isNull();
     }
+
+    /**
+     * A visit sees every element once, in runs and past the run limit alike, after some have been
+     * polled.
+     */
+    @Test
+    void aVisitSeesEveryWaitingElementOnce() throws Exception {
+        WaitingQueue<E> q = new WaitingQueue<>();
+        Random random = new Random(11);
+        List<E> added = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            // in no order at all, so that runs fill up and the rest waits in the plain heap
+            E e = new E(random.nextInt(1_000), 0, i);
+            add(q, e);
+            added.add(e);
+        }
+        for (int i = 0; i < 1_000; i++) {
+            added.remove(q.poll());
+        }
+        List<E> visited = new ArrayList<>();
+        q.visit(visited::add);
+        assertThat(visited).containsExactlyInAnyOrderElementsOf(added);
+    }
 }
