@@ -239,8 +239,11 @@ final class ReminderBench extends Bench {
                 }
                 p.flush();
             }
-            long applied = waitFor(rest, jobId, "reminderEvents", events, leadSeconds);
-            double lateSeconds = 0;
+            // the tasks' state, sampled while the events are applied: once they fire, only
+            // their small records are left
+            long[] state = new long[2];
+            long applied = waitForEvents(rest, jobId, events, leadSeconds, state);
+            double lateSeconds;
             if (applied < events) {
                 System.out.printf(
                         "  WARNING: only %,d of %,d events applied before the tasks were due to"
@@ -249,12 +252,13 @@ final class ReminderBench extends Bench {
                 // A task fires once event time passes fireAt, so not before the subscriptions
                 // ahead of it are in: wait for them, so that the reader's deadline counts from
                 // when the tasks could fire and a late firing is not taken for missing pushes.
-                applied = waitFor(rest, jobId, "reminderEvents", events, LATE_LIMIT_SECONDS);
-                lateSeconds = Math.max(0, System.currentTimeMillis() - fireAt) / 1e3;
+                applied = waitForEvents(rest, jobId, events, LATE_LIMIT_SECONDS, state);
             }
+            // the first wait counts from the end of production, so it can end after fireAt too
+            lateSeconds = Math.max(0, System.currentTimeMillis() - fireAt) / 1e3;
             double subscribeSecs = (System.currentTimeMillis() - produceStart) / 1e3;
-            long subs = rest.sum(jobId, "subscriptions");
-            long bytes = rest.sum(jobId, "subscriptionBytes");
+            long subs = state[0];
+            long bytes = state[1];
             double perSubscription = subs == 0 ? Double.NaN : (double) bytes / subs;
             System.out.printf(
                     "  %,d task, subscribe and pull events applied in %.1f s = %,.0f events/s"
@@ -421,6 +425,33 @@ final class ReminderBench extends Bench {
     }
 
     /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
+    /**
+     * {@link #waitFor} the task events to be applied, sampling the tasks' state each time: {@code
+     * state} ends with the largest subscription count seen and its bitmaps' bytes.
+     */
+    private static long waitForEvents(
+            FlinkRest rest, String jobId, long target, int seconds, long[] state) throws Exception {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        long n = 0;
+        do {
+            try {
+                n = rest.sum(jobId, "reminderEvents");
+                long subs = rest.sum(jobId, "subscriptions");
+                if (subs >= state[0]) {
+                    state[0] = subs;
+                    state[1] = rest.sum(jobId, "subscriptionBytes");
+                }
+            } catch (Exception e) {
+                n = 0; // the job is still starting
+            }
+            if (n >= target) {
+                return n;
+            }
+            Thread.sleep(500);
+        } while (System.currentTimeMillis() < deadline);
+        return n;
+    }
+
     static long waitFor(FlinkRest rest, String jobId, String metric, long target, int seconds)
             throws Exception {
         long deadline = System.currentTimeMillis() + seconds * 1000L;
