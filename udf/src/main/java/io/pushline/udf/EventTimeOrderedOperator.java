@@ -32,7 +32,6 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private final String name;
     private final Class<IN> type;
     private final int maxOnHeap;
-    private final int checkpointSpillThreshold;
 
     private transient EventTimeQueue<IN> queue;
     private transient EventTimeQueue.Checkpointed<IN> checkpointed;
@@ -41,16 +40,9 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
     private transient Counter failureCount;
 
     protected EventTimeOrderedOperator(String name, Class<IN> type, int maxOnHeap) {
-        this(name, type, maxOnHeap, EventTimeQueue.CHECKPOINT_SPILL_THRESHOLD);
-    }
-
-    /** With a lower threshold for spilling a backlog at a checkpoint, so tests reach it. */
-    protected EventTimeOrderedOperator(
-            String name, Class<IN> type, int maxOnHeap, int checkpointSpillThreshold) {
         this.name = name;
         this.type = type;
         this.maxOnHeap = maxOnHeap;
-        this.checkpointSpillThreshold = checkpointSpillThreshold;
     }
 
     protected abstract String keyOf(IN record);
@@ -88,8 +80,7 @@ public abstract class EventTimeOrderedOperator<IN, OUT> extends AbstractStreamOp
                         order,
                         this,
                         getKeyedStateStore().getMapState(RegistryState.spill(name, type)),
-                        maxOnHeap,
-                        checkpointSpillThreshold);
+                        maxOnHeap);
         checkpointed =
                 new EventTimeQueue.Checkpointed<>(
                         ctx.getOperatorStateStore(),

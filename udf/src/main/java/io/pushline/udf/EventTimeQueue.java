@@ -35,16 +35,6 @@ public final class EventTimeQueue<T> {
     /** Records a subtask keeps on the heap before spilling to RocksDB. */
     public static final int DEFAULT_MAX_ON_HEAP = 200_000;
 
-    /**
-     * Records on the heap past which a checkpoint spills the ones an earlier checkpoint copied. A
-     * checkpoint copies and writes every record it finds on the heap, in full, each time (operator
-     * state is not incremental), so a backlog waiting for the watermark cost its whole size at
-     * every checkpoint, three times a second: with a million reminder subscriptions behind the
-     * watermark the copies took most of their stage's time. Spilled, a record is written once, and
-     * RocksDB's incremental checkpoints do not write it again; the checkpoint notes its place.
-     */
-    public static final int CHECKPOINT_SPILL_THRESHOLD = 20_000;
-
     /** Where a record belongs: its key and its place in time. */
     public interface Order<T> {
         String key(T record);
@@ -61,9 +51,6 @@ public final class EventTimeQueue<T> {
         public final long ref;
         public final String key;
         private T record;
-
-        /** Whether a checkpoint copied the record from the heap. */
-        private boolean copied;
 
         Waiting(long ts, long seq, long ref, String key, T record) {
             this.ts = ts;
@@ -84,7 +71,6 @@ public final class EventTimeQueue<T> {
     private final KeyContext keys;
     private final MapState<Long, T> spill;
     private final int maxOnHeap;
-    private final int checkpointSpillThreshold;
     private int onHeap;
     private long nextRef;
 
@@ -93,24 +79,10 @@ public final class EventTimeQueue<T> {
      * @param spill keyed state: spilled records by their reference
      */
     public EventTimeQueue(Order<T> order, KeyContext keys, MapState<Long, T> spill, int maxOnHeap) {
-        this(order, keys, spill, maxOnHeap, CHECKPOINT_SPILL_THRESHOLD);
-    }
-
-    /**
-     * @param checkpointSpillThreshold records on the heap past which a checkpoint spills those an
-     *     earlier one copied
-     */
-    public EventTimeQueue(
-            Order<T> order,
-            KeyContext keys,
-            MapState<Long, T> spill,
-            int maxOnHeap,
-            int checkpointSpillThreshold) {
         this.order = order;
         this.keys = keys;
         this.spill = spill;
         this.maxOnHeap = maxOnHeap;
-        this.checkpointSpillThreshold = checkpointSpillThreshold;
     }
 
     /** Queues {@code record}; returns its place. */
@@ -209,12 +181,11 @@ public final class EventTimeQueue<T> {
     static final int SNAPSHOT_CHUNK = 1024;
 
     /**
-     * Writes the records on the heap and the places of the spilled ones, for a checkpoint, after
-     * spilling the latest records beyond the most a checkpoint copies; changes the current key when
-     * it spills.
+     * Writes the records on the heap and the places of the spilled ones, for a checkpoint, in one
+     * pass over the queue (without copying it into a list first, as its iterator does).
      */
     public void snapshot(Checkpointed<T> state) throws Exception {
-        Snapshot snapshot = new Snapshot(onHeap > checkpointSpillThreshold);
+        Snapshot snapshot = new Snapshot();
         queue.visit(snapshot);
         state.records.update(snapshot.records);
         state.spilled.update(snapshot.spilled);
@@ -222,34 +193,16 @@ public final class EventTimeQueue<T> {
         state.earlierSpilled.clear();
     }
 
-    /**
-     * One pass over the queue for a checkpoint: with more than the threshold on the heap, records
-     * an earlier checkpoint already copied are spilled first; the others are marked as copied. A
-     * record that waited through a whole checkpoint interval is part of a backlog and will likely
-     * wait through more, each of which would copy it again; records that leave before the next
-     * checkpoint (the usual case: they wait for about the out-of-orderness) never go to RocksDB.
-     */
+    /** One pass over the queue for a checkpoint: the records on the heap and the spilled places. */
     private final class Snapshot implements WaitingQueue.Visitor<Waiting<T>> {
-        final boolean spillCopied;
         final List<List<T>> records = new ArrayList<>();
         final List<List<SpilledPush>> spilled = new ArrayList<>();
         List<T> records1;
         List<SpilledPush> spilled1;
 
-        Snapshot(boolean spillCopied) {
-            this.spillCopied = spillCopied;
-        }
-
         @Override
-        public void visit(Waiting<T> w) throws Exception {
-            if (w.record != null && spillCopied && w.copied) {
-                keys.setCurrentKey(w.key);
-                spill.put(w.ref, w.record);
-                w.record = null;
-                onHeap--;
-            }
+        public void visit(Waiting<T> w) {
             if (w.record != null) {
-                w.copied = true;
                 if (records1 == null || records1.size() == SNAPSHOT_CHUNK) {
                     records1 = new ArrayList<>(Math.min(SNAPSHOT_CHUNK, onHeap));
                     records.add(records1);

@@ -31,10 +31,6 @@ class EventTimeQueueTest {
             super("echo-buffer", DeviceInfo.class, maxOnHeap);
         }
 
-        Echo(int maxOnHeap, int checkpointSpillThreshold) {
-            super("echo-buffer", DeviceInfo.class, maxOnHeap, checkpointSpillThreshold);
-        }
-
         @Override
         protected String keyOf(DeviceInfo d) {
             return d.deviceId;
@@ -86,80 +82,15 @@ class EventTimeQueueTest {
             h.processElement(rec("b", 9, 7), 9); // spills too
             h.processElement(rec("b", 10, 2), 10);
             assertThat(h.extractOutputValues()).isEmpty();
+            // what the gauges recordsWaiting and recordsWaitingInRocksDB report
+            assertThat(((Echo) h.getOperator()).waiting()).isEqualTo(5);
+            assertThat(((Echo) h.getOperator()).waitingOnHeap()).isEqualTo(2);
             h.processWatermark(15);
             assertThat(h.extractOutputValues())
                     .containsExactly("b:9:7", "a:10:1", "b:10:2", "a:10:4");
             h.processWatermark(20);
             assertThat(h.extractOutputValues()).endsWith("a:20:5").hasSize(5);
             assertThat(((Echo) h.getOperator()).waiting()).isZero();
-        }
-    }
-
-    /**
-     * A backlog goes to RocksDB at a checkpoint: past the threshold, records an earlier checkpoint
-     * already copied from the heap are spilled (and stay there), records newer than that stay on
-     * the heap; all come out in order, from the live operator and from a restore of either
-     * checkpoint.
-     */
-    @Test
-    void aCheckpointSpillsTheRecordsAnEarlierOneCopied() throws Exception {
-        OperatorSubtaskState first;
-        OperatorSubtaskState second;
-        List<String> live;
-        try (var h =
-                new KeyedOneInputStreamOperatorTestHarness<String, DeviceInfo, String>(
-                        new Echo(100, 4), d -> d.deviceId, Types.STRING, 128, 1, 0)) {
-            h.setStateBackend(new EmbeddedRocksDBStateBackend());
-            h.open();
-            Echo echo = (Echo) h.getOperator();
-            long[] times = {15, 10, 12, 12, 11, 12, 14, 13};
-            for (int i = 0; i < times.length; i++) {
-                h.processElement(rec("k" + (i % 3), times[i], i), times[i]);
-            }
-            first = h.snapshot(1, 100);
-            // nothing had been copied before: the first checkpoint copies all eight
-            assertThat(echo.waitingOnHeap()).isEqualTo(8);
-            h.processElement(rec("k2", 16, 8), 16);
-            h.processElement(rec("k0", 10, 9), 10);
-            second = h.snapshot(2, 200);
-            // ten on the heap, past the threshold of four: the eight copied before are spilled
-            assertThat(echo.waitingOnHeap()).isEqualTo(2);
-            assertThat(echo.waiting()).isEqualTo(10);
-            second = h.snapshot(3, 300); // the two are copied now, and stay: two is not past four
-            assertThat(echo.waitingOnHeap()).isEqualTo(2);
-            h.processWatermark(16);
-            live = h.extractOutputValues();
-        }
-        List<String> expected = new ArrayList<>();
-        for (long[] r :
-                new long[][] {
-                    {10, 1}, {10, 9}, {11, 4}, {12, 2}, {12, 3}, {12, 5}, {13, 7}, {14, 6}, {15, 0},
-                    {16, 8}
-                }) {
-            expected.add("k" + (r[1] % 3) + ":" + r[0] + ":" + r[1]);
-        }
-        assertThat(live).containsExactlyElementsOf(expected);
-        assertThat(recordsOnHeapIn(second)).isEqualTo(2);
-        try (var h = harness(100)) {
-            h.initializeState(second);
-            h.open();
-            h.processWatermark(16);
-            assertThat(h.extractOutputValues()).containsExactlyElementsOf(expected);
-        }
-        expected.removeIf(e -> e.endsWith(":8") || e.endsWith(":9"));
-        try (var h = harness(100)) {
-            h.initializeState(first);
-            h.open();
-            h.processWatermark(16);
-            assertThat(h.extractOutputValues()).containsExactlyElementsOf(expected);
-        }
-    }
-
-    /** Records a snapshot of {@link Echo} holds in full (not as places of spilled records). */
-    private static int recordsOnHeapIn(OperatorSubtaskState snapshot) throws Exception {
-        try (var h = harness(100)) {
-            h.initializeState(snapshot);
-            return ((Echo) h.getOperator()).waitingOnHeap();
         }
     }
 
