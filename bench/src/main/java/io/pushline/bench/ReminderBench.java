@@ -424,7 +424,6 @@ final class ReminderBench extends Bench {
         throw new IllegalStateException("no zone has begun the fire date");
     }
 
-    /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
     /**
      * {@link #waitFor} the task events to be applied, sampling the tasks' state each time: {@code
      * state} ends with the largest subscription count seen and its bitmaps' bytes.
@@ -452,6 +451,7 @@ final class ReminderBench extends Bench {
         return n;
     }
 
+    /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
     static long waitFor(FlinkRest rest, String jobId, String metric, long target, int seconds)
             throws Exception {
         long deadline = System.currentTimeMillis() + seconds * 1000L;

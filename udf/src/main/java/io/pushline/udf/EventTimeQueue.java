@@ -194,7 +194,7 @@ public final class EventTimeQueue<T> {
     }
 
     /** One pass over the queue for a checkpoint: the records on the heap and the spilled places. */
-    private final class Snapshot implements WaitingQueue.Visitor<Waiting<T>> {
+    private final class Snapshot implements WaitingQueue.Visitor<Waiting<T>, RuntimeException> {
         final List<List<T>> records = new ArrayList<>();
         final List<List<SpilledPush>> spilled = new ArrayList<>();
         List<T> records1;

@@ -205,15 +205,15 @@ public final class WaitingQueue<T> implements Iterable<T> {
     }
 
     /** What {@link #visit} calls for each element. */
-    public interface Visitor<T> {
-        void visit(T element) throws Exception;
+    public interface Visitor<T, X extends Exception> {
+        void visit(T element) throws X;
     }
 
     /**
      * Calls {@code visitor} for every element, in no particular order, without copying them first
      * as {@link #iterator} does (a checkpoint visits every waiting record).
      */
-    public void visit(Visitor<T> visitor) throws Exception {
+    public <X extends Exception> void visit(Visitor<T, X> visitor) throws X {
         for (int r = 0; r < runs; r++) {
             Run<T> run = byLast[r];
             for (int i = 0; i < run.size; i++) {
@@ -228,15 +228,7 @@ public final class WaitingQueue<T> implements Iterable<T> {
     @Override
     public Iterator<T> iterator() {
         List<T> all = new ArrayList<>(size);
-        for (int r = 0; r < runs; r++) {
-            Run<T> run = byLast[r];
-            for (int i = 0; i < run.size; i++) {
-                all.add(run.item((run.head + i) & (run.items.length - 1)));
-            }
-        }
-        for (Entry<T> e : rest) {
-            all.add(e.item);
-        }
+        visit(all::add);
         return all.iterator();
     }
 
