@@ -28,6 +28,10 @@ final class BenchResults {
     private final String name;
     private final String[] args;
     private final Instant started = Instant.now();
+
+    /** The commit the benchmark started from: the checkout may move while a long one runs. */
+    private final String commit = commit();
+
     private final List<Map<String, Double>> rounds = new ArrayList<>();
     private final Map<String, Object> summary = new LinkedHashMap<>();
 
@@ -160,7 +164,7 @@ final class BenchResults {
         root.put("finished", Instant.now().toString());
         root.put("cores", Runtime.getRuntime().availableProcessors());
         root.put("java", System.getProperty("java.version"));
-        root.put("commit", commit());
+        root.put("commit", commit);
         ObjectNode medians = root.putObject("medians");
         List<String> keys = new ArrayList<>();
         for (Map<String, Double> r : rounds) {

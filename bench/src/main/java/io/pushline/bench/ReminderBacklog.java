@@ -71,7 +71,7 @@ final class ReminderBacklog implements Backlog {
         }
         long events = subscribers + 1L;
         int seconds = (int) Math.max(0, (fireAt - 1_000 - System.currentTimeMillis()) / 1000);
-        long applied = ReminderBench.waitFor(rest, jobId, "reminderEvents", events, seconds);
+        long applied = JobMetrics.waitFor(rest, jobId, "reminderEvents", events, seconds);
         System.out.printf(
                 "  reminder: %,d of %,d task and subscribe events applied %.1f s before the fire%n",
                 applied, events, (fireAt - System.currentTimeMillis()) / 1e3);

@@ -199,7 +199,9 @@ final class ReminderBench extends Bench {
             String jobId = job.getJobID().toString();
             FlinkRest rest = FlinkRest.local(restPort);
             long t0 = System.currentTimeMillis();
-            long mirrored = waitFor(rest, jobId, "hbase.registry.mutations", 2L * subscribers, 600);
+            long mirrored =
+                    JobMetrics.waitFor(
+                            rest, jobId, "hbase.registry.mutations", 2L * subscribers, 600);
             System.out.printf(
                     "  %,d binds loaded and mirrored (%,d registry mutations) in %.1f s%n",
                     subscribers, mirrored, (System.currentTimeMillis() - t0) / 1e3);
@@ -242,7 +244,7 @@ final class ReminderBench extends Bench {
             // the tasks' state, sampled while the events are applied: once they fire, only
             // their small records are left
             long[] state = new long[2];
-            long applied = waitForEvents(rest, jobId, events, leadSeconds, state);
+            long applied = JobMetrics.waitForEvents(rest, jobId, events, leadSeconds, state);
             double lateSeconds;
             if (applied < events) {
                 System.out.printf(
@@ -252,7 +254,7 @@ final class ReminderBench extends Bench {
                 // A task fires once event time passes fireAt, so not before the subscriptions
                 // ahead of it are in: wait for them, so that the reader's deadline counts from
                 // when the tasks could fire and a late firing is not taken for missing pushes.
-                applied = waitForEvents(rest, jobId, events, LATE_LIMIT_SECONDS, state);
+                applied = JobMetrics.waitForEvents(rest, jobId, events, LATE_LIMIT_SECONDS, state);
             }
             // the first wait counts from the end of production, so it can end after fireAt too
             lateSeconds = Math.max(0, System.currentTimeMillis() - fireAt) / 1e3;
@@ -422,52 +424,6 @@ final class ReminderBench extends Bench {
             }
         }
         throw new IllegalStateException("no zone has begun the fire date");
-    }
-
-    /**
-     * {@link #waitFor} the task events to be applied, sampling the tasks' state each time: {@code
-     * state} ends with the largest subscription count seen and its bitmaps' bytes.
-     */
-    private static long waitForEvents(
-            FlinkRest rest, String jobId, long target, int seconds, long[] state) throws Exception {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        long n = 0;
-        do {
-            try {
-                n = rest.sum(jobId, "reminderEvents");
-                long subs = rest.sum(jobId, "subscriptions");
-                if (subs >= state[0]) {
-                    state[0] = subs;
-                    state[1] = rest.sum(jobId, "subscriptionBytes");
-                }
-            } catch (Exception e) {
-                n = 0; // the job is still starting
-            }
-            if (n >= target) {
-                return n;
-            }
-            Thread.sleep(500);
-        } while (System.currentTimeMillis() < deadline);
-        return n;
-    }
-
-    /** Waits until the job's {@code metric} (summed over subtasks) reaches {@code target}. */
-    static long waitFor(FlinkRest rest, String jobId, String metric, long target, int seconds)
-            throws Exception {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        long n = 0;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                n = rest.sum(jobId, metric);
-            } catch (Exception e) {
-                n = 0; // the job is still starting
-            }
-            if (n >= target) {
-                return n;
-            }
-            Thread.sleep(500);
-        }
-        return n;
     }
 
     private static JobClient start(
