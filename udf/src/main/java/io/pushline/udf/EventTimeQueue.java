@@ -180,28 +180,13 @@ public final class EventTimeQueue<T> {
     /** Records (and spilled places) per element of the checkpointed lists. */
     static final int SNAPSHOT_CHUNK = 1024;
 
-    /**
-     * Writes the records on the heap and the places of the spilled ones, for a checkpoint, in one
-     * pass over the queue (without copying it into a list first, as its iterator does).
-     */
+    /** Writes the records on the heap and the places of the spilled ones, for a checkpoint. */
     public void snapshot(Checkpointed<T> state) throws Exception {
-        Snapshot snapshot = new Snapshot();
-        queue.visit(snapshot);
-        state.records.update(snapshot.records);
-        state.spilled.update(snapshot.spilled);
-        state.earlierRecords.clear();
-        state.earlierSpilled.clear();
-    }
-
-    /** One pass over the queue for a checkpoint: the records on the heap and the spilled places. */
-    private final class Snapshot implements WaitingQueue.Visitor<Waiting<T>, RuntimeException> {
-        final List<List<T>> records = new ArrayList<>();
-        final List<List<SpilledPush>> spilled = new ArrayList<>();
-        List<T> records1;
-        List<SpilledPush> spilled1;
-
-        @Override
-        public void visit(Waiting<T> w) {
+        List<List<T>> records = new ArrayList<>();
+        List<List<SpilledPush>> spilled = new ArrayList<>();
+        List<T> records1 = null;
+        List<SpilledPush> spilled1 = null;
+        for (Waiting<T> w : queue) {
             if (w.record != null) {
                 if (records1 == null || records1.size() == SNAPSHOT_CHUNK) {
                     records1 = new ArrayList<>(Math.min(SNAPSHOT_CHUNK, onHeap));
@@ -210,12 +195,16 @@ public final class EventTimeQueue<T> {
                 records1.add(w.record);
             } else {
                 if (spilled1 == null || spilled1.size() == SNAPSHOT_CHUNK) {
-                    spilled1 = new ArrayList<>(SNAPSHOT_CHUNK);
+                    spilled1 = new ArrayList<>();
                     spilled.add(spilled1);
                 }
                 spilled1.add(new SpilledPush(w.key, w.ts, w.seq, w.ref));
             }
         }
+        state.records.update(records);
+        state.spilled.update(spilled);
+        state.earlierRecords.clear();
+        state.earlierSpilled.clear();
     }
 
     /** Records waiting on the heap; the others wait in RocksDB. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 
 /**
@@ -204,32 +205,38 @@ public final class WaitingQueue<T> implements Iterable<T> {
         return c != 0 ? c : Long.compare(ref1, ref2);
     }
 
-    /** What {@link #visit} calls for each element. */
-    public interface Visitor<T, X extends Exception> {
-        void visit(T element) throws X;
-    }
-
     /**
-     * Calls {@code visitor} for every element, in no particular order, without copying them first
-     * as {@link #iterator} does (a checkpoint visits every waiting record).
+     * The elements in no particular order, read in place (a checkpoint walks every waiting record,
+     * so it must not copy them first); the queue must not change while it is iterated.
      */
-    public <X extends Exception> void visit(Visitor<T, X> visitor) throws X {
-        for (int r = 0; r < runs; r++) {
-            Run<T> run = byLast[r];
-            for (int i = 0; i < run.size; i++) {
-                visitor.visit(run.item((run.head + i) & (run.items.length - 1)));
-            }
-        }
-        for (Entry<T> e : rest) {
-            visitor.visit(e.item);
-        }
-    }
-
     @Override
     public Iterator<T> iterator() {
-        List<T> all = new ArrayList<>(size);
-        visit(all::add);
-        return all.iterator();
+        Iterator<Entry<T>> inRest = rest.iterator();
+        return new Iterator<>() {
+            private int run;
+            private int i;
+
+            @Override
+            public boolean hasNext() {
+                while (run < runs && i >= byLast[run].size) {
+                    run++;
+                    i = 0;
+                }
+                return run < runs || inRest.hasNext();
+            }
+
+            @Override
+            public T next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                if (run < runs) {
+                    Run<T> r = byLast[run];
+                    return r.item((r.head + i++) & (r.items.length - 1));
+                }
+                return inRest.next().item;
+            }
+        };
     }
 
     private record Entry<T>(T item, long ts, long seq, long ref) implements Comparable<Entry<T>> {

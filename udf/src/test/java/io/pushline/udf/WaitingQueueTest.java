@@ -131,11 +131,11 @@ class WaitingQueueTest {
     }
 
     /**
-     * A visit sees every element once, in runs and past the run limit alike, after some have been
+     * Iterating sees every element once, in runs and past the run limit alike, after some have been
      * polled.
      */
     @Test
-    void aVisitSeesEveryWaitingElementOnce() throws Exception {
+    void iteratingSeesEveryWaitingElementOnce() {
         WaitingQueue<E> q = new WaitingQueue<>();
         Random random = new Random(11);
         List<E> added = new ArrayList<>();
@@ -149,7 +149,7 @@ class WaitingQueueTest {
             added.remove(q.poll());
         }
         List<E> visited = new ArrayList<>();
-        q.visit(visited::add);
+        q.forEach(visited::add);
         assertThat(visited).containsExactlyInAnyOrderElementsOf(added);
     }
 }
