@@ -88,11 +88,19 @@ final class ConsoleAccess {
 
     /** Whether an app-backend request may pass. */
     boolean app(Context ctx) {
-        return appToken == null || same(bearer(ctx), appToken);
+        return app(ctx.header("Authorization"));
+    }
+
+    /** Whether an app-backend request with this {@code Authorization} header may pass. */
+    boolean app(String authorization) {
+        return appToken == null || same(bearer(authorization), appToken);
     }
 
     private static String bearer(Context ctx) {
-        String h = ctx.header("Authorization");
+        return bearer(ctx.header("Authorization"));
+    }
+
+    private static String bearer(String h) {
         return h != null && h.regionMatches(true, 0, "Bearer ", 0, 7)
                 ? h.substring(7).trim()
                 : null;

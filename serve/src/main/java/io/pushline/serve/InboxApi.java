@@ -73,9 +73,21 @@ final class InboxApi implements Api {
 
     /** {@code GET /v1/inbox/{uid}?limit=L&before=C}. */
     void list(Context ctx) throws IOException {
-        String uid = Server.id(ctx, "uid");
-        int limit = limit(ctx.queryParam("limit"));
-        String before = ctx.queryParam("before");
+        byte[] answer =
+                page(ctx.pathParam("uid"), ctx.queryParam("limit"), ctx.queryParam("before"));
+        ctx.status(200).contentType("application/json").result(answer);
+    }
+
+    /**
+     * The answer to {@code GET /v1/inbox/{uid}}: a page of {@code uid}'s inbox as JSON.
+     *
+     * @param limit the query parameter as given; null: the default
+     * @param before the cursor as given; null: the first page
+     * @throws Server.BadRequest naming the parameter that is wrong
+     */
+    byte[] page(String uid, String limit, String before) throws IOException {
+        Server.checkId("uid", uid);
+        int size = limit(limit);
         InboxCursor cursor = null;
         if (before != null) {
             try {
@@ -85,7 +97,7 @@ final class InboxApi implements Api {
             }
         }
         InboxView view = store.view(uid);
-        InboxView.Page page = view.page(limit, cursor);
+        InboxView.Page page = view.page(size, cursor);
         // the most frequent answer of the server: messages' JSON is encoded once per message
         ByteArrayOutputStream out = new ByteArrayOutputStream(256 + 160 * page.messages().size());
         out.writeBytes(UID);
@@ -109,7 +121,7 @@ final class InboxApi implements Api {
             writeString(out, page.next().encode());
             out.write('}');
         }
-        ctx.status(200).contentType("application/json").result(out.toByteArray());
+        return out.toByteArray();
     }
 
     /**

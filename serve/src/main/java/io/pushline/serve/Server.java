@@ -6,6 +6,7 @@ import io.javalin.http.Context;
 import io.pushline.inbox.InboxStore;
 import io.pushline.schema.Json;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,9 @@ public final class Server implements AutoCloseable {
 
     /** Longest uid accepted, as the input topics. */
     static final int MAX_UID = 256;
+
+    static final String APP_TOKEN_NEEDED = "the app token is needed (Authorization: Bearer TOKEN)";
+    static final String STORE_DID_NOT_ANSWER = "the store did not answer; try again";
 
     private final Javalin app;
     private final RequestMetrics metrics = new RequestMetrics();
@@ -92,9 +96,18 @@ public final class Server implements AutoCloseable {
         this.readLog = readLog;
         this.clock = clock;
         this.console = console;
+        InboxApi inboxApi = inbox == null ? null : new InboxApi(inbox, readLog, clock);
         this.app =
                 Javalin.create(
                         cfg -> {
+                            if (inboxApi != null) {
+                                InboxPageHandler pages =
+                                        new InboxPageHandler(
+                                                inboxApi,
+                                                access == null ? h -> true : access::app,
+                                                metrics);
+                                cfg.jetty.modifyServer(s -> s.setHandler(pages));
+                            }
                             cfg.startup.showJavalinBanner = false;
                             cfg.startup.showOldJavalinVersionWarning = false;
                             // answers are a few KB for callers in the same data center: gzip
@@ -104,10 +117,7 @@ public final class Server implements AutoCloseable {
                                 cfg.routes.before(
                                         ctx -> {
                                             if (isAppPath(ctx.path()) && !access.app(ctx)) {
-                                                throw new ConsoleApi.Unauthorized(
-                                                        "the app token is needed"
-                                                                + " (Authorization: Bearer"
-                                                                + " TOKEN)");
+                                                throw new ConsoleApi.Unauthorized(APP_TOKEN_NEEDED);
                                             }
                                         });
                             }
@@ -121,8 +131,8 @@ public final class Server implements AutoCloseable {
                                             clock,
                                             pullMargin.toMillis(),
                                             pullWindow.toMillis()));
-                            if (inbox != null) {
-                                apis.add(new InboxApi(inbox, readLog, clock));
+                            if (inboxApi != null) {
+                                apis.add(inboxApi);
                             }
                             apis.add(
                                     r -> {
@@ -151,7 +161,7 @@ public final class Server implements AutoCloseable {
                                                 ctx.method(),
                                                 ctx.path(),
                                                 e.toString());
-                                        error(ctx, 503, "the store did not answer; try again");
+                                        error(ctx, 503, STORE_DID_NOT_ANSWER);
                                     });
                             cfg.routes.exception(
                                     Exception.class,
@@ -221,7 +231,11 @@ public final class Server implements AutoCloseable {
 
     /** A path parameter that names a uid or msgId, checked: a 400 naming it otherwise. */
     static String id(Context ctx, String name) {
-        String id = ctx.pathParam(name);
+        return checkId(name, ctx.pathParam(name));
+    }
+
+    /** {@code id}, checked as a uid or msgId: a 400 naming it otherwise. */
+    static String checkId(String name, String id) {
         if (id.isBlank()) {
             throw new BadRequest(name + ": must not be empty");
         }
@@ -250,7 +264,12 @@ public final class Server implements AutoCloseable {
     }
 
     private static void error(Context ctx, int status, String message) {
-        json(ctx, status, Map.of("error", message));
+        ctx.status(status).contentType("application/json").result(errorBody(message));
+    }
+
+    /** The body of an error answer. */
+    static byte[] errorBody(String message) {
+        return Json.write(Map.of("error", message)).getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean isAppPath(String path) {

@@ -43,6 +43,7 @@ class InboxServeITCase {
     static Server server;
     static int port;
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final Properties kafka = new Properties();
     static final List<String> READS = java.util.Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
@@ -52,7 +53,6 @@ class InboxServeITCase {
         HBaseTables.ensure(hbase, NS);
         // what the dispatch job writes
         writer = new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
-        Properties kafka = new Properties();
         kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
         server =
                 new Server(
@@ -188,6 +188,81 @@ class InboxServeITCase {
         String metrics = get("/metrics").body();
         assertThat(metrics).contains("route=\"/v1/inbox/{uid}/read\",status=\"400\"");
         assertThat(metrics).doesNotContain("status=\"500\"");
+    }
+
+    /**
+     * A plain {@code GET /v1/inbox/{uid}} is answered before Javalin ({@link InboxPageHandler});
+     * other forms of it (here a trailing slash) reach Javalin's route. Both give the same answers,
+     * uids decoded the same way, and count under the route.
+     */
+    @Test
+    void theFastPageAndTheRouteBehindItAnswerAlike() throws Exception {
+        String uid = "a+b+c/é"; // a + in a path is a +, not a space
+        writer.add(uid, "fast1", "t", "b", NOW - 2_000);
+        writer.add(uid, "fast2", "t", "b", NOW - 1_000);
+        // where a decoder that takes + for a space would look
+        writer.add("a b+c/é", "fast-other", "t", "b", NOW - 1_000);
+        String encoded = "/v1/inbox/a+b%2Bc%2F%C3%A9";
+        for (String query : List.of("", "?limit=1", "?limit=0", "?before=garbage")) {
+            HttpResponse<String> fast = get(encoded + query);
+            HttpResponse<String> routed = get(encoded + "/" + query);
+            assertThat(fast.statusCode()).as(fast.body()).isEqualTo(routed.statusCode());
+            assertThat(Json.MAPPER.readTree(fast.body()))
+                    .isEqualTo(Json.MAPPER.readTree(routed.body()));
+            assertThat(fast.headers().firstValue("content-type"))
+                    .isEqualTo(routed.headers().firstValue("content-type"));
+        }
+        JsonNode page = json(get(encoded), 200);
+        assertThat(page.get("uid").asText()).isEqualTo(uid);
+        assertThat(ids(page)).containsExactly("fast2", "fast1");
+        assertError(get("/v1/inbox/%20"), "uid:");
+        String metrics = get("/metrics").body();
+        assertThat(metrics).contains("route=\"/v1/inbox/{uid}\",status=\"200\"");
+        assertThat(metrics).contains("route=\"/v1/inbox/{uid}\",status=\"400\"");
+        assertThat(metrics).doesNotContain("a+b");
+    }
+
+    /** With an app token set, neither the fast page nor the route answers without it. */
+    @Test
+    void theAppTokenGuardsThePageInEveryForm() throws Exception {
+        writer.add("guarded", "g1", "t", "b", NOW - 1_000);
+        // its own connection: closing a server closes the stores' connection
+        Connection own =
+                ConnectionFactory.createConnection(
+                        HBaseTables.clientConf(STACK.get().hbaseZkQuorum()));
+        try (Server guarded =
+                new Server(
+                        new HBaseReminderStore(own, NS, kafka),
+                        new InboxStore(own, NS, Duration.ofDays(90), System::currentTimeMillis),
+                        null,
+                        System::currentTimeMillis,
+                        Duration.ofSeconds(2),
+                        Duration.ofHours(24),
+                        new ConsoleAccess("console-token", "app-token"),
+                        null)) {
+            int p = guarded.start("127.0.0.1", 0);
+            for (String path : List.of("/v1/inbox/guarded", "/v1/inbox/guarded/")) {
+                URI uri = URI.create("http://127.0.0.1:" + p + path);
+                for (String auth :
+                        List.of("", "Bearer wrong", "Bearer console-token", "Basic app-token")) {
+                    HttpRequest.Builder b = HttpRequest.newBuilder(uri);
+                    if (!auth.isEmpty()) {
+                        b.header("Authorization", auth);
+                    }
+                    HttpResponse<String> r =
+                            HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                    assertThat(r.statusCode()).as(path + " " + auth).isEqualTo(401);
+                    assertThat(r.body()).doesNotContain("g1").contains("app token");
+                }
+                HttpResponse<String> ok =
+                        HTTP.send(
+                                HttpRequest.newBuilder(uri)
+                                        .header("Authorization", "bearer app-token")
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+                assertThat(ids(json(ok, 200))).as(path).containsExactly("g1");
+            }
+        }
     }
 
     /**
