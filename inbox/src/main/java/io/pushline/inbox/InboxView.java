@@ -2,6 +2,7 @@ package io.pushline.inbox;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,11 @@ public final class InboxView {
                             ? Long.compare(b.ts(), a.ts())
                             : Integer.compare(b.id(), a.id());
 
-    private final List<Message> messages;
+    /** Newest first. */
+    private final Message[] messages;
+
+    /** Whether {@code messages[i]} was read. */
+    private final boolean[] readFlags;
 
     /** The ids in the inbox, ascending. */
     private final int[] ids;
@@ -49,21 +54,28 @@ public final class InboxView {
     public InboxView(List<Message> found, ImmutableBitmapDataProvider read, long oldest) {
         // The most frequent request of the API builds one of these: plain arrays and one pass,
         // no bitmap built per request (adding ids to a fresh bitmap was a tenth of a read's CPU).
-        List<Message> live = new ArrayList<>(found.size());
+        Message[] live = new Message[found.size()];
         int[] liveIds = new int[found.size()];
         int n = 0;
-        int unreadCount = 0;
         for (Message m : found) {
             if (m.ts() >= oldest) {
-                live.add(m);
+                live[n] = m;
                 liveIds[n++] = m.id(); // ascending, as found is
-                if (!read.contains(m.id())) {
-                    unreadCount++;
-                }
             }
         }
-        live.sort(NEWEST_FIRST);
-        this.messages = live;
+        Message[] sorted = n == live.length ? live : Arrays.copyOf(live, n);
+        Arrays.sort(sorted, NEWEST_FIRST);
+        // each message's read flag once, in page order: a page asks for them again
+        boolean[] readFlags = new boolean[n];
+        int unreadCount = 0;
+        for (int i = 0; i < n; i++) {
+            readFlags[i] = read.contains(sorted[i].id());
+            if (!readFlags[i]) {
+                unreadCount++;
+            }
+        }
+        this.messages = sorted;
+        this.readFlags = readFlags;
         this.ids = n == liveIds.length ? liveIds : Arrays.copyOf(liveIds, n);
         this.read = read;
         this.unread = unreadCount;
@@ -83,7 +95,7 @@ public final class InboxView {
 
     /** The messages in the inbox, newest first. */
     public List<Message> messages() {
-        return messages;
+        return Collections.unmodifiableList(Arrays.asList(messages));
     }
 
     /** The ids in the inbox, as a new bitmap. */
@@ -118,12 +130,12 @@ public final class InboxView {
     public Page page(int limit, InboxCursor cursor) {
         int from = 0;
         if (cursor != null) {
-            // the first message after the cursor: the list is sorted, so search for it
+            // the first message after the cursor: the array is sorted, so search for it
             int lo = 0;
-            int hi = messages.size();
+            int hi = messages.length;
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
-                if (cursor.isBefore(messages.get(mid))) {
+                if (cursor.isBefore(messages[mid])) {
                     hi = mid;
                 } else {
                     lo = mid + 1;
@@ -131,16 +143,26 @@ public final class InboxView {
             }
             from = lo;
         }
-        int to = Math.min(messages.size(), from + limit);
-        List<Message> out = messages.subList(from, to);
+        int to = Math.min(messages.length, from + limit);
         InboxCursor next = null;
-        if (to < messages.size() && !out.isEmpty()) {
-            Message last = out.get(out.size() - 1);
+        if (to < messages.length && to > from) {
+            Message last = messages[to - 1];
             next = new InboxCursor(last.ts(), last.id());
         }
-        return new Page(List.copyOf(out), next);
+        return new Page(
+                List.of(Arrays.copyOfRange(messages, from, to)),
+                Arrays.copyOfRange(readFlags, from, to),
+                next);
     }
 
-    /** Messages of a page, and the cursor of the next one (null on the last). */
-    public record Page(List<Message> messages, InboxCursor next) {}
+    /**
+     * Messages of a page, whether each was read (same order), and the cursor of the next page (null
+     * on the last).
+     */
+    public record Page(List<Message> messages, boolean[] read, InboxCursor next) {
+        /** Whether the page's {@code i}-th message was read. */
+        public boolean isRead(int i) {
+            return read[i];
+        }
+    }
 }

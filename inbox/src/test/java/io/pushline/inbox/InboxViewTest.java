@@ -33,6 +33,30 @@ class InboxViewTest {
         assertThat(v.unreadAfter(RoaringBitmap.bitmapOf(2, 4, 9))).isEqualTo(1);
     }
 
+    /** A page's read flags follow its messages, whose order is by time, not by id. */
+    @Test
+    void eachPagedMessageCarriesItsOwnReadFlag() {
+        Map<Integer, Message> stored = new HashMap<>();
+        RoaringBitmap sent = new RoaringBitmap();
+        for (int id = 1; id <= 9; id++) {
+            stored.put(id, msg(id, 1_000 - 10 * id)); // the lower the id, the newer
+            sent.add(id);
+        }
+        InboxView v = new InboxView(sent, RoaringBitmap.bitmapOf(2, 3, 7), stored, 0);
+        InboxView.Page first = v.page(4, null);
+        assertThat(first.messages()).extracting(Message::id).containsExactly(1, 2, 3, 4);
+        assertThat(first.read()).containsExactly(false, true, true, false);
+        InboxView.Page second = v.page(4, first.next());
+        assertThat(second.messages()).extracting(Message::id).containsExactly(5, 6, 7, 8);
+        assertThat(second.read()).containsExactly(false, false, true, false);
+        for (InboxView.Page p : List.of(first, second)) {
+            for (int i = 0; i < p.messages().size(); i++) {
+                assertThat(p.isRead(i)).isEqualTo(v.isRead(p.messages().get(i).id()));
+            }
+        }
+        assertThat(v.unread()).isEqualTo(6);
+    }
+
     /** The original system's example: pushed 2,3,4,6,8,10,11, pages of 3. */
     @Test
     void theOriginalSystemsPagingExample() {

@@ -38,7 +38,6 @@ final class InboxApi implements Api {
     private static final byte[] MESSAGES = ascii(",\"messages\":[");
     private static final byte[] NEXT = ascii("],\"next\":");
     private static final byte[] NULL = ascii("null");
-    private static final byte[] NULL_END = ascii("null}");
     private static final byte[] MSG_ID = ascii("{\"msgId\":");
     private static final byte[] TITLE = ascii(",\"title\":");
     private static final byte[] BODY = ascii(",\"body\":");
@@ -98,30 +97,58 @@ final class InboxApi implements Api {
         }
         InboxView view = store.view(uid);
         InboxView.Page page = view.page(size, cursor);
-        // the most frequent answer of the server: messages' JSON is encoded once per message
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + 160 * page.messages().size());
-        out.writeBytes(UID);
-        writeString(out, uid);
-        out.writeBytes(UNREAD);
-        writeAscii(out, Long.toString(view.unread()));
-        out.writeBytes(MESSAGES);
-        boolean first = true;
-        for (Message m : page.messages()) {
-            if (!first) {
-                out.write(',');
+        // the most frequent answer of the server: messages' JSON is encoded once per message, and
+        // the answer is assembled into an array of its exact size
+        List<Message> messages = page.messages();
+        byte[][] parts = new byte[messages.size()][];
+        byte[] quotedUid = quoted(uid);
+        byte[] unread = ascii(Long.toString(view.unread()));
+        byte[] next = page.next() == null ? NULL : quoted(page.next().encode());
+        int length =
+                UID.length
+                        + quotedUid.length
+                        + UNREAD.length
+                        + unread.length
+                        + MESSAGES.length
+                        + NEXT.length
+                        + next.length
+                        + 1;
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = encoded(messages.get(i));
+            length += parts[i].length + (page.isRead(i) ? TRUE_END : FALSE_END).length + 1;
+        }
+        byte[] out = new byte[length - (parts.length == 0 ? 0 : 1)];
+        int at = put(out, 0, UID);
+        at = put(out, at, quotedUid);
+        at = put(out, at, UNREAD);
+        at = put(out, at, unread);
+        at = put(out, at, MESSAGES);
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) {
+                out[at++] = ',';
             }
-            first = false;
-            out.writeBytes(encoded(m));
-            out.writeBytes(view.isRead(m.id()) ? TRUE_END : FALSE_END);
+            at = put(out, at, parts[i]);
+            at = put(out, at, page.isRead(i) ? TRUE_END : FALSE_END);
         }
-        out.writeBytes(NEXT);
-        if (page.next() == null) {
-            out.writeBytes(NULL_END);
-        } else {
-            writeString(out, page.next().encode());
-            out.write('}');
-        }
-        return out.toByteArray();
+        at = put(out, at, NEXT);
+        at = put(out, at, next);
+        out[at] = '}';
+        return out;
+    }
+
+    private static int put(byte[] out, int at, byte[] part) {
+        System.arraycopy(part, 0, out, at, part.length);
+        return at + part.length;
+    }
+
+    /** {@code s} as a JSON string, quotes included. */
+    private static byte[] quoted(String s) {
+        byte[] inner = JsonStringEncoder.getInstance().quoteAsUTF8(s);
+        byte[] out = new byte[inner.length + 2];
+        out[0] = '"';
+        System.arraycopy(inner, 0, out, 1, inner.length);
+        out[out.length - 1] = '"';
+        return out;
     }
 
     /**
