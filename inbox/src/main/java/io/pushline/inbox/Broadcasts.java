@@ -117,10 +117,52 @@ final class Broadcasts {
         return found;
     }
 
+    /**
+     * As {@link #holding} for a uid whose dictionary id is known, from memory only: null when the
+     * list of broadcasts is due to be scanned again or an audience is not loaded.
+     */
+    int[] holdingInMemory(int member, long oldest) {
+        List<Broadcast> all = live;
+        if (all == null || !fresh(clock.getAsLong())) {
+            return null;
+        }
+        if (all.isEmpty()) {
+            return NONE;
+        }
+        int[] out = new int[all.size()];
+        int n = 0;
+        for (Broadcast b : all) {
+            if (b.ts < oldest) {
+                continue;
+            }
+            RoaringBitmap audience = b.audience;
+            if (audience == null) {
+                audience = audiences.get(b.id);
+                if (audience == null) {
+                    return null;
+                }
+                b.audience = audience;
+            }
+            if (audience.contains(member)) {
+                out[n++] = b.id;
+            }
+        }
+        int[] found = Arrays.copyOf(out, n);
+        Arrays.sort(found);
+        return found;
+    }
+
+    /** Whether the list scanned last may still be used at {@code now}. */
+    private boolean fresh(long now) {
+        long at = liveAt;
+        // MIN_VALUE: a broadcast was written since (and now - MIN_VALUE would overflow)
+        return at != Long.MIN_VALUE && now >= at && now - at < FRESH_MS;
+    }
+
     private List<Broadcast> live() throws IOException {
         long now = clock.getAsLong();
         List<Broadcast> cached = live;
-        if (cached != null && now - liveAt < FRESH_MS && now >= liveAt) {
+        if (cached != null && fresh(now)) {
             return cached;
         }
         List<Broadcast> out = new ArrayList<>();

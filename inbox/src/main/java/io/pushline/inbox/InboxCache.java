@@ -54,6 +54,21 @@ public final class InboxCache {
         return r;
     }
 
+    /**
+     * The cached row of {@code uid} for a read that needs everything in memory: a hit is counted
+     * here, a miss by the {@link #get} the caller then makes.
+     */
+    Row getIfHit(String uid) {
+        if (!on) {
+            return null;
+        }
+        Row r = rows.get(uid);
+        if (r != null) {
+            hits.increment();
+        }
+        return r;
+    }
+
     /** A row from the start-up scan: kept unless a fresher one is there or the cache is full. */
     public boolean offer(String uid, Row row) {
         long w = row.weight(uid);

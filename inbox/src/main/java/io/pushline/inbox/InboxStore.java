@@ -179,6 +179,27 @@ public final class InboxStore implements AutoCloseable {
         return new InboxView(messages.inIdOrder(ids), read, oldest);
     }
 
+    /**
+     * The uid's inbox now if this process holds all of it in memory (its cached row, the live
+     * broadcasts and their audiences, its messages); null when a read from HBase would be needed,
+     * then {@link #view} answers. Never blocks on I/O, so a server may call it on a network thread.
+     */
+    public InboxView viewInMemory(String uid) {
+        InboxCache c = cache;
+        InboxCache.Row row = c == null ? null : c.getIfHit(uid);
+        if (row == null || row.member() < 0) {
+            return null;
+        }
+        long oldest = oldest();
+        int[] holding = broadcasts.holdingInMemory(row.member(), oldest);
+        if (holding == null) {
+            return null;
+        }
+        int[] ids = InboxRows.union(trusted(row.sent()), holding);
+        List<Message> found = messages.inIdOrderInMemory(ids);
+        return found == null ? null : new InboxView(found, trusted(row.read()), oldest);
+    }
+
     /** The rows of {@code uids} as stored now, validated; null for a uid without one. */
     public List<InboxCache.Row> rows(List<String> uids) throws IOException {
         List<Get> gets = new ArrayList<>(uids.size());

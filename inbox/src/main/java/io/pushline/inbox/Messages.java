@@ -118,6 +118,19 @@ final class Messages implements AutoCloseable {
         return out;
     }
 
+    /** As {@link #inIdOrder}, from memory only: null when a message is not cached. */
+    List<Message> inIdOrderInMemory(int[] ids) {
+        List<Message> out = new ArrayList<>(ids.length);
+        for (int id : ids) {
+            Message m = cache.get(id);
+            if (m == null) {
+                return null;
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
     /** The stored messages of {@code ids}; an id without one has expired. */
     Map<Integer, Message> of(RoaringBitmap ids) throws IOException {
         Map<Integer, Message> out = new HashMap<>();

@@ -113,6 +113,51 @@ class InboxStoreITCase {
         }
     }
 
+    /**
+     * A server answers a page on its network thread only when the whole inbox is in memory: the
+     * cached row, the list of broadcasts (fresh), their audiences and the messages. Then the answer
+     * is the store's; otherwise there is none, and the store is read.
+     */
+    @Test
+    void anInboxAllInMemoryIsServedFromThereAsTheStoreServesIt() throws Exception {
+        AtomicLong clock = new AtomicLong(NOW);
+        try (IdDictionary uids = new IdDictionary(hbase, NS, 100);
+                InboxStore writer = store(clock);
+                InboxStore served = store(clock)) {
+            var ids = uids.assignAll(List.of("mem1", "mem2"));
+            writer.add("mem1", "mem-own", "own", "", NOW - 5_000);
+            writer.add("mem1", "mem-read", "read", "", NOW - 4_000);
+            writer.broadcast(
+                    "mem-all", "news", "", NOW - 1_000, IdSet.of(ids.get("mem1"), ids.get("mem2")));
+            writer.read("mem1", List.of("mem-read"));
+            InboxCache cache = new InboxCache(1 << 20);
+            served.cacheIn(cache);
+            assertThat(served.viewInMemory("mem1")).as("the cache is off").isNull();
+            served.scanRows(cache::offer);
+            cache.turnOn();
+            assertThat(served.viewInMemory("mem1")).as("nothing else loaded yet").isNull();
+
+            InboxView fromStore = served.view("mem1"); // loads broadcasts, audiences, messages
+            InboxView inMemory = served.viewInMemory("mem1");
+            assertThat(inMemory).isNotNull();
+            InboxView.Page a = fromStore.page(2, null);
+            InboxView.Page b = inMemory.page(2, null);
+            assertThat(b.messages())
+                    .extracting(Message::msgId)
+                    .containsExactly("mem-all", "mem-read");
+            assertThat(b.messages()).isEqualTo(a.messages());
+            assertThat(b.read()).containsExactly(false, true).isEqualTo(a.read());
+            assertThat(b.next()).isEqualTo(a.next());
+            assertThat(inMemory.unread()).isEqualTo(fromStore.unread()).isEqualTo(2);
+
+            clock.addAndGet(1_000); // the list of broadcasts is due to be scanned again
+            assertThat(served.viewInMemory("mem1")).isNull();
+            served.view("mem1");
+            assertThat(served.viewInMemory("mem1")).isNotNull();
+            assertThat(served.viewInMemory("mem2")).as("mem2 has no row").isNull();
+        }
+    }
+
     @Test
     void messagesLeaveAfterTheRetention() throws Exception {
         AtomicLong clock = new AtomicLong(NOW);

@@ -85,18 +85,39 @@ final class InboxApi implements Api {
      * @throws Server.BadRequest naming the parameter that is wrong
      */
     byte[] page(String uid, String limit, String before) throws IOException {
-        Server.checkId("uid", uid);
-        int size = limit(limit);
-        InboxCursor cursor = null;
-        if (before != null) {
-            try {
-                cursor = InboxCursor.decode(before);
-            } catch (IllegalArgumentException e) {
-                throw new Server.BadRequest("before: " + e.getMessage());
+        PageRequest r = PageRequest.of(uid, limit, before);
+        return render(uid, store.view(uid), r);
+    }
+
+    /**
+     * As {@link #page}, from this process's memory only: null when the inbox is not all there (then
+     * {@link #page} answers). Never blocks on I/O.
+     */
+    byte[] pageInMemory(String uid, String limit, String before) {
+        PageRequest r = PageRequest.of(uid, limit, before);
+        InboxView view = store.viewInMemory(uid);
+        return view == null ? null : render(uid, view, r);
+    }
+
+    /** A page asked for, its parameters checked. */
+    private record PageRequest(int limit, InboxCursor before) {
+        static PageRequest of(String uid, String limit, String before) {
+            Server.checkId("uid", uid);
+            int size = InboxApi.limit(limit);
+            InboxCursor cursor = null;
+            if (before != null) {
+                try {
+                    cursor = InboxCursor.decode(before);
+                } catch (IllegalArgumentException e) {
+                    throw new Server.BadRequest("before: " + e.getMessage());
+                }
             }
+            return new PageRequest(size, cursor);
         }
-        InboxView view = store.view(uid);
-        InboxView.Page page = view.page(size, cursor);
+    }
+
+    private byte[] render(String uid, InboxView view, PageRequest r) {
+        InboxView.Page page = view.page(r.limit(), r.before());
         // the most frequent answer of the server: messages' JSON is encoded once per message, and
         // the answer is assembled into an array of its exact size
         List<Message> messages = page.messages();

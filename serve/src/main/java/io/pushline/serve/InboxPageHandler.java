@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -15,13 +16,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET /v1/inbox/{uid}} answered in Jetty's own handler, before the servlet layer and
- * Javalin's routing: the server's most frequent request, a page from memory, spent about as long in
- * those layers as in the inbox itself (bench inbox, JFR). Same answers as the route it stands in
- * front of: the app token, 400s naming the parameter, 503 when the store does not answer, the
- * request metrics under the route's pattern. Any other request, and any form of this one it does
- * not take plainly (a trailing slash, {@code HEAD}, a path that does not decode), goes on to
- * Javalin, where the same route serves it.
+ * {@code GET /v1/inbox/{uid}} answered on Jetty's network thread when the inbox is all in memory,
+ * before the servlet layer and Javalin's routing; everything else on Jetty's worker threads.
+ *
+ * <p>Why: a page from memory takes microseconds, and handing each request from the thread that read
+ * it to a worker (a wake-up and a context switch, on a machine of two cores) cost more than the
+ * page itself. So this handler tells Jetty it never blocks ({@link #getInvocationType}), answers a
+ * page from memory at once, and hands to the thread pool what may block: a page that needs HBase (a
+ * row not cached, a message or audience not loaded, the list of broadcasts due to be scanned), and
+ * every other request, which then goes on to Javalin as before.
+ *
+ * <p>Same answers as the route it stands in front of: the app token, 400s naming the parameter, 503
+ * when the store does not answer, the request metrics under the route's pattern. A form of the
+ * request it does not take plainly (a trailing slash, {@code HEAD}, a path that does not decode)
+ * reaches Javalin, where the same route serves it.
  */
 final class InboxPageHandler extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(InboxPageHandler.class);
@@ -42,42 +50,106 @@ final class InboxPageHandler extends Handler.Wrapper {
         this.metrics = metrics;
     }
 
+    /** Never blocks: Jetty may call {@link #handle} on the thread that read the request. */
     @Override
-    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    public InvocationType getInvocationType() {
+        return InvocationType.NON_BLOCKING;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
         String uid = uid(request);
         if (uid == null) {
-            return super.handle(request, response, callback);
+            onWorker(
+                    request,
+                    response,
+                    callback,
+                    () -> {
+                        if (!super.handle(request, response, callback)) {
+                            Response.writeError(request, response, callback, 404);
+                        }
+                    });
+            return true;
         }
         long start = System.nanoTime();
-        int status;
-        byte[] body;
         if (!appAllowed.test(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
-            status = 401;
-            body = Server.errorBody(Server.APP_TOKEN_NEEDED);
-        } else {
-            try {
-                Fields query = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
-                body = inbox.page(uid, query.getValue("limit"), query.getValue("before"));
-                status = 200;
-            } catch (Server.BadRequest e) {
-                status = 400;
-                body = Server.errorBody(e.getMessage());
-            } catch (IOException e) {
-                LOG.warn("GET {}: {}", ROUTE, e.toString());
-                status = 503;
-                body = Server.errorBody(Server.STORE_DID_NOT_ANSWER);
-            } catch (RuntimeException e) {
-                LOG.error("GET {} failed", ROUTE, e);
-                status = 500;
-                body = Server.errorBody("internal error");
-            }
+            answer(response, callback, start, 401, Server.errorBody(Server.APP_TOKEN_NEEDED));
+            return true;
         }
+        Fields query = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
+        String limit = query.getValue("limit");
+        String before = query.getValue("before");
+        try {
+            byte[] page = inbox.pageInMemory(uid, limit, before);
+            if (page != null) {
+                answer(response, callback, start, 200, page);
+                return true;
+            }
+        } catch (Server.BadRequest e) {
+            answer(response, callback, start, 400, Server.errorBody(e.getMessage()));
+            return true;
+        } catch (RuntimeException e) {
+            LOG.error("GET {} failed", ROUTE, e);
+            answer(response, callback, start, 500, Server.errorBody("internal error"));
+            return true;
+        }
+        onWorker(
+                request,
+                response,
+                callback,
+                () -> answer(response, callback, start, fromStore(uid, limit, before)));
+        return true;
+    }
+
+    /** A status and body, read from the store (which may block). */
+    private record Answer(int status, byte[] body) {}
+
+    private Answer fromStore(String uid, String limit, String before) {
+        try {
+            return new Answer(200, inbox.page(uid, limit, before));
+        } catch (Server.BadRequest e) {
+            return new Answer(400, Server.errorBody(e.getMessage()));
+        } catch (IOException e) {
+            LOG.warn("GET {}: {}", ROUTE, e.toString());
+            return new Answer(503, Server.errorBody(Server.STORE_DID_NOT_ANSWER));
+        } catch (RuntimeException e) {
+            LOG.error("GET {} failed", ROUTE, e);
+            return new Answer(500, Server.errorBody("internal error"));
+        }
+    }
+
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code work} on Jetty's thread pool; a failure or a full pool is an error answer. */
+    private static void onWorker(Request request, Response response, Callback callback, Work work) {
+        try {
+            request.getComponents()
+                    .getThreadPool()
+                    .execute(
+                            () -> {
+                                try {
+                                    work.run();
+                                } catch (Throwable t) {
+                                    Response.writeError(request, response, callback, t);
+                                }
+                            });
+        } catch (RejectedExecutionException e) {
+            Response.writeError(request, response, callback, 503, "the server is overloaded");
+        }
+    }
+
+    private void answer(Response response, Callback callback, long start, Answer a) {
+        answer(response, callback, start, a.status(), a.body());
+    }
+
+    private void answer(Response response, Callback callback, long start, int status, byte[] body) {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         response.write(true, ByteBuffer.wrap(body), callback);
         metrics.record(ROUTE, status, (System.nanoTime() - start) / 1e6);
-        return true;
     }
 
     /** The uid of a plain {@code GET /v1/inbox/{uid}}, decoded as Javalin does; null otherwise. */

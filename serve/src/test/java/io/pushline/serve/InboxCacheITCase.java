@@ -3,6 +3,7 @@ package io.pushline.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pushline.audience.IdDictionary;
 import io.pushline.common.HBaseTables;
 import io.pushline.inbox.InboxStore;
 import io.pushline.local.LocalStack;
@@ -53,6 +54,11 @@ class InboxCacheITCase {
         HBaseTables.ensure(hbase, NS);
         // what the dispatch job writes
         writer = new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
+        // u1 has a dictionary id (as a uid in any audience has): its pages are answered on the
+        // network thread from memory; u2's and u9's rows carry none, so theirs go to a worker
+        try (IdDictionary uids = new IdDictionary(hbase, NS, 10)) {
+            uids.assign("u1");
+        }
         writer.add("u1", "m1", "T1", "B1", NOW - 3_000);
         writer.add("u2", "m1", "T1", "B1", NOW - 3_000);
         Properties kafka = new Properties();
@@ -98,6 +104,26 @@ class InboxCacheITCase {
                 () -> ids(page("u9")).equals(List.of("m2")), "a new inbox served", WAIT);
         assertThat(metric("pushline_inbox_cache_rows")).isEqualTo(3);
         assertThat(metric("pushline_inbox_changes_total")).isGreaterThanOrEqualTo(2);
+    }
+
+    /**
+     * u1's first read loads the broadcasts and messages from HBase on a worker; the next ones are
+     * answered from memory on the network thread: the same answer, byte for byte.
+     */
+    @Test
+    void aPageFromMemoryIsThePageFromTheStore() throws Exception {
+        String first = get("/v1/inbox/u1?limit=1").body();
+        assertThat(Json.MAPPER.readTree(first).get("uid").asText()).isEqualTo("u1");
+        for (int i = 0; i < 5; i++) {
+            assertThat(get("/v1/inbox/u1?limit=1").body()).isEqualTo(first);
+        }
+        assertError(get("/v1/inbox/u1?limit=0"), "limit:");
+        assertError(get("/v1/inbox/u1?before=x"), "before:");
+    }
+
+    private static void assertError(HttpResponse<String> r, String prefix) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(Json.MAPPER.readTree(r.body()).get("error").asText()).startsWith(prefix);
     }
 
     @Test
