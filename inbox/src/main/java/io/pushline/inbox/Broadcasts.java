@@ -105,16 +105,7 @@ final class Broadcasts {
         if (member == null) {
             return NONE;
         }
-        int[] out = new int[all.size()];
-        int n = 0;
-        for (Broadcast b : all) {
-            if (b.ts >= oldest && audience(b).contains(member)) {
-                out[n++] = b.id;
-            }
-        }
-        int[] found = Arrays.copyOf(out, n);
-        Arrays.sort(found); // the scan's row order is the ids' order; sorted to be sure
-        return found;
+        return holding(all, member, oldest, this::audience);
     }
 
     /**
@@ -126,6 +117,17 @@ final class Broadcasts {
         if (all == null || !fresh(clock.getAsLong())) {
             return null;
         }
+        return holding(all, member, oldest, this::loadedAudience);
+    }
+
+    /** A broadcast's audience; null: not in memory (when it may say so). */
+    private interface AudienceOf<E extends Exception> {
+        RoaringBitmap of(Broadcast b) throws E;
+    }
+
+    /** Ids of those of {@code all} since {@code oldest} that hold {@code member}, ascending. */
+    private static <E extends Exception> int[] holding(
+            List<Broadcast> all, int member, long oldest, AudienceOf<E> audience) throws E {
         if (all.isEmpty()) {
             return NONE;
         }
@@ -135,21 +137,27 @@ final class Broadcasts {
             if (b.ts < oldest) {
                 continue;
             }
-            RoaringBitmap audience = b.audience;
-            if (audience == null) {
-                audience = audiences.get(b.id);
-                if (audience == null) {
-                    return null;
-                }
-                b.audience = audience;
+            RoaringBitmap bits = audience.of(b);
+            if (bits == null) {
+                return null;
             }
-            if (audience.contains(member)) {
+            if (bits.contains(member)) {
                 out[n++] = b.id;
             }
         }
         int[] found = Arrays.copyOf(out, n);
-        Arrays.sort(found);
+        Arrays.sort(found); // the scan's row order is the ids' order; sorted to be sure
         return found;
+    }
+
+    /** The audience if this process holds it, else null. */
+    private RoaringBitmap loadedAudience(Broadcast b) {
+        RoaringBitmap known = b.audience;
+        if (known == null) {
+            known = audiences.get(b.id);
+            b.audience = known;
+        }
+        return known;
     }
 
     /** Whether the list scanned last may still be used at {@code now}. */
@@ -186,14 +194,9 @@ final class Broadcasts {
     }
 
     private RoaringBitmap audience(Broadcast b) throws IOException {
-        RoaringBitmap known = b.audience;
+        RoaringBitmap known = loadedAudience(b);
         if (known != null) {
             return known;
-        }
-        RoaringBitmap cached = audiences.get(b.id);
-        if (cached != null) {
-            b.audience = cached;
-            return cached;
         }
         List<Get> gets = new ArrayList<>(b.chunks);
         for (int c = 0; c < b.chunks; c++) {

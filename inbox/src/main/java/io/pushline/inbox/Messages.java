@@ -106,16 +106,12 @@ final class Messages implements AutoCloseable {
      * The stored messages of {@code ids} (ascending) in id order; an id without one has expired.
      */
     List<Message> inIdOrder(int[] ids) throws IOException {
-        List<Message> out = new ArrayList<>(ids.length);
-        for (int id : ids) {
-            Message m = cache.get(id);
-            if (m == null) {
-                RoaringBitmap all = RoaringBitmap.bitmapOf(ids);
-                return InboxView.found(all, of(all)); // some to read: all in one batch
-            }
-            out.add(m);
+        List<Message> cached = inIdOrderInMemory(ids);
+        if (cached != null) {
+            return cached;
         }
-        return out;
+        RoaringBitmap all = RoaringBitmap.bitmapOf(ids);
+        return InboxView.found(all, of(all)); // some to read: all in one batch
     }
 
     /** As {@link #inIdOrder}, from memory only: null when a message is not cached. */

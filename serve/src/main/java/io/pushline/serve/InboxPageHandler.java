@@ -73,40 +73,46 @@ final class InboxPageHandler extends Handler.Wrapper {
         }
         long start = System.nanoTime();
         if (!appAllowed.test(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
-            answer(response, callback, start, 401, Server.errorBody(Server.APP_TOKEN_NEEDED));
+            answer(
+                    response,
+                    callback,
+                    start,
+                    new Answer(401, Server.errorBody(Server.APP_TOKEN_NEEDED)));
             return true;
         }
         Fields query = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
         String limit = query.getValue("limit");
         String before = query.getValue("before");
-        try {
-            byte[] page = inbox.pageInMemory(uid, limit, before);
-            if (page != null) {
-                answer(response, callback, start, 200, page);
-                return true;
-            }
-        } catch (Server.BadRequest e) {
-            answer(response, callback, start, 400, Server.errorBody(e.getMessage()));
-            return true;
-        } catch (RuntimeException e) {
-            LOG.error("GET {} failed", ROUTE, e);
-            answer(response, callback, start, 500, Server.errorBody("internal error"));
+        Answer fromMemory = answerOf(() -> inbox.pageInMemory(uid, limit, before));
+        if (fromMemory != null) {
+            answer(response, callback, start, fromMemory);
             return true;
         }
         onWorker(
                 request,
                 response,
                 callback,
-                () -> answer(response, callback, start, fromStore(uid, limit, before)));
+                () ->
+                        answer(
+                                response,
+                                callback,
+                                start,
+                                answerOf(() -> inbox.page(uid, limit, before))));
         return true;
     }
 
-    /** A status and body, read from the store (which may block). */
+    /** A status and body. */
     private record Answer(int status, byte[] body) {}
 
-    private Answer fromStore(String uid, String limit, String before) {
+    private interface Page {
+        byte[] read() throws IOException;
+    }
+
+    /** The answer to a page read, errors included; null when the read gave no page. */
+    private static Answer answerOf(Page page) {
         try {
-            return new Answer(200, inbox.page(uid, limit, before));
+            byte[] body = page.read();
+            return body == null ? null : new Answer(200, body);
         } catch (Server.BadRequest e) {
             return new Answer(400, Server.errorBody(e.getMessage()));
         } catch (IOException e) {
@@ -141,10 +147,8 @@ final class InboxPageHandler extends Handler.Wrapper {
     }
 
     private void answer(Response response, Callback callback, long start, Answer a) {
-        answer(response, callback, start, a.status(), a.body());
-    }
-
-    private void answer(Response response, Callback callback, long start, int status, byte[] body) {
+        int status = a.status();
+        byte[] body = a.body();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
