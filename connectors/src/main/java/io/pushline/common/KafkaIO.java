@@ -1,6 +1,8 @@
 package io.pushline.common;
 
+import io.pushline.format.DecisionJson;
 import io.pushline.format.SendRecordJson;
+import io.pushline.schema.Decision;
 import io.pushline.schema.Json;
 import io.pushline.schema.ParsedRecord;
 import io.pushline.schema.SendRecord;
@@ -365,9 +367,20 @@ public final class KafkaIO {
                     null,
                     null,
                     key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                    element instanceof SendRecord
-                            ? SendRecordJson.bytes((SendRecord) element)
-                            : Json.write(element).getBytes(StandardCharsets.UTF_8));
+                    json(element));
+        }
+
+        /**
+         * The hand-written JSON of the two records every (push, device) becomes; databind's else.
+         */
+        private static byte[] json(Object element) {
+            if (element instanceof SendRecord) {
+                return SendRecordJson.bytes((SendRecord) element);
+            }
+            if (element instanceof Decision) {
+                return DecisionJson.bytes((Decision) element);
+            }
+            return Json.write(element).getBytes(StandardCharsets.UTF_8);
         }
     }
 

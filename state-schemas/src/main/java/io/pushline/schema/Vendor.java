@@ -13,13 +13,18 @@ public enum Vendor {
     VIVO,
     LONGCONN;
 
+    // Both are asked once per send and per decision: computed once, not lowered on every call.
+    private final String wire = name().toLowerCase(Locale.ROOT);
+    private final String topic = Topics.vendorTopic(wire);
+    private static final Vendor[] ALL = values();
+
     /** The wire name, as in {@code bind} events and topic names. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wire;
     }
 
     public String topic() {
-        return Topics.vendorTopic(wireName());
+        return topic;
     }
 
     /** The vendor for a wire name, or null when it names none. */
@@ -27,8 +32,8 @@ public enum Vendor {
         if (name == null) {
             return null;
         }
-        for (Vendor v : values()) {
-            if (v.wireName().equals(name)) {
+        for (Vendor v : ALL) {
+            if (v.wire.equals(name)) {
                 return v;
             }
         }
