@@ -247,8 +247,9 @@ public final class KafkaIO {
         producer.setProperty(
                 "transaction.timeout.ms",
                 String.valueOf(conf.get(CommonOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
-        producer.setProperty("compression.type", "lz4");
-        producer.setProperty("linger.ms", "20");
+        // defaults a kafka.properties.* setting of the user's overrides
+        producer.putIfAbsent("compression.type", "lz4");
+        producer.putIfAbsent("linger.ms", "20");
         return KafkaSink.<T>builder()
                 .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setKafkaProducerConfig(producer)
