@@ -474,6 +474,7 @@ final class LatencyBench extends Bench {
             System.out.printf(
                     "  warm-up campaign visible in %.1f s%n",
                     (System.currentTimeMillis() - w) / 1e3);
+            target.warmUp();
         }
         long c2At = LatencyJob.request(kafka, "campaign-2", "{\"audience\":\"everyone\"}", 1);
         ProcessCpu cpu2 = target.cpu();
