@@ -243,13 +243,7 @@ public final class KafkaIO {
             String topics,
             SerializableFunction<T, String> topicOf,
             SerializableFunction<T, String> keyOf) {
-        Properties producer = clientProperties(conf);
-        producer.setProperty(
-                "transaction.timeout.ms",
-                String.valueOf(conf.get(CommonOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
-        // defaults a kafka.properties.* setting of the user's overrides
-        producer.putIfAbsent("compression.type", "lz4");
-        producer.putIfAbsent("linger.ms", "20");
+        Properties producer = sinkProducerProperties(conf);
         return KafkaSink.<T>builder()
                 .setBootstrapServers(OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                 .setKafkaProducerConfig(producer)
@@ -258,6 +252,20 @@ public final class KafkaIO {
                 .setTransactionNamingStrategy(TransactionNamingStrategy.POOLING)
                 .setRecordSerializer(new JsonRecords<>(topics, topicOf, keyOf))
                 .build();
+    }
+
+    /**
+     * The exactly-once sinks' producer settings: the job's {@code kafka.properties.*}, the
+     * transaction timeout, and lz4 with a 20 ms linger unless those properties say otherwise.
+     */
+    static Properties sinkProducerProperties(Configuration conf) {
+        Properties producer = clientProperties(conf);
+        producer.setProperty(
+                "transaction.timeout.ms",
+                String.valueOf(conf.get(CommonOptions.KAFKA_TRANSACTION_TIMEOUT).toMillis()));
+        producer.putIfAbsent("compression.type", "lz4");
+        producer.putIfAbsent("linger.ms", "20");
+        return producer;
     }
 
     /**
