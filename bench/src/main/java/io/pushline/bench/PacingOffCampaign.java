@@ -12,15 +12,12 @@ import java.util.List;
 final class PacingOffCampaign {
     private PacingOffCampaign() {}
 
-    /** The campaign's devices per second. */
-    record Result(double rate) {}
-
     /**
-     * Phase 2: pacing off, how fast a campaign goes end to end. A fresh job reads the binds again;
-     * the request and reminder topics start empty, so phase 1's requests are not resent nor its
-     * reminder task fired again.
+     * Runs the phase and returns the campaign's devices per second; the request and reminder topics
+     * are emptied first, so phase 1's requests are not resent nor its reminder task fired again.
+     * With {@code warmUp}, an untimed campaign and the JIT's settling come before the timed one.
      */
-    static Result run(
+    static double run(
             LatencyTarget target,
             VisibleSends seen,
             BenchResults results,
@@ -76,6 +73,6 @@ final class PacingOffCampaign {
         System.out.println("  busy/backpressured ms per s (busiest subtask): " + busy2);
         results.put("campaignCheckpoints", cp2.toString());
         results.put("campaignCoresBusy", Math.round(cores2 * 100) / 100.0);
-        return new Result(rate);
+        return rate;
     }
 }

@@ -6,6 +6,7 @@ import io.pushline.schema.Vendor;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ final class VisibleSends extends Thread implements AutoCloseable {
     private final Map<String, AtomicLong> perFamily = new ConcurrentHashMap<>();
 
     final AtomicLong duplicates = new AtomicLong();
-    private final Map<String, Devices> pairs = new java.util.HashMap<>();
+    private final Map<String, Devices> pairs = new HashMap<>();
     private final KafkaConsumer<byte[], byte[]> consumer;
     private volatile boolean closed;
 
