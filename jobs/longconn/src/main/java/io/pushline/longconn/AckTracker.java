@@ -2,7 +2,6 @@ package io.pushline.longconn;
 
 import io.pushline.schema.longconn.AppVersion;
 import io.pushline.schema.longconn.DeviceLink;
-import io.pushline.schema.longconn.HeldLink;
 import io.pushline.schema.longconn.LongconnAction;
 import io.pushline.schema.longconn.LongconnEvent;
 import io.pushline.schema.longconn.LongconnState;
@@ -39,7 +38,7 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, LongconnAction>
         implements Triggerable<String, VoidNamespace> {
     private static final long serialVersionUID = 1L;
-    private static final int HELD_CHUNK = 1024;
+    private static final int UNTIMED_CHUNK = 1024;
 
     private final AckRules rules;
     private final Duration stateTtl;
@@ -47,7 +46,6 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     private transient DeviceLinks devices;
     private transient ListState<List<String>> untimed;
-    private transient ListState<List<HeldLink>> held;
     private transient boolean restored;
     private transient InternalTimerService<VoidNamespace> timers;
     private transient Map<String, Counter> actions;
@@ -70,7 +68,6 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
     public void initializeState(StateInitializationContext ctx) throws Exception {
         super.initializeState(ctx);
         untimed = ctx.getOperatorStateStore().getUnionListState(LongconnState.untimedDevices());
-        held = ctx.getOperatorStateStore().getUnionListState(LongconnState.heldDevices());
         restored = ctx.isRestored();
     }
 
@@ -89,14 +86,6 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
                         Math.min(DeviceLinks.HOLD_MS, rules.probeDelayMs));
         if (restored) {
             Predicate<String> owned = EventTimeQueue.ownedBy(getRuntimeContext().getTaskInfo());
-            for (List<HeldLink> chunk : held.get()) {
-                for (HeldLink h : chunk) {
-                    if (owned.test(h.deviceId)) {
-                        devices.restoreHeld(h);
-                    }
-                }
-            }
-            // written by checkpoints of an earlier version
             for (List<String> chunk : untimed.get()) {
                 for (String deviceId : chunk) {
                     if (owned.test(deviceId)) {
@@ -228,13 +217,12 @@ public class AckTracker extends EventTimeOrderedOperator<LongconnEvent, Longconn
 
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
-        List<HeldLink> changed = devices.changed();
-        List<List<HeldLink>> chunks = new ArrayList<>();
-        for (int i = 0; i < changed.size(); i += HELD_CHUNK) {
-            chunks.add(changed.subList(i, Math.min(changed.size(), i + HELD_CHUNK)));
+        List<String> ids = devices.flush();
+        List<List<String>> chunks = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i += UNTIMED_CHUNK) {
+            chunks.add(ids.subList(i, Math.min(ids.size(), i + UNTIMED_CHUNK)));
         }
-        held.update(chunks);
-        untimed.clear();
+        untimed.update(chunks);
         super.snapshotState(ctx);
     }
 

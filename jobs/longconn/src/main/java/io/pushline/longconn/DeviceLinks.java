@@ -2,7 +2,6 @@ package io.pushline.longconn;
 
 import io.pushline.schema.longconn.DeviceLink;
 import io.pushline.schema.longconn.DeviceLinkSerializer;
-import io.pushline.schema.longconn.HeldLink;
 import io.pushline.schema.longconn.TrackedSend;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,8 +32,8 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * under a probe delay shorter than the window.
  *
  * <p>Callers get a copy and put it back when they changed it, so a record that fails half way
- * leaves nothing half changed. A checkpoint keeps the changed devices on the heap in operator state
- * ({@link #changed}) and writes nothing to the keyed state (a restore writes them and registers
+ * leaves nothing half changed. Every state is written before each checkpoint, but not the timers of
+ * devices still on the heap (the checkpoint notes those devices instead, and a restore registers
  * their timers), and the oldest devices are written once {@link #MAX_DEVICES} wait, so the heap
  * stays bounded however fast records come.
  */
@@ -189,45 +188,28 @@ final class DeviceLinks {
     }
 
     /**
-     * The devices held with a change their keyed state does not have yet, for a checkpoint to keep
-     * ({@link #restoreHeld} on restore). Writes nothing: most of them are acked within the window,
-     * and a write now would be a RocksDB put that the ack turns into a delete (with their timers, a
-     * write and a delete each as well); a send and its ack on either side of a checkpoint still
-     * meet on the heap.
+     * Writes every device held that changed (before a checkpoint), and keeps them: a send and its
+     * ack on either side of a checkpoint still meet on the heap. Registers no timers: a timer
+     * written now would mostly be deleted again by the ack that follows within the window (with
+     * timers in RocksDB, a write and a delete each). Returns the devices whose tracked messages
+     * have no timer yet, for the checkpoint to note: a restore registers theirs ({@link
+     * #restoreTimers}), and the end of the window registers them otherwise. Changes the current
+     * key.
      */
-    List<HeldLink> changed() {
-        List<HeldLink> out = new ArrayList<>();
+    List<String> flush() throws Exception {
+        List<String> untimed = new ArrayList<>();
         for (Map.Entry<String, Held> e : held.entrySet()) {
-            Held h = e.getValue();
-            if (h.changed && (h.link != null || h.stored)) {
-                // the held link is not changed in place (callers put a copy back), so the
-                // checkpoint's copy of it is the device's state at this moment
-                out.add(new HeldLink(e.getKey(), h.link));
+            write(e.getKey(), e.getValue(), false);
+            if (missesTimers(e.getValue())) {
+                untimed.add(e.getKey());
             }
         }
-        return out;
+        return untimed;
     }
 
     /**
-     * A device a checkpoint kept from the heap ({@link #changed}), on restore and before any
-     * record: its state written to the keyed state, its retries' timers registered. Changes the
-     * current key.
-     */
-    void restoreHeld(HeldLink h) throws Exception {
-        keys.setCurrentKey(h.deviceId);
-        if (h.link == null) {
-            state.clear();
-            return;
-        }
-        state.update(h.link);
-        for (long due : dues(h.link)) {
-            timers.registerEventTimeTimer(VoidNamespace.INSTANCE, due);
-        }
-    }
-
-    /**
-     * Registers the timers of a device whose state a checkpoint of an earlier version wrote without
-     * them (it listed them as untimed); on restore, before any record. Changes the current key.
+     * Registers the timers of a device whose state a checkpoint wrote without them ({@link
+     * #flush}); on restore, before any record. Changes the current key.
      */
     void restoreTimers(String deviceId) throws Exception {
         keys.setCurrentKey(deviceId);

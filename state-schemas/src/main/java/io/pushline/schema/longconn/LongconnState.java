@@ -1,7 +1,6 @@
 package io.pushline.schema.longconn;
 
 import io.pushline.schema.ChunkSerializer;
-import io.pushline.schema.SerializerTypeInfo;
 import io.pushline.schema.StateTtl;
 import java.time.Duration;
 import java.util.List;
@@ -25,27 +24,12 @@ public final class LongconnState {
     }
 
     /**
-     * Operator state (union, in chunks), written by checkpoints before {@link #heldDevices()}: the
-     * devices a checkpoint wrote from the tracker's heap into the keyed state whose tracked
-     * messages had no timer yet. A restore registers their timers from their state; each subtask
-     * takes the devices of its key groups. Checkpoints now leave it empty.
+     * Operator state (union, in chunks): the devices a checkpoint wrote from the tracker's heap
+     * whose tracked messages had no timer yet. A restore registers their timers from their state;
+     * each subtask takes the devices of its key groups.
      */
     public static ListStateDescriptor<List<String>> untimedDevices() {
         return new ListStateDescriptor<>(
                 "longconn-untimed-devices", ChunkSerializer.typeOf(Types.STRING));
-    }
-
-    /**
-     * Operator state (union, in chunks): the devices the tracker held on the heap with a change not
-     * yet in the keyed state, as they stood at the checkpoint. The keyed state is written when a
-     * device leaves the heap, not at every checkpoint: most sends are acked while their device is
-     * held, and a checkpoint's write would be followed by a delete. A restore writes each into the
-     * keyed state and registers its timers; each subtask takes the devices of its key groups.
-     */
-    public static ListStateDescriptor<List<HeldLink>> heldDevices() {
-        return new ListStateDescriptor<>(
-                "longconn-held-devices",
-                ChunkSerializer.typeOf(
-                        new SerializerTypeInfo<>(HeldLink.class, HeldLinkSerializer.INSTANCE)));
     }
 }
