@@ -181,7 +181,7 @@ final class ChaosBench extends Bench {
 
         int run() throws Exception {
             String kafka = cluster.layout().kafkaBootstrap();
-            try (Connection c = cluster.hbaseConnection()) {
+            try (Connection c = cluster.hbaseLoadConnection()) {
                 CampaignBench.everyone(c, NAMESPACE, devices);
             }
             long bindTs = System.currentTimeMillis() - 60_000;

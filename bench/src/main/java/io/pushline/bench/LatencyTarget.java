@@ -143,7 +143,7 @@ abstract class LatencyTarget implements AutoCloseable {
 
         @Override
         void everyone(int devices) throws Exception {
-            try (Connection c = cluster.hbaseConnection()) {
+            try (Connection c = cluster.hbaseLoadConnection()) {
                 CampaignBench.everyone(c, LatencyJob.NAMESPACE, devices);
             }
         }

@@ -296,14 +296,32 @@ public final class LocalCluster {
 
     /** A connection to the cluster's HBase that gives up quickly when it is down. */
     public Connection hbaseConnection() throws IOException {
-        Configuration conf = HBaseConfiguration.create();
-        conf.set("hbase.zookeeper.quorum", "localhost");
-        conf.setInt("hbase.zookeeper.property.clientPort", ClusterLayout.ZOOKEEPER_PORT);
+        Configuration conf = hbaseClientConf();
         conf.setInt("hbase.client.retries.number", 2);
         conf.setInt("zookeeper.recovery.retry", 1);
         conf.setInt("hbase.client.operation.timeout", 10_000);
         conf.setInt("hbase.rpc.timeout", 5_000);
         return ConnectionFactory.createConnection(conf);
+    }
+
+    /**
+     * A connection to the cluster's HBase for loading data (a million dictionary rows before a
+     * benchmark): HBase's own retries and a minute per call. On a loaded 2-core machine one batch
+     * of conditional writes can take longer than the 5 s that {@link #hbaseConnection()} allows,
+     * and a bench then failed before its first fault (chaos, 2026-12-02).
+     */
+    public Connection hbaseLoadConnection() throws IOException {
+        Configuration conf = hbaseClientConf();
+        conf.setInt("hbase.rpc.timeout", 60_000);
+        conf.setInt("hbase.client.operation.timeout", 300_000);
+        return ConnectionFactory.createConnection(conf);
+    }
+
+    private static Configuration hbaseClientConf() {
+        Configuration conf = HBaseConfiguration.create();
+        conf.set("hbase.zookeeper.quorum", "localhost");
+        conf.setInt("hbase.zookeeper.property.clientPort", ClusterLayout.ZOOKEEPER_PORT);
+        return conf;
     }
 
     private void createTopics() throws Exception {
