@@ -25,7 +25,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS]
+ * {@code ./pushline bench reminders [--subscribers N] [--tasks T] [--rate R] [--lead SECONDS|auto]
  * [--meter-delay D]}: T tasks (default 3) of N subscribers each (default 1,000,000; 30% of them
  * pull the task ahead) fire in the same second through the dispatch job on the embedded stack, at
  * one reminder rate R (default 30,000/s), with deploy/flink-conf's checkpoint settings and vendor
@@ -63,9 +63,13 @@ final class ReminderBench extends Bench {
 
     @Option(
             names = "--lead",
-            paramLabel = "SECONDS",
-            description = "Seconds from start to the firing (default ${DEFAULT-VALUE}).")
-    int leadSeconds = 150;
+            paramLabel = "SECONDS|auto",
+            converter = ReminderLead.Converter.class,
+            description =
+                    "Seconds from the tasks' creation to the firing, or auto: sized from the rate"
+                            + " this machine applies subscriptions at, measured first in the same"
+                            + " round (default ${DEFAULT-VALUE}).")
+    ReminderLead lead = ReminderLead.AUTO;
 
     /** How long after fireAt the bench waits for the subscriptions at most. */
     static final int LATE_LIMIT_SECONDS = 1_800;
@@ -206,6 +210,20 @@ final class ReminderBench extends Bench {
                     "  %,d binds loaded and mirrored (%,d registry mutations) in %.1f s%n",
                     subscribers, mirrored, (System.currentTimeMillis() - t0) / 1e3);
 
+            long planned = plannedEvents();
+            long calibration = 0;
+            int leadSeconds;
+            if (lead.auto()) {
+                calibration = calibrate(kafka, rest, jobId);
+                double rate = calibrationRate;
+                leadSeconds = lead.seconds(planned, rate);
+                System.out.printf(
+                        "  lead auto: %,d calibration events applied at %,.0f events/s, so %d s"
+                                + " for the round's %,d events%n",
+                        calibration, rate, leadSeconds, planned);
+            } else {
+                leadSeconds = lead.fixedSeconds();
+            }
             // a zone in which the fire date has begun: pulls count from its midnight on
             long now = System.currentTimeMillis();
             long fireAt = (now / 1000 + leadSeconds) * 1000;
@@ -244,7 +262,9 @@ final class ReminderBench extends Bench {
             // the tasks' state, sampled while the events are applied: once they fire, only
             // their small records are left
             long[] state = new long[2];
-            long applied = JobMetrics.waitForEvents(rest, jobId, events, leadSeconds, state);
+            long applied =
+                    JobMetrics.waitForEvents(rest, jobId, calibration + events, leadSeconds, state)
+                            - calibration;
             double lateSeconds;
             if (applied < events) {
                 System.out.printf(
@@ -254,7 +274,14 @@ final class ReminderBench extends Bench {
                 // A task fires once event time passes fireAt, so not before the subscriptions
                 // ahead of it are in: wait for them, so that the reader's deadline counts from
                 // when the tasks could fire and a late firing is not taken for missing pushes.
-                applied = JobMetrics.waitForEvents(rest, jobId, events, LATE_LIMIT_SECONDS, state);
+                applied =
+                        JobMetrics.waitForEvents(
+                                        rest,
+                                        jobId,
+                                        calibration + events,
+                                        LATE_LIMIT_SECONDS,
+                                        state)
+                                - calibration;
             }
             // the first wait counts from the end of production, so it can end after fireAt too
             lateSeconds = Math.max(0, System.currentTimeMillis() - fireAt) / 1e3;
@@ -365,6 +392,59 @@ final class ReminderBench extends Bench {
         } finally {
             LocalStack.deleteRecursively(dir);
         }
+    }
+
+    /** The events a round produces: its tasks, their subscribes and pulls. */
+    long plannedEvents() {
+        long events = tasks + (long) tasks * subscribers;
+        for (int t = 0; t < tasks; t++) {
+            for (int i = 0; i < subscribers; i++) {
+                if (pulls(t, i)) {
+                    events++;
+                }
+            }
+        }
+        return events;
+    }
+
+    /** The rate the last {@link #calibrate} measured, events a second. */
+    private double calibrationRate;
+
+    /**
+     * Measures how fast this job applies subscriptions: as many tasks as the round's, firing a day
+     * later (so never within it), each subscribed by a tenth of the subscribers, timed from the
+     * first event produced to the last applied. Returns the events it produced.
+     */
+    private long calibrate(String kafka, FlinkRest rest, String jobId) throws Exception {
+        long start = System.currentTimeMillis();
+        long fireAt = (start / 1000 + 86_400) * 1000;
+        int each = Math.max(1, subscribers / 10);
+        long events = 0;
+        try (KafkaProducer<String, String> p = producer(kafka)) {
+            for (int t = 0; t < tasks; t++) {
+                p.send(createTask("calibrate-" + t, start, fireAt, "UTC", "Calibration " + t));
+                events++;
+            }
+            p.flush();
+            for (int t = 0; t < tasks; t++) {
+                for (int i = 0; i < each; i++) {
+                    p.send(user("calibrate-" + t, "subscribe", uid(i), System.currentTimeMillis()));
+                    events++;
+                }
+            }
+            p.flush();
+        }
+        long applied = JobMetrics.waitForEvents(rest, jobId, events, 600, new long[2]);
+        if (applied < events) {
+            throw new IllegalStateException(
+                    "lead auto: only "
+                            + applied
+                            + " of "
+                            + events
+                            + " calibration events applied in 600 s; give --lead in seconds");
+        }
+        calibrationRate = events / ((System.currentTimeMillis() - start) / 1e3);
+        return events;
     }
 
     /** 30% of each task's subscribers pull it, a different 30% per task. */
