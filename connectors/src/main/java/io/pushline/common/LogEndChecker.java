@@ -77,22 +77,35 @@ final class LogEndChecker implements Runnable {
     static final long IDLE_EXIT_MS = 60_000;
 
     private final String key;
-    private long lastAskedAt = now();
+    private final long idleExitMs;
 
-    private LogEndChecker(String key, Properties consumer) {
+    /** When a reader last asked (set by the readers' threads, read by the checker's). */
+    private volatile long lastAskedAt = now();
+
+    private LogEndChecker(String key, Properties consumer, long idleExitMs) {
         this.key = key;
         this.consumer = consumer;
+        this.idleExitMs = idleExitMs;
     }
 
     /** The checker of the cluster that {@code kafka} (bootstrap and client settings) reaches. */
     static LogEndChecker of(Properties kafka) {
+        return of(kafka, IDLE_EXIT_MS);
+    }
+
+    static LogEndChecker of(Properties kafka, long idleExitMs) {
         String key = new TreeMap<>(kafka).toString();
         return BY_CLUSTER.computeIfAbsent(
                 key,
                 k -> {
-                    LogEndChecker c = new LogEndChecker(k, consumerProperties(kafka));
+                    LogEndChecker c = new LogEndChecker(k, consumerProperties(kafka), idleExitMs);
                     Thread t = new Thread(c, "pushline-log-ends-" + THREADS.incrementAndGet());
                     t.setDaemon(true);
+                    // Not the asking task's context class loader, which a thread inherits: a job
+                    // that ended closes it, and the consumer this thread makes again after a
+                    // failure (the broker gone) would then fail for ever, one warning a second,
+                    // for a later job of the same JVM asking about the same cluster too.
+                    t.setContextClassLoader(LogEndChecker.class.getClassLoader());
                     t.start();
                     return c;
                 });
@@ -122,6 +135,7 @@ final class LogEndChecker implements Runnable {
     long verifiedAt(TopicPartition partition, long next) {
         Ask a = new Ask(partition, next);
         Long at = verified.get(a);
+        lastAskedAt = now();
         if (asked.put(a, now()) == null) {
             synchronized (wake) {
                 wake.notifyAll();
@@ -140,10 +154,7 @@ final class LogEndChecker implements Runnable {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumer)) {
                 while (true) {
                     waitForAsks();
-                    if (!asked.isEmpty()) {
-                        lastAskedAt = now();
-                    } else if (now() - lastAskedAt > IDLE_EXIT_MS) {
-                        BY_CLUSTER.remove(key, this);
+                    if (asked.isEmpty() && exitIfIdle()) {
                         return;
                     }
                     check(c);
@@ -161,8 +172,21 @@ final class LogEndChecker implements Runnable {
                 } catch (InterruptedException stop) {
                     return;
                 }
+                // failing is no reason to stay: with nobody asking (the job gone), end
+                if (exitIfIdle()) {
+                    return;
+                }
             }
         }
+    }
+
+    /** Leaves the clusters' map when nobody asked for {@link #idleExitMs}; true: end the thread. */
+    private boolean exitIfIdle() {
+        if (now() - lastAskedAt <= idleExitMs) {
+            return false;
+        }
+        BY_CLUSTER.remove(key, this);
+        return true;
     }
 
     private void waitForAsks() throws InterruptedException {
