@@ -375,6 +375,10 @@ final class ReminderBench extends Bench {
                             + " %.2f s; last visible to a read_committed reader %.2f s after%n",
                     (sends.firstWritten - fireAt) / 1e3, makespan, ideal, makespanVisible);
             System.out.println("  pushes written per second: " + compact(perSecond));
+            System.out.printf(
+                    "  first push passed by the gate %.2f s after fireAt; passed per second from"
+                            + " fireAt on: %s%n",
+                    (sends.firstDecided - fireAt) / 1e3, sends.decidedFrom(fireAt, 12));
             System.out.println(
                     "  busy/backpressured ms per s (busiest subtask), from before the fire to the"
                             + " last send: "

@@ -2,6 +2,7 @@ package io.pushline.bench;
 
 import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,14 @@ final class ReminderSends {
     long lastVisible;
 
     /**
+     * The reminder pushes the gate passed, per second of their decision's record time: when the
+     * sends reached the meter, which holds them a buffer's worth before it writes.
+     */
+    final TreeMap<Long, Long> decidedPerSecond = new TreeMap<>();
+
+    long firstDecided = Long.MAX_VALUE;
+
+    /**
      * Reads until {@code expected} reminder sends were seen or the deadline, then on until nothing
      * new came for {@link #QUIET}.
      */
@@ -47,6 +56,10 @@ final class ReminderSends {
     private int take(Iterable<ConsumerRecord<String, String>> records) {
         int taken = 0;
         for (ConsumerRecord<String, String> r : records) {
+            if (r.topic().equals(Topics.DECISIONS)) {
+                decided(r);
+                continue;
+            }
             SendRecord send = Json.read(r.value(), SendRecord.class);
             if (send.msgId == null || !send.msgId.startsWith("reminder-")) {
                 continue;
@@ -66,6 +79,24 @@ final class ReminderSends {
         return taken;
     }
 
+    /** A reminder push's PASS, found in the bytes: a full parse would take the job's CPU. */
+    private void decided(ConsumerRecord<String, String> r) {
+        String v = r.value();
+        if (v.contains("\"msgId\":\"reminder-") && v.contains("\"decision\":\"PASS\"")) {
+            decidedPerSecond.merge(r.timestamp() / 1000, 1L, Long::sum);
+            firstDecided = Math.min(firstDecided, r.timestamp());
+        }
+    }
+
+    /** Per second from {@code fireAt}'s on, the first {@code n}: how the gate's passes began. */
+    String decidedFrom(long fireAt, int n) {
+        StringBuilder b = new StringBuilder();
+        for (long sec = fireAt / 1000; sec < fireAt / 1000 + n; sec++) {
+            b.append(b.length() == 0 ? "" : " ").append(decidedPerSecond.getOrDefault(sec, 0L));
+        }
+        return b.toString();
+    }
+
     static ReminderSends read(String kafka, int devices, long expected, long deadline) {
         ReminderSends s = new ReminderSends(devices);
         Properties p = new Properties();
@@ -81,6 +112,8 @@ final class ReminderSends {
                 c.partitionsFor(v.topic())
                         .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
             }
+            c.partitionsFor(Topics.DECISIONS)
+                    .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
             c.assign(parts);
             c.seekToBeginning(parts);
             // until every push was seen or the deadline: a stall of commits (a slow
