@@ -210,12 +210,14 @@ final class ReminderBench extends Bench {
                     "  %,d binds loaded and mirrored (%,d registry mutations) in %.1f s%n",
                     subscribers, mirrored, (System.currentTimeMillis() - t0) / 1e3);
 
-            long planned = plannedEvents();
+            long planned = ReminderCalibration.plannedEvents(tasks, subscribers);
             long calibration = 0;
             int leadSeconds;
             if (lead.auto()) {
-                calibration = calibrate(kafka, rest, jobId);
-                double rate = calibrationRate;
+                ReminderCalibration c =
+                        ReminderCalibration.run(kafka, rest, jobId, tasks, subscribers / 10);
+                calibration = c.events();
+                double rate = c.eventsPerSecond();
                 leadSeconds = lead.seconds(planned, rate);
                 System.out.printf(
                         "  lead auto: %,d calibration events applied at %,.0f events/s, so %d s"
@@ -398,59 +400,6 @@ final class ReminderBench extends Bench {
         }
     }
 
-    /** The events a round produces: its tasks, their subscribes and pulls. */
-    long plannedEvents() {
-        long events = tasks + (long) tasks * subscribers;
-        for (int t = 0; t < tasks; t++) {
-            for (int i = 0; i < subscribers; i++) {
-                if (pulls(t, i)) {
-                    events++;
-                }
-            }
-        }
-        return events;
-    }
-
-    /** The rate the last {@link #calibrate} measured, events a second. */
-    private double calibrationRate;
-
-    /**
-     * Measures how fast this job applies subscriptions: as many tasks as the round's, firing a day
-     * later (so never within it), each subscribed by a tenth of the subscribers, timed from the
-     * first event produced to the last applied. Returns the events it produced.
-     */
-    private long calibrate(String kafka, FlinkRest rest, String jobId) throws Exception {
-        long start = System.currentTimeMillis();
-        long fireAt = (start / 1000 + 86_400) * 1000;
-        int each = Math.max(1, subscribers / 10);
-        long events = 0;
-        try (KafkaProducer<String, String> p = producer(kafka)) {
-            for (int t = 0; t < tasks; t++) {
-                p.send(createTask("calibrate-" + t, start, fireAt, "UTC", "Calibration " + t));
-                events++;
-            }
-            p.flush();
-            for (int t = 0; t < tasks; t++) {
-                for (int i = 0; i < each; i++) {
-                    p.send(user("calibrate-" + t, "subscribe", uid(i), System.currentTimeMillis()));
-                    events++;
-                }
-            }
-            p.flush();
-        }
-        long applied = JobMetrics.waitForEvents(rest, jobId, events, 600, new long[2]);
-        if (applied < events) {
-            throw new IllegalStateException(
-                    "lead auto: only "
-                            + applied
-                            + " of "
-                            + events
-                            + " calibration events applied in 600 s; give --lead in seconds");
-        }
-        calibrationRate = events / ((System.currentTimeMillis() - start) / 1e3);
-        return events;
-    }
-
     /** 30% of each task's subscribers pull it, a different 30% per task. */
     static boolean pulls(int task, int i) {
         return Math.floorMod(i * 31 + task * 7, 10) < 3;
@@ -461,14 +410,14 @@ final class ReminderBench extends Bench {
      * refused an idempotent producer's retried batch for ever (OutOfOrderSequenceException) and the
      * bench hung. A bind or subscribe written twice changes nothing.
      */
-    private static KafkaProducer<String, String> producer(String kafka) {
+    static KafkaProducer<String, String> producer(String kafka) {
         Properties p = Pushes.producerProperties(kafka);
         p.put("enable.idempotence", "false");
         p.put("acks", "all");
         return new KafkaProducer<>(p);
     }
 
-    private static String uid(int i) {
+    static String uid(int i) {
         return "user-" + i;
     }
 

@@ -19,6 +19,13 @@ class ReminderLeadTest {
     }
 
     @Test
+    void aRoundsEventsAreItsTasksSubscribesAndThePullsOfThirtyPercent() {
+        // 3 creates, 3 x 10 subscribes, 3 of every 10 subscribers pull each task
+        assertThat(ReminderCalibration.plannedEvents(3, 10)).isEqualTo(3 + 30 + 9);
+        assertThat(ReminderCalibration.plannedEvents(3, 1_000_000)).isEqualTo(3_900_003);
+    }
+
+    @Test
     void aFixedLeadIsKeptWhateverTheRate() {
         ReminderLead fixed = converter.convert("150");
         assertThat(fixed.auto()).isFalse();
