@@ -152,7 +152,8 @@ public final class KafkaIO {
 
     /**
      * The {@code --kafka.properties.NAME VALUE} arguments as client properties (TLS, SASL), as the
-     * jobs take them.
+     * jobs take them, with {@code ${env:..}} and {@code ${file:..}} values read ({@link
+     * OptionValues}).
      */
     public static Properties clientProperties(String[] args) {
         Properties p = new Properties();
@@ -161,9 +162,14 @@ public final class KafkaIO {
             if (args[i].startsWith(prefix) && args[i].length() > prefix.length()) {
                 int eq = args[i].indexOf('=');
                 if (eq > 0) {
-                    p.put(args[i].substring(prefix.length(), eq), args[i].substring(eq + 1));
+                    String name = args[i].substring(prefix.length(), eq);
+                    p.put(
+                            name,
+                            OptionValues.resolve(
+                                    args[i].substring(2, eq), args[i].substring(eq + 1)));
                 } else if (i + 1 < args.length) {
-                    p.put(args[i].substring(prefix.length()), args[++i]);
+                    String name = args[i].substring(prefix.length());
+                    p.put(name, OptionValues.resolve(args[i].substring(2), args[++i]));
                 } else {
                     throw new UsageException("option '" + args[i].substring(2) + "' has no value");
                 }

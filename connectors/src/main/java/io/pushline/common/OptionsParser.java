@@ -27,6 +27,7 @@ public final class OptionsParser {
             }
         }
         Map<String, String> raw = new LinkedHashMap<>();
+        Map<String, String> typed = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--")) {
@@ -51,36 +52,45 @@ public final class OptionsParser {
                         "warning: option '" + key + "' is deprecated; use '" + now + "'");
                 key = now;
             }
-            if (passThrough(key, CommonOptions.KAFKA_PROPERTIES_PREFIX)
-                    || passThrough(key, CommonOptions.HBASE_PROPERTIES_PREFIX)) {
-                raw.put(key, value);
-                continue;
-            }
-            if (!byKey.containsKey(key)) {
+            boolean client =
+                    passThrough(key, CommonOptions.KAFKA_PROPERTIES_PREFIX)
+                            || passThrough(key, CommonOptions.HBASE_PROPERTIES_PREFIX);
+            if (!client && !byKey.containsKey(key)) {
                 throw new InvalidOptionException(
                         "unknown option '" + key + "'; known options: " + byKey.keySet());
             }
-            raw.put(key, value);
+            typed.put(key, value);
+            raw.put(key, OptionValues.resolve(key, value));
         }
         Configuration conf = Configuration.fromMap(raw);
         for (ConfigOption<?> o : known) {
-            check(conf, o);
+            check(conf, o, typed.get(o.key()));
         }
         return conf;
     }
 
     /** Reads every known option once, so a malformed value fails here and not mid-job. */
     public static void check(Configuration conf, ConfigOption<?> option) {
+        check(conf, option, conf.toMap().get(option.key()));
+    }
+
+    /**
+     * As above; a bad value is quoted as {@code typed}, so a value read from a secret (see {@link
+     * OptionValues}) shows as its reference, never resolved.
+     */
+    private static void check(Configuration conf, ConfigOption<?> option, String typed) {
         try {
             conf.get(option);
         } catch (RuntimeException e) {
+            boolean secret = OptionValues.isReference(typed);
             throw new InvalidOptionException(
                     "option '"
                             + option.key()
                             + "' has a bad value '"
-                            + conf.toMap().get(option.key())
+                            + typed
                             + "': "
-                            + e.getMessage()
+                            + (secret ? "(its value is not shown) " : "")
+                            + (secret ? "" : e.getMessage())
                             + allowed(option));
         }
     }

@@ -222,6 +222,8 @@ public final class ReceiptsJob {
                         .setGroupId(o.get(ReceiptsOptions.GROUP_ID))
                         .setStartingOffsets(KafkaIO.startingOffsets(o))
                         .setDeserializer(new ReceiptRecords())
+                        // TLS, SASL and any other client setting, as every other job's clients
+                        .setProperties(KafkaIO.clientProperties(o))
                         .setProperty("isolation.level", "read_committed")
                         .setProperty("commit.offsets.on.checkpoint", "true");
         if (o.get(CommonOptions.KAFKA_BOUNDED)) {
