@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds every job image that k8s/*.yaml names, from the shaded job jars.
+# Builds every job image that k8s/base/*.yaml names, from the shaded job jars.
 # Usage: deploy/build-images.sh [TAG]   (default tag 0.1.0; set REGISTRY to push elsewhere)
 # Needs Docker (or a docker-compatible CLI such as podman) and the base image
 # flink:2.2.0-scala_2.12-java17 (override with FLINK_IMAGE=...).
@@ -10,7 +10,7 @@ REGISTRY="${REGISTRY:-ghcr.io/pushline}"
 FLINK_IMAGE="${FLINK_IMAGE:-flink:2.2.0-scala_2.12-java17}"
 
 (cd "$ROOT" && mvn -B -q -DskipTests -Dspotless.check.skip=true package)
-# module folder under jobs/ -> image name in k8s/*.yaml
+# module folder under jobs/ -> image name in k8s/base/*.yaml
 for pair in dispatch:dispatch longconn:longconn schedule:schedule recall:recall \
     receipts:receipts audiences:segments sendtime:sendtime; do
   module="${pair%%:*}"

@@ -27,7 +27,7 @@ final class BenchCluster {
     /**
      * A bench job's MiniCluster: data under {@code dir}, REST on {@code restPort} (for the bench's
      * polls), {@code production}'s checkpoint settings, a TaskManager's managed memory of
-     * k8s/dispatch.yaml.
+     * k8s/base/dispatch.yaml.
      */
     static Configuration jobCluster(
             Path dir, int restPort, java.util.Map<String, String> production) {

@@ -55,7 +55,7 @@ final class LatencyJob {
         opts.put(DispatchOptions.GROUP_ID.key(), "bench-" + id);
         opts.put(DispatchOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + id);
         opts.put(DispatchOptions.PACING_ENABLED.key(), Boolean.toString(pacing));
-        // as production runs it (k8s/dispatch.yaml): campaigns decided as they are expanded,
+        // as production runs it (k8s/base/dispatch.yaml): campaigns decided as they are expanded,
         // reminder tasks read and fired
         opts.put(DispatchOptions.AUDIENCE_HOLD_WATERMARK.key(), "false");
         opts.put(DispatchOptions.REMINDERS_ENABLED.key(), "true");

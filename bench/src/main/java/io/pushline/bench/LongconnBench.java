@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Retry policies over outages; the ack tracker vs a keyed count.")
 final class LongconnBench extends Bench {
-    /** The long-connection job's checkpoint interval and pause in k8s/longconn.yaml. */
+    /** The long-connection job's checkpoint interval and pause in k8s/base/longconn.yaml. */
     static final String CHECKPOINT_INTERVAL = "2 s";
 
     static final String CHECKPOINT_MIN_PAUSE = "500 ms";
@@ -112,7 +112,7 @@ final class LongconnBench extends Bench {
                         + " fall back, 1%% given up) against a plain keyed count of the same"
                         + " events, timers in RocksDB and checkpoints every "
                         + CHECKPOINT_INTERVAL
-                        + " as k8s/longconn.yaml has them; event time"
+                        + " as k8s/base/longconn.yaml has them; event time"
                         + " moves at %,d sends/s, as it would live at that rate; %d round(s),"
                         + " medians reported%n",
                 trackerSends,
@@ -262,12 +262,12 @@ final class LongconnBench extends Bench {
         Path work = Files.createTempDirectory("pushline-bench-longconn");
         try {
             Configuration conf = BenchCluster.configuration(work);
-            // timers where the long-connection job keeps them in production (k8s/longconn.yaml:
+            // timers where the long-connection job keeps them in production (k8s/base/longconn.yaml:
             // a tracked message is a timer), not on the heap as deploy/flink-conf has it
             conf.set(
                     RocksDBOptions.TIMER_SERVICE_FACTORY,
                     EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB);
-            // checkpoints as k8s/longconn.yaml takes them (the local stack's 1 s until
+            // checkpoints as k8s/base/longconn.yaml takes them (the local stack's 1 s until
             // 2026-11-29): every checkpoint writes the devices the tracker holds on the heap
             conf.setString("execution.checkpointing.interval", CHECKPOINT_INTERVAL);
             conf.setString("execution.checkpointing.min-pause", CHECKPOINT_MIN_PAUSE);

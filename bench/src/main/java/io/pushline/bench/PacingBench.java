@@ -58,7 +58,7 @@ import picocli.CommandLine.Option;
         description = "Three paced vendors, weighted backlogs, realtime latency.")
 final class PacingBench extends Bench {
     /**
-     * Managed memory of one 2-slot TaskManager of k8s/dispatch.yaml: a 4096m process leaves 3430m
+     * Managed memory of one 2-slot TaskManager of k8s/base/dispatch.yaml: a 4096m process leaves 3430m
      * of Flink memory after metaspace and JVM overhead, and the managed fraction is 0.4.
      */
     static final String MANAGED_MEMORY = "1372m";
@@ -192,7 +192,7 @@ final class PacingBench extends Bench {
         // thread for its synchronous part (made up from its credit), and each the moment the
         // realtime sends of its interval become visible to read_committed readers.
         LocalFlink.productionCheckpoints().forEach(flink::setString);
-        // RocksDB's block cache and write buffers as k8s/dispatch.yaml gives one 2-slot
+        // RocksDB's block cache and write buffers as k8s/base/dispatch.yaml gives one 2-slot
         // TaskManager, not the local stack's 256 MB.
         flink.setString("taskmanager.memory.managed.size", MANAGED_MEMORY);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);

@@ -161,7 +161,7 @@ final class ClusterCommand implements Callable<Integer> {
                                 + cluster.layout().webUi()
                                 + ": run ./pushline cluster up first");
             }
-            // dispatch as k8s/dispatch.yaml runs it (live traffic), as ./pushline run does
+            // dispatch as k8s/base/dispatch.yaml runs it (live traffic), as ./pushline run does
             java.util.List<String> options = new java.util.ArrayList<>();
             if (job.equals("dispatch")) {
                 options.addAll(RunCommand.LIVE_DISPATCH);

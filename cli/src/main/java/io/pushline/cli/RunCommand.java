@@ -44,7 +44,7 @@ import picocli.CommandLine.Parameters;
         })
 final class RunCommand extends JobOptionArgs.Command implements Callable<Integer> {
     /**
-     * The dispatch job as k8s/dispatch.yaml runs it on live traffic: campaigns and long lists
+     * The dispatch job as k8s/base/dispatch.yaml runs it on live traffic: campaigns and long lists
      * decided as they are expanded, so realtime pushes never wait for one (the option's default,
      * true, is replay's exact order), and reminder tasks read and fired. A later option on the
      * command line overrides these.

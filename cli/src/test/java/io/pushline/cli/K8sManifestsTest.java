@@ -1,13 +1,18 @@
 package io.pushline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.pushline.common.OptionValues;
 import io.pushline.common.OptionsParser;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,25 +25,31 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
-import org.apache.flink.kubernetes.operator.api.FlinkSessionJob;
-import org.apache.flink.kubernetes.operator.api.spec.UpgradeMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Reads every manifest in {@code k8s/} into the operator's API classes: a misspelled or misplaced
- * field fails the build, because what the classes read back must contain everything written.
+ * Every manifest in {@code k8s/} as the cluster would take it: FlinkDeployments against the
+ * operator's published CRD (k8s/operator/, Flink Kubernetes Operator 1.15.0), unchanged; the other
+ * resources read into the Kubernetes API model classes, where what they read back must contain
+ * everything written. A misspelled or misplaced field, or a {@code flinkVersion} the operator does
+ * not know, fails the build.
  */
 class K8sManifestsTest {
     private static final YAMLMapper YAML = new YAMLMapper();
 
     private static final Map<String, Class<?>> KINDS =
             Map.of(
-                    "FlinkDeployment", FlinkDeployment.class,
-                    "FlinkSessionJob", FlinkSessionJob.class,
-                    "ConfigMap", ConfigMap.class);
+                    "ConfigMap", ConfigMap.class,
+                    "Deployment", Deployment.class,
+                    "Service", Service.class,
+                    "CronJob", CronJob.class,
+                    "ServiceAccount", ServiceAccount.class,
+                    "Role", Role.class,
+                    "RoleBinding", RoleBinding.class);
+
+    private static final String OPERATOR_CRD = "operator/flinkdeployments.flink.apache.org-v1.yml";
 
     static {
         YAML.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
@@ -53,13 +64,32 @@ class K8sManifestsTest {
         throw new IllegalStateException("no k8s/ folder above " + Paths.get("").toAbsolutePath());
     }
 
+    /** The Kubernetes resources: the base's and the overlays' patches, not kustomize's files. */
     static List<Path> manifests() throws IOException {
         try (Stream<Path> files = Files.walk(k8sDir())) {
             return files.filter(
                             f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
+                    .filter(f -> !f.getFileName().toString().equals("kustomization.yaml"))
+                    .filter(f -> !f.startsWith(k8sDir().resolve("operator")))
                     .sorted()
                     .collect(Collectors.toList());
         }
+    }
+
+    static List<Path> flinkDeployments() throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path f : manifests()) {
+            for (JsonNode doc : documents(f)) {
+                if (doc.path("kind").asText().equals("FlinkDeployment")) {
+                    out.add(f);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static CrdSchema operatorSchema() throws IOException {
+        return CrdSchema.of(documents(k8sDir().resolve(OPERATOR_CRD)).get(0), "v1beta1");
     }
 
     @Test
@@ -69,32 +99,67 @@ class K8sManifestsTest {
 
     @ParameterizedTest
     @MethodSource("manifests")
-    void everyDocumentReadsIntoItsApiClassWithoutLosingAField(Path file) throws IOException {
+    void everyDocumentIsValidForItsKind(Path file) throws IOException {
         for (JsonNode doc : documents(file)) {
             String kind = doc.path("kind").asText();
+            if (kind.equals("FlinkDeployment")) {
+                assertThat(doc.path("apiVersion").asText()).isEqualTo("flink.apache.org/v1beta1");
+                assertThat(operatorSchema().errors(doc))
+                        .as("%s: against the operator's CRD (%s)", file, OPERATOR_CRD)
+                        .isEmpty();
+                continue;
+            }
+            assertThat(kind).as("%s: no secret in a manifest", file).isNotEqualTo("Secret");
             Class<?> type = KINDS.get(kind);
             assertThat(type).as("%s: kind '%s' has no API class here", file, kind).isNotNull();
-            JsonNode input = compatibleFlinkVersion(doc.deepCopy());
-            Object bound = YAML.treeToValue(input, type);
+            Object bound = YAML.treeToValue(doc, type);
             List<String> lost = new ArrayList<>();
-            lostFields("", input, YAML.valueToTree(bound), lost);
+            lostFields("", doc, YAML.valueToTree(bound), lost);
             // Kubernetes model classes keep unknown fields aside instead of failing.
             strayFields(kind, bound, lost, new java.util.IdentityHashMap<>());
             assertThat(lost).as("%s: fields the %s classes do not know", file, kind).isEmpty();
         }
     }
 
+    /** The check itself: the fields the operator decides on are the ones it refuses. */
+    @Test
+    void theOperatorSchemaRefusesWhatTheOperatorWouldNot() throws IOException {
+        JsonNode good = documents(k8sDir().resolve("base/dispatch.yaml")).get(0);
+        assertThat(operatorSchema().errors(good)).isEmpty();
+        JsonNode unknownVersion = good.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) unknownVersion.get("spec"))
+                .put("flinkVersion", "v2_9");
+        assertThat(operatorSchema().errors(unknownVersion))
+                .singleElement()
+                .asString()
+                .startsWith("/spec/flinkVersion: \"v2_9\" is not one of");
+        JsonNode typo = good.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) typo.get("spec").get("job"))
+                .put("upgradMode", "savepoint");
+        assertThat(operatorSchema().errors(typo))
+                .containsExactly("/spec/job/upgradMode: unknown field");
+        JsonNode badType = good.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) badType.get("spec").get("job"))
+                .put("parallelism", "four");
+        assertThat(operatorSchema().errors(badType))
+                .containsExactly("/spec/job/parallelism: expected an integer, got \"four\"");
+    }
+
     @Test
     void theDispatchJobUpgradesThroughSavepoints() throws IOException {
-        JsonNode doc = documents(k8sDir().resolve("dispatch.yaml")).get(0);
-        FlinkDeployment d =
-                YAML.treeToValue(compatibleFlinkVersion(doc.deepCopy()), FlinkDeployment.class);
-        assertThat(d.getSpec().getJob().getUpgradeMode()).isEqualTo(UpgradeMode.SAVEPOINT);
-        assertThat(d.getSpec().getJob().getEntryClass())
+        JsonNode d = documents(k8sDir().resolve("base/dispatch.yaml")).get(0);
+        assertThat(d.path("spec").path("flinkVersion").asText()).isEqualTo("v2_2");
+        assertThat(d.path("spec").path("job").path("upgradeMode").asText()).isEqualTo("savepoint");
+        assertThat(d.path("spec").path("job").path("entryClass").asText())
                 .isEqualTo("io.pushline.dispatch.DispatchJob");
-        assertThat(d.getSpec().getFlinkConfiguration())
-                .containsEntry("state.backend.type", "rocksdb")
-                .containsEntry("pipeline.max-parallelism", "720");
+        assertThat(d.path("spec").path("flinkConfiguration").path("state.backend.type").asText())
+                .isEqualTo("rocksdb");
+        assertThat(
+                        d.path("spec")
+                                .path("flinkConfiguration")
+                                .path("pipeline.max-parallelism")
+                                .asText())
+                .isEqualTo("720");
     }
 
     /**
@@ -154,15 +219,152 @@ class K8sManifestsTest {
             List<String> current = new ArrayList<>();
             accepted.forEach(o -> current.add(o.key()));
             for (String a : args) {
-                if (a.startsWith("--")) {
+                if (a.startsWith("--")
+                        && !a.startsWith("--kafka.properties.")
+                        && !a.startsWith("--hbase.properties.")) {
                     assertThat(current)
                             .as("%s: %s is not a current option of %s", file, a, entry)
                             .contains(a.substring(2));
                 }
             }
-            // values too: a bad duration or enum fails here, not at submission
-            OptionsParser.parse(args.toArray(new String[0]), accepted);
+            // values too, as the JobManager's main() reads them: every ${env:..} from the
+            // ConfigMap or the pod's env, every ${file:..} from a mounted Secret
+            for (Map<String, String> endpoints : endpointsPerOverlay().values()) {
+                OptionsParser.parse(
+                        args.toArray(new String[0]), accepted, podValues(file, doc, endpoints));
+            }
+            for (String a : args) {
+                assertThat(a.contains("password=\"") && !a.contains("password=\"${"))
+                        .as("%s: a password written into the manifest: %s", file, a)
+                        .isFalse();
+            }
         }
+    }
+
+    /** What main() sees in a FlinkDeployment's pod: its env, the ConfigMap, the Secret's files. */
+    private static OptionValues podValues(Path file, JsonNode doc, Map<String, String> endpoints) {
+        Map<String, String> env = new java.util.HashMap<>();
+        List<String> secretMounts = new ArrayList<>();
+        JsonNode pod = doc.path("spec").path("podTemplate").path("spec");
+        Map<String, String> secretVolumes = new java.util.HashMap<>();
+        pod.path("volumes")
+                .forEach(
+                        v -> {
+                            if (v.has("secret")) {
+                                secretVolumes.put(v.path("name").asText(), "");
+                            }
+                        });
+        for (JsonNode c : pod.path("containers")) {
+            if (!c.path("name").asText().equals("flink-main-container")) {
+                continue;
+            }
+            c.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
+            for (JsonNode from : c.path("envFrom")) {
+                assertThat(from.path("configMapRef").path("name").asText())
+                        .as("%s: envFrom", file)
+                        .isEqualTo("pushline-endpoints");
+                env.putAll(endpoints);
+            }
+            c.path("volumeMounts")
+                    .forEach(
+                            m -> {
+                                if (secretVolumes.containsKey(m.path("name").asText())) {
+                                    secretMounts.add(m.path("mountPath").asText() + "/");
+                                }
+                            });
+        }
+        return OptionValues.of(
+                env::get,
+                path -> secretMounts.stream().anyMatch(path::startsWith) ? "secret" : null);
+    }
+
+    /** The endpoints ConfigMap's data as each overlay makes it: the base's, patched. */
+    static Map<String, Map<String, String>> endpointsPerOverlay() throws IOException {
+        Map<String, String> base = configMapData(k8sDir().resolve("base/endpoints.yaml"));
+        Map<String, Map<String, String>> out = new java.util.TreeMap<>();
+        try (Stream<Path> dirs = Files.list(k8sDir().resolve("overlays"))) {
+            for (Path d : dirs.sorted().collect(Collectors.toList())) {
+                Map<String, String> merged = new java.util.TreeMap<>(base);
+                Map<String, String> patch = configMapData(d.resolve("endpoints.yaml"));
+                assertThat(base.keySet())
+                        .as("%s: keys the base does not have", d)
+                        .containsAll(patch.keySet());
+                merged.putAll(patch);
+                out.put(d.getFileName().toString(), merged);
+            }
+        }
+        assertThat(out).containsKeys("staging", "production");
+        return out;
+    }
+
+    private static Map<String, String> configMapData(Path file) throws IOException {
+        Map<String, String> data = new java.util.TreeMap<>();
+        documents(file)
+                .get(0)
+                .path("data")
+                .fields()
+                .forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
+        return data;
+    }
+
+    @Test
+    void theBaseListsEveryManifestAndTheOverlaysBuildOnIt() throws IOException {
+        JsonNode base = documents(k8sDir().resolve("base/kustomization.yaml")).get(0);
+        List<String> listed = new ArrayList<>();
+        base.path("resources").forEach(r -> listed.add(r.asText()));
+        try (Stream<Path> files = Files.list(k8sDir().resolve("base"))) {
+            assertThat(listed)
+                    .containsExactlyInAnyOrderElementsOf(
+                            files.map(f -> f.getFileName().toString())
+                                    .filter(n -> n.endsWith(".yaml"))
+                                    .filter(n -> !n.equals("kustomization.yaml"))
+                                    .collect(Collectors.toList()));
+        }
+        for (String overlay : endpointsPerOverlay().keySet()) {
+            JsonNode k =
+                    documents(
+                                    k8sDir().resolve("overlays")
+                                            .resolve(overlay)
+                                            .resolve("kustomization.yaml"))
+                            .get(0);
+            assertThat(k.path("resources").get(0).asText()).isEqualTo("../../base");
+            assertThat(k.path("patches").get(0).path("path").asText()).isEqualTo("endpoints.yaml");
+        }
+    }
+
+    /** The CronJob's JSON patch writes the night into the env var the job's arguments read. */
+    @Test
+    void theNightlyCronJobSetsTheDayTheNightlyJobReads() throws IOException {
+        JsonNode nightly = documents(k8sDir().resolve("base/nightly.yaml")).get(0);
+        JsonNode cron =
+                documents(k8sDir().resolve("base/nightly-cron.yaml")).stream()
+                        .filter(d -> d.path("kind").asText().equals("CronJob"))
+                        .findFirst()
+                        .orElseThrow();
+        String script =
+                cron.path("spec")
+                        .path("jobTemplate")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("containers")
+                        .get(0)
+                        .path("command")
+                        .get(2)
+                        .asText();
+        assertThat(script)
+                .contains("patch flinkdeployment " + nightly.path("metadata").path("name").asText())
+                .contains("/spec/podTemplate/spec/containers/0/env/0/value")
+                .contains("/spec/restartNonce");
+        JsonNode container =
+                nightly.path("spec").path("podTemplate").path("spec").path("containers").get(0);
+        assertThat(container.path("name").asText()).isEqualTo("flink-main-container");
+        assertThat(container.path("env").get(0).path("name").asText()).isEqualTo("PUSHLINE_NIGHT");
+        List<String> args = new ArrayList<>();
+        nightly.path("spec").path("job").path("args").forEach(a -> args.add(a.asText()));
+        assertThat(args.get(args.indexOf("--schedule.date") + 1))
+                .isEqualTo("${env:PUSHLINE_NIGHT}");
+        assertThat(operatorSchema().errors(nightly)).isEmpty();
     }
 
     private static List<JsonNode> documents(Path file) throws IOException {
@@ -176,23 +378,6 @@ class K8sManifestsTest {
             }
         }
         return docs;
-    }
-
-    /**
-     * The newest operator API on Maven Central (1.10.0) predates the Flink 2.x constants of
-     * FlinkVersion; a {@code v2_N} value is checked for its shape and bound as the newest 1.x.
-     */
-    private static JsonNode compatibleFlinkVersion(JsonNode doc) {
-        JsonNode spec = doc.get("spec");
-        if (spec instanceof ObjectNode && spec.has("flinkVersion")) {
-            String v = spec.get("flinkVersion").asText();
-            if (v.matches("v2_\\d+")) {
-                ((ObjectNode) spec).put("flinkVersion", "v1_20");
-            } else if (!v.matches("v1_\\d+")) {
-                fail("flinkVersion '%s' is not of the form v2_2", v);
-            }
-        }
-        return doc;
     }
 
     private static void strayFields(

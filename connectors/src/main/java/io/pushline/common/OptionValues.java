@@ -25,12 +25,27 @@ public final class OptionValues {
     private static final long MAX_FILE_BYTES = 1 << 20;
 
     private final UnaryOperator<String> env;
+    private final UnaryOperator<String> files;
 
-    private OptionValues(UnaryOperator<String> env) {
+    private OptionValues(UnaryOperator<String> env, UnaryOperator<String> files) {
         this.env = env;
+        this.files = files;
     }
 
-    private static final OptionValues SYSTEM = new OptionValues(System::getenv);
+    private static final OptionValues SYSTEM = new OptionValues(System::getenv, null);
+
+    /** This process's environment and files. */
+    public static OptionValues system() {
+        return SYSTEM;
+    }
+
+    /**
+     * Values from the given environment and files (null for a missing one): what a manifest's pod
+     * will see, for checks that run elsewhere.
+     */
+    public static OptionValues of(UnaryOperator<String> env, UnaryOperator<String> files) {
+        return new OptionValues(env, files);
+    }
 
     /** Resolves against this process's environment and files. */
     public static String resolve(String key, String value) {
@@ -39,7 +54,7 @@ public final class OptionValues {
 
     /** As {@link #resolve}, with the environment taken from {@code env} (for tests). */
     static String resolve(String key, String value, Map<String, String> env) {
-        return new OptionValues(env::get).resolveValue(key, value);
+        return new OptionValues(env::get, null).resolveValue(key, value);
     }
 
     /** Whether a value as typed refers to a secret (and so must not be shown resolved). */
@@ -47,7 +62,8 @@ public final class OptionValues {
         return value != null && (value.contains("${" + ENV) || value.contains("${" + FILE));
     }
 
-    private String resolveValue(String key, String value) {
+    /** Resolves {@code value}, the value of option {@code key}, against these sources. */
+    public String resolveValue(String key, String value) {
         if (value == null || value.indexOf('$') < 0) {
             return value;
         }
@@ -93,10 +109,18 @@ public final class OptionValues {
         return v;
     }
 
-    private static String fromFile(String key, String path) {
+    private String fromFile(String key, String path) {
         if (path.isEmpty()) {
             throw new OptionsParser.InvalidOptionException(
                     "option '" + key + "': ${file:} names no file");
+        }
+        if (files != null) {
+            String v = files.apply(path);
+            if (v == null) {
+                throw new OptionsParser.InvalidOptionException(
+                        "option '" + key + "': cannot read file " + path);
+            }
+            return v;
         }
         Path p = Path.of(path);
         try {

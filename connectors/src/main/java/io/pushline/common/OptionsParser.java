@@ -16,6 +16,12 @@ public final class OptionsParser {
     private OptionsParser() {}
 
     public static Configuration parse(String[] args, List<ConfigOption<?>> known) {
+        return parse(args, known, OptionValues.system());
+    }
+
+    /** As above, with {@code ${env:..}} and {@code ${file:..}} read from {@code values}. */
+    public static Configuration parse(
+            String[] args, List<ConfigOption<?>> known, OptionValues values) {
         Map<String, ConfigOption<?>> byKey = new TreeMap<>();
         Map<String, String> renamed = new TreeMap<>();
         for (ConfigOption<?> o : known) {
@@ -60,7 +66,7 @@ public final class OptionsParser {
                         "unknown option '" + key + "'; known options: " + byKey.keySet());
             }
             typed.put(key, value);
-            raw.put(key, OptionValues.resolve(key, value));
+            raw.put(key, values.resolveValue(key, value));
         }
         Configuration conf = Configuration.fromMap(raw);
         for (ConfigOption<?> o : known) {

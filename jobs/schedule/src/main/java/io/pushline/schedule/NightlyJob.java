@@ -70,7 +70,7 @@ public final class NightlyJob {
         LocalDate date;
         try {
             date =
-                    day == null
+                    day == null || day.isBlank()
                             ? LocalDate.now(probe.rules.timezone).plusDays(1)
                             : LocalDate.parse(day);
         } catch (DateTimeParseException e) {

@@ -22,7 +22,7 @@ public final class ScheduleOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "The nightly job's day, YYYY-MM-DD: send time, recall and the"
+                            "The nightly job's day, YYYY-MM-DD (blank: the default): send time, recall and the"
                                     + " personal slots are for it (sendtime.date and recall.date"
                                     + " are not used). Default: tomorrow in the send-time rules'"
                                     + " zone.");
