@@ -40,6 +40,15 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
 
     private transient ValueState<Lifecycle> state;
     private transient Counter[] byKind;
+
+    /**
+     * Vendor answers by vendor ({@code vendor}: a known vendor's wire name or {@code other}), for a
+     * vendor's error rate: {@code vendorReceipts} counts sent, delivered and failed, {@code
+     * vendorFailures} failed and token_invalid.
+     */
+    private transient java.util.Map<String, Counter[]> byVendor;
+
+    private transient MetricGroup metrics;
     private transient Counter duplicates;
     private transient Counter orphans;
     private transient Counter unbinds;
@@ -54,6 +63,8 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
     public void open(OpenContext context) {
         state = getRuntimeContext().getState(ReceiptStateDescriptors.lifecycle(stateTtl));
         MetricGroup g = getRuntimeContext().getMetricGroup();
+        metrics = g;
+        byVendor = new java.util.HashMap<>();
         byKind = new Counter[ReceiptEvent.LAST + 1];
         for (byte k = 0; k < byKind.length; k++) {
             byKind[k] = g.addGroup("kind", ReceiptEvent.kindName(k)).counter("events");
@@ -80,6 +91,35 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
         }
     }
 
+    private void countVendor(ReceiptEvent e) {
+        boolean answer =
+                e.kind == ReceiptEvent.SENT
+                        || e.kind == ReceiptEvent.DELIVERED
+                        || e.kind == ReceiptEvent.FAILED
+                        || e.kind == ReceiptEvent.TOKEN_INVALID;
+        if (!answer) {
+            return;
+        }
+        // a bounded label: free text in a receipt cannot grow the series without end
+        String vendor =
+                e.vendor != null && io.pushline.schema.Vendor.fromWire(e.vendor) != null
+                        ? e.vendor
+                        : "other";
+        Counter[] c =
+                byVendor.computeIfAbsent(
+                        vendor,
+                        v -> {
+                            MetricGroup g = metrics.addGroup("vendor", v);
+                            return new Counter[] {
+                                g.counter("vendorReceipts"), g.counter("vendorFailures")
+                            };
+                        });
+        c[0].inc();
+        if (e.kind == ReceiptEvent.FAILED || e.kind == ReceiptEvent.TOKEN_INVALID) {
+            c[1].inc();
+        }
+    }
+
     private void handle(ReceiptEvent e, Context ctx, Collector<MetricDelta> out) throws Exception {
         Lifecycle l = state.value();
         if (l == null) {
@@ -88,6 +128,7 @@ public class LifecycleFunction extends KeyedProcessFunction<String, ReceiptEvent
             l.deviceId = e.deviceId;
         }
         byKind[e.kind].inc();
+        countVendor(e);
         if (e.uid != null && l.uid == null) {
             l.uid = e.uid;
         }
