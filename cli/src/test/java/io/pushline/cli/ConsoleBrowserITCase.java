@@ -88,7 +88,7 @@ class ConsoleBrowserITCase {
                                     NS,
                                     (expr, msgType) ->
                                             Json.write(
-                                                    DryRunCommand.answer(
+                                                    io.pushline.serve.app.DryRunReport.answer(
                                                             StreamExecutionEnvironment
                                                                     .getExecutionEnvironment(),
                                                             conf,

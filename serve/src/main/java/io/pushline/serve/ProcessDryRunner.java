@@ -11,32 +11,50 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code ./pushline audience dry-run ... --json} in a JVM of its own (the State Processor API
- * needs Flink's runtime; a dry run's memory is its own) and hands back its JSON. One at a time: a
- * second request waits for the first.
+ * Runs the dry run in a JVM of its own (the State Processor API needs Flink's runtime; a dry run's
+ * memory is its own) and hands back its JSON: {@code ./pushline audience dry-run ... --json} in a
+ * checkout, or {@code java -cp <serve's jar> io.pushline.serve.app.DryRunMain ...} when serve runs
+ * from its own jar ({@link #command}). One at a time: a second request waits for the first.
  */
 final class ProcessDryRunner implements DryRunner {
     static final long TIMEOUT_MINUTES = 10;
 
-    private final Path launcher;
+    /** The dry run's entry in serve's own jar (module serve/app). */
+    static final String IN_JAR_MAIN = "io.pushline.serve.app.DryRunMain";
+
+    private final List<String> command;
     private final List<String> options;
     private final Semaphore one = new Semaphore(1);
 
     /**
-     * @param launcher the {@code pushline} script
+     * @param command what starts a dry run ({@link #command})
      * @param options passed on ({@code --key value}: HBase, Kafka, the checkpoint folder)
      */
-    ProcessDryRunner(Path launcher, List<String> options) {
-        this.launcher = launcher;
+    ProcessDryRunner(List<String> command, List<String> options) {
+        this.command = List.copyOf(command);
         this.options = List.copyOf(options);
+    }
+
+    /**
+     * The command that starts a dry run: this JVM's own classpath when it holds the dry run
+     * (serve's jar: nothing but a JDK needed), else the {@code pushline} launcher of the checkout.
+     */
+    static List<String> command(Path launcher) {
+        try {
+            Class.forName(IN_JAR_MAIN, false, ProcessDryRunner.class.getClassLoader());
+        } catch (ClassNotFoundException notInThisJar) {
+            return List.of(launcher.toString(), "audience", "dry-run");
+        }
+        return List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                IN_JAR_MAIN);
     }
 
     @Override
     public String run(String expression, String msgType) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(launcher.toString());
-        cmd.add("audience");
-        cmd.add("dry-run");
+        List<String> cmd = new ArrayList<>(command);
         cmd.add("--expr");
         cmd.add(expression);
         cmd.add("--msg-type");

@@ -113,7 +113,9 @@ public final class ServeMain {
                             conf.get(ServeOptions.APP_TOKEN),
                             hbase,
                             namespace,
-                            new ProcessDryRunner(launcher(), dryRunOptions(conf, home)));
+                            new ProcessDryRunner(
+                                    ProcessDryRunner.command(launcher()),
+                                    dryRunOptions(conf, home)));
             long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
             InboxChangeFeed feed =
                     cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;
