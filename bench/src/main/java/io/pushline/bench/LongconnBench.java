@@ -262,7 +262,8 @@ final class LongconnBench extends Bench {
         Path work = Files.createTempDirectory("pushline-bench-longconn");
         try {
             Configuration conf = BenchCluster.configuration(work);
-            // timers where the long-connection job keeps them in production (k8s/base/longconn.yaml:
+            // timers where the long-connection job keeps them in production
+            // (k8s/base/longconn.yaml:
             // a tracked message is a timer), not on the heap as deploy/flink-conf has it
             conf.set(
                     RocksDBOptions.TIMER_SERVICE_FACTORY,

@@ -58,8 +58,8 @@ import picocli.CommandLine.Option;
         description = "Three paced vendors, weighted backlogs, realtime latency.")
 final class PacingBench extends Bench {
     /**
-     * Managed memory of one 2-slot TaskManager of k8s/base/dispatch.yaml: a 4096m process leaves 3430m
-     * of Flink memory after metaspace and JVM overhead, and the managed fraction is 0.4.
+     * Managed memory of one 2-slot TaskManager of k8s/base/dispatch.yaml: a 4096m process leaves
+     * 3430m of Flink memory after metaspace and JVM overhead, and the managed fraction is 0.4.
      */
     static final String MANAGED_MEMORY = "1372m";
 

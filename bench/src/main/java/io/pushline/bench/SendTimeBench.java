@@ -45,9 +45,10 @@ final class SendTimeBench extends Bench {
     static final int DAYS = 9;
 
     /**
-     * What k8s/base/nightly.yaml gives one 2-slot TaskManager (4096m process: 3430m Flink memory after
-     * metaspace and JVM overhead, managed fraction 0.5). The bench used 1 GB until 2026-11-23: at
-     * that, recall's sort of 2M users' input spills and recall/plain drops to 0.44 (0.56 at 2 GB).
+     * What k8s/base/nightly.yaml gives one 2-slot TaskManager (4096m process: 3430m Flink memory
+     * after metaspace and JVM overhead, managed fraction 0.5). The bench used 1 GB until
+     * 2026-11-23: at that, recall's sort of 2M users' input spills and recall/plain drops to 0.44
+     * (0.56 at 2 GB).
      */
     static final String MANAGED_MEMORY = "1715m";
 
@@ -126,7 +127,8 @@ final class SendTimeBench extends Bench {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         // BATCH sorts keyed input in managed memory; the local default (128 MB) makes every job
-        // spill. The nightly TaskManager's share (k8s/base/nightly.yaml), for both jobs of each pair.
+        // spill. The nightly TaskManager's share (k8s/base/nightly.yaml), for both jobs of each
+        // pair.
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(MANAGED_MEMORY));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);

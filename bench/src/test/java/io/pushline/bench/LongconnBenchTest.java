@@ -13,7 +13,10 @@ class LongconnBenchTest {
     void checkpointsAsTheLongConnectionManifestTakesThem() throws Exception {
         // the repository's root is two folders above deploy/flink-conf
         Path manifest =
-                PushlineDirs.flinkConfDir().getParent().getParent().resolve("k8s/base/longconn.yaml");
+                PushlineDirs.flinkConfDir()
+                        .getParent()
+                        .getParent()
+                        .resolve("k8s/base/longconn.yaml");
         assertThat(Files.readString(manifest))
                 .contains("execution.checkpointing.interval: " + LongconnBench.CHECKPOINT_INTERVAL)
                 .contains(

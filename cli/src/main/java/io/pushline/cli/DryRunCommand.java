@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -72,32 +71,18 @@ final class DryRunCommand extends JobOptionArgs.Command implements Callable<Inte
         Configuration conf =
                 OptionsParser.parse(options.toArray(new String[0]), DispatchOptions.accepted());
         OptionsParser.require(conf, CommonOptions.HBASE_ZK_QUORUM);
-        Path chk = GateDryRun.newest(checkpoints);
-        if (chk == null) {
-            return fail(
-                    json,
-                    "no checkpoint of the dispatch job under "
-                            + checkpoints
-                            + " yet: is it running (./pushline run dispatch, or the demo with"
-                            + " --keep)?");
-        }
-        StreamExecutionEnvironment flink =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        LocalFlink.configuration(home.resolve("flink-dry-run")));
-        flink.setParallelism(2);
-        Map<String, Object> out;
-        try {
-            out =
-                    DryRunReport.answer(
-                            flink,
-                            conf,
-                            chk,
-                            expr,
-                            msgType,
-                            DryRunReport.rules(conf),
-                            System.currentTimeMillis());
-        } catch (IllegalArgumentException notTheDispatchJobs) {
-            return fail(json, notTheDispatchJobs.getMessage());
+        Map<String, Object> out =
+                DryRunReport.newest(
+                        LocalFlink.configuration(home.resolve("flink-dry-run")),
+                        conf,
+                        checkpoints,
+                        expr,
+                        msgType,
+                        "is it running (./pushline run dispatch, or the demo with --keep)?");
+        if (Boolean.FALSE.equals(out.get("ok"))) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> e = (Map<String, Object>) out.get("error");
+            return fail(json, (String) e.get("message"));
         }
         if (json) {
             System.out.println(Json.write(out));

@@ -5,7 +5,6 @@ import io.pushline.common.LocalEnv;
 import io.pushline.common.OptionsParser;
 import io.pushline.common.PushlineDirs;
 import io.pushline.dispatch.DispatchOptions;
-import io.pushline.dispatch.GateDryRun;
 import io.pushline.schema.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The dry run in serve's own jar: {@code java -cp pushline-serve.jar
@@ -73,37 +71,16 @@ public final class DryRunMain {
         if (checkpoints == null) {
             return fail(
                     "no checkpoint folder of the dispatch job: give serve the option"
-                            + " serve.dispatch-checkpoints");
+                            + " serve.console.dispatch-checkpoints");
         }
         Configuration conf =
                 OptionsParser.parse(options.toArray(new String[0]), DispatchOptions.accepted());
         OptionsParser.require(conf, CommonOptions.HBASE_ZK_QUORUM);
-        Path chk = GateDryRun.newest(checkpoints);
-        if (chk == null) {
-            return fail(
-                    "no checkpoint of the dispatch job under "
-                            + checkpoints
-                            + " yet: is it running?");
-        }
-        StreamExecutionEnvironment flink =
-                StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
-        flink.setParallelism(2);
-        Map<String, Object> out;
-        try {
-            out =
-                    DryRunReport.answer(
-                            flink,
-                            conf,
-                            chk,
-                            expr,
-                            msgType,
-                            DryRunReport.rules(conf),
-                            System.currentTimeMillis());
-        } catch (IllegalArgumentException notTheDispatchJobs) {
-            return fail(notTheDispatchJobs.getMessage());
-        }
+        Map<String, Object> out =
+                DryRunReport.newest(
+                        flinkConfiguration(), conf, checkpoints, expr, msgType, "is it running?");
         System.out.println(Json.write(out));
-        return 0;
+        return Boolean.FALSE.equals(out.get("ok")) ? 1 : 0;
     }
 
     /** A local Flink for reading one checkpoint: RocksDB, small managed memory, a temp folder. */
@@ -119,7 +96,7 @@ public final class DryRunMain {
     }
 
     private static int fail(String message) {
-        System.out.println(Json.write(Map.of("ok", false, "error", Map.of("message", message))));
+        System.out.println(Json.write(DryRunReport.error(message)));
         return 1;
     }
 }

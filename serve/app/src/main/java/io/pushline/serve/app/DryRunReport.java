@@ -43,6 +43,38 @@ public final class DryRunReport {
     private DryRunReport() {}
 
     /**
+     * The dry run against the newest checkpoint under {@code checkpoints}, on a local Flink with
+     * {@code flinkConf}: the answer, or {@code {"ok":false,"error":{"message"}}} when there is no
+     * checkpoint ({@code hint} says what to start) or it is not the dispatch job's.
+     */
+    public static Map<String, Object> newest(
+            Configuration flinkConf,
+            Configuration conf,
+            Path checkpoints,
+            String expr,
+            String msgType,
+            String hint)
+            throws Exception {
+        Path chk = GateDryRun.newest(checkpoints);
+        if (chk == null) {
+            return error(
+                    "no checkpoint of the dispatch job under " + checkpoints + " yet: " + hint);
+        }
+        StreamExecutionEnvironment flink =
+                StreamExecutionEnvironment.getExecutionEnvironment(flinkConf);
+        flink.setParallelism(2);
+        try {
+            return answer(flink, conf, chk, expr, msgType, rules(conf), System.currentTimeMillis());
+        } catch (IllegalArgumentException notTheDispatchJobs) {
+            return error(notTheDispatchJobs.getMessage());
+        }
+    }
+
+    public static Map<String, Object> error(String message) {
+        return Map.of("ok", false, "error", Map.of("message", message));
+    }
+
+    /**
      * The dry run's answer (the JSON the console shows): the audience's members from the segment
      * store, the gate's verdicts from checkpoint {@code chk}, the pacer's time.
      */
