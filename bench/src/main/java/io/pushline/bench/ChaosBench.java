@@ -86,6 +86,13 @@ final class ChaosBench extends Bench {
     Set<String> faults = new java.util.HashSet<>(FAULTS);
 
     @Option(
+            names = "--s3",
+            description =
+                    "Run the cluster as cluster up --s3 does: checkpoints, savepoints (the upgrade's"
+                            + " too) and HA metadata on s3proxy.")
+    boolean s3;
+
+    @Option(
             names = "--upgrade-from",
             paramLabel = "REVISION",
             description =
@@ -124,10 +131,17 @@ final class ChaosBench extends Bench {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         // A previous run's leftovers go first: every run starts from empty topics and tables.
         cluster.down(true, quiet);
+        if (s3) {
+            cluster.enableS3();
+        }
         System.out.printf(
                 "bench chaos: %,d-device campaign at %d sends/s per vendor, %d realtime pushes/s,"
-                        + " on a cluster under %s%n",
-                devices, rate, realtimePerSecond, home);
+                        + " on a cluster under %s%s%n",
+                devices,
+                rate,
+                realtimePerSecond,
+                home,
+                s3 ? ", checkpoints and HA on S3 (s3proxy)" : "");
         cluster.up(System.out);
         try (Supervisor supervisor = new Supervisor(cluster)) {
             supervisor.start();
@@ -231,7 +245,10 @@ final class ChaosBench extends Bench {
                     0.20,
                     "kill",
                     "kill -9 taskmanager-1",
-                    () -> on(Role.TASKMANAGER_1, () -> killAndRestart(Role.TASKMANAGER_1)));
+                    () ->
+                            on(
+                                    Role.TASKMANAGER_1,
+                                    () -> supervisor.killAndRestart(Role.TASKMANAGER_1)));
             incident(
                     tally,
                     0.40,
@@ -249,7 +266,10 @@ final class ChaosBench extends Bench {
                     0.80,
                     "kill",
                     "kill -9 taskmanager-2",
-                    () -> on(Role.TASKMANAGER_2, () -> killAndRestart(Role.TASKMANAGER_2)));
+                    () ->
+                            on(
+                                    Role.TASKMANAGER_2,
+                                    () -> supervisor.killAndRestart(Role.TASKMANAGER_2)));
 
             tally.awaitCampaign(
                     Duration.ofMinutes(15),
@@ -420,38 +440,6 @@ final class ChaosBench extends Bench {
                     "    savepoint %s in %.1f s; resubmitted as job %s%n",
                     path.substring(path.lastIndexOf('/') + 1), (stopped - at) / 1e3, jobId);
             return System.currentTimeMillis();
-        }
-
-        /**
-         * Kills a TaskManager, restarts it once the JobManager has noticed; the kill's time, or -1
-         * when there was no process to kill or the JobManager never let it go (then the kill did
-         * not happen as a crash, and is not counted).
-         */
-        private long killAndRestart(Role tm) throws Exception {
-            long at = System.currentTimeMillis();
-            if (!cluster.kill(tm)) {
-                System.out.printf("    %s was not running: nothing killed%n", tm.id());
-                return -1;
-            }
-            long deadline = System.currentTimeMillis() + 60_000;
-            boolean gone = false;
-            while (!gone && System.currentTimeMillis() < deadline) {
-                gone = !cluster.rest().taskManagers().contains(tm.resourceId());
-                if (!gone) {
-                    Thread.sleep(200);
-                }
-            }
-            if (!gone) {
-                System.out.printf(
-                        "    the JobManager still lists %s 60 s after the kill%n", tm.id());
-                supervisor.startAgain(tm);
-                return -1;
-            }
-            System.out.printf(
-                    "    the JobManager let %s go after %.1f s; restarting it%n",
-                    tm.id(), (System.currentTimeMillis() - at) / 1e3);
-            supervisor.startAgain(tm);
-            return at;
         }
 
         /** Runs a fault on {@code role}'s process, which the supervisor leaves alone meanwhile. */

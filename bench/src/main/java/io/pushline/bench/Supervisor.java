@@ -47,7 +47,7 @@ final class Supervisor extends Thread implements AutoCloseable {
     @Override
     public void run() {
         while (!closed) {
-            for (Role role : Role.values()) {
+            for (Role role : cluster.layout().roles()) {
                 if (closed || held.contains(role) || cluster.process(role).isPresent()) {
                     continue;
                 }
@@ -107,5 +107,36 @@ final class Supervisor extends Thread implements AutoCloseable {
         closed = true;
         interrupt();
         join(60_000);
+    }
+
+    /**
+     * Kills a TaskManager, restarts it once the JobManager has noticed; the kill's time, or -1 when
+     * there was no process to kill or the JobManager never let it go (then the kill did not happen
+     * as a crash, and is not counted).
+     */
+    long killAndRestart(Role tm) throws Exception {
+        long at = System.currentTimeMillis();
+        if (!cluster.kill(tm)) {
+            System.out.printf("    %s was not running: nothing killed%n", tm.id());
+            return -1;
+        }
+        long deadline = System.currentTimeMillis() + 60_000;
+        boolean gone = false;
+        while (!gone && System.currentTimeMillis() < deadline) {
+            gone = !cluster.rest().taskManagers().contains(tm.resourceId());
+            if (!gone) {
+                Thread.sleep(200);
+            }
+        }
+        if (!gone) {
+            System.out.printf("    the JobManager still lists %s 60 s after the kill%n", tm.id());
+            startAgain(tm);
+            return -1;
+        }
+        System.out.printf(
+                "    the JobManager let %s go after %.1f s; restarting it%n",
+                tm.id(), (System.currentTimeMillis() - at) / 1e3);
+        startAgain(tm);
+        return at;
     }
 }

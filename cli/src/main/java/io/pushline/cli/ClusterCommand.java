@@ -50,9 +50,20 @@ final class ClusterCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = "Start the cluster (or the processes of it that are not running).")
     static final class Up implements Callable<Integer> {
+        @Option(
+                names = "--s3",
+                description =
+                        "Also start s3proxy (a real S3 API) and a ZooKeeper, and keep checkpoints,"
+                                + " savepoints and HA metadata in s3://pushline (kept by later"
+                                + " ups until down --purge).")
+        boolean s3;
+
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = LocalCluster.standard();
+            if (s3) {
+                cluster.enableS3();
+            }
             System.out.println("Starting the cluster under " + cluster.layout().home() + " ...");
             long t0 = System.nanoTime();
             cluster.up(System.out);
@@ -65,6 +76,15 @@ final class ClusterCommand implements Callable<Integer> {
                     cluster.layout().kafkaBootstrap(),
                     cluster.layout().zkQuorum(),
                     cluster.layout().logs());
+            if (cluster.layout().s3()) {
+                System.out.printf(
+                        "Checkpoints %s, savepoints %s, HA metadata s3://pushline/ha on s3proxy"
+                                + " %s (credentials in %s).%n",
+                        cluster.layout().checkpointsUri(),
+                        cluster.layout().savepointsUri(),
+                        cluster.layout().s3Endpoint(),
+                        cluster.layout().home().resolve("s3-credentials"));
+            }
             return 0;
         }
     }
@@ -93,7 +113,7 @@ final class ClusterCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             LocalCluster cluster = LocalCluster.standard();
             int running = 0;
-            for (Role role : Role.values()) {
+            for (Role role : cluster.layout().roles()) {
                 Optional<ProcessHandle> p = cluster.process(role);
                 if (p.isPresent()) {
                     running++;
@@ -117,7 +137,7 @@ final class ClusterCommand implements Callable<Integer> {
                     System.out.printf("  job %s %-10s %s%n", j.id(), j.state(), j.name());
                 }
             }
-            return running == Role.values().length ? 0 : 3;
+            return running == cluster.layout().roles().size() ? 0 : 3;
         }
     }
 

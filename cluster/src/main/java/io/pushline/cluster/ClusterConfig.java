@@ -54,6 +54,9 @@ final class ClusterConfig {
         write(layout.conf().resolve("config.yaml"), flinkYaml(flinkConfig(layout)));
         write(layout.conf().resolve("kafka.properties"), kafkaProperties(layout));
         write(layout.conf().resolve("log4j2.properties"), LOG4J);
+        if (layout.s3()) {
+            write(layout.conf().resolve("zoo.cfg"), zooCfg(layout));
+        }
     }
 
     /** Flink's settings: production's file, then what one machine needs instead. */
@@ -77,8 +80,11 @@ final class ClusterConfig {
         conf.put("jobmanager.memory.process.size", "1g");
         // Both TaskManagers get tasks of every job, so a killed one always takes some with it.
         conf.put("taskmanager.load-balance.mode", "SLOTS");
-        conf.put("execution.checkpointing.dir", layout.checkpoints().toUri().toString());
-        conf.put("execution.checkpointing.savepoint-dir", layout.savepoints().toUri().toString());
+        conf.put("execution.checkpointing.dir", layout.checkpointsUri());
+        conf.put("execution.checkpointing.savepoint-dir", layout.savepointsUri());
+        if (layout.s3()) {
+            s3(layout, conf);
+        }
         conf.put("io.tmp.dirs", layout.home().resolve("tmp").toString());
         // A TaskManager killed with -9 is noticed when its heartbeats stop: 15 s, not 50.
         conf.put("heartbeat.interval", "2 s");
@@ -88,6 +94,46 @@ final class ClusterConfig {
         conf.put("web.checkpoints.history", "1000");
         conf.put("env.java.opts.all", String.join(" ", FLINK_JVM_OPENS));
         return conf;
+    }
+
+    /**
+     * On S3 (s3proxy) as production is: Flink's S3 filesystem pointed at the local endpoint (path
+     * style, as s3proxy serves buckets), and the JobManager's HA metadata in ZooKeeper with its
+     * files in the bucket. The credentials are not here: the processes get them as environment
+     * variables ({@link S3Store}).
+     */
+    private static void s3(ClusterLayout layout, Map<String, String> conf) {
+        conf.put("s3.endpoint", layout.s3Endpoint());
+        conf.put("s3.path.style.access", "true");
+        conf.put("high-availability.type", "zookeeper");
+        conf.put(
+                "high-availability.zookeeper.quorum",
+                "localhost:" + ClusterLayout.HA_ZOOKEEPER_PORT);
+        conf.put("high-availability.storageDir", "s3://" + ClusterLayout.S3_BUCKET + "/ha");
+        conf.put("high-availability.cluster-id", "/pushline-cluster");
+        // With HA the JobManager's RPC port comes from here (jobmanager.rpc.port is ignored).
+        conf.put(
+                "high-availability.jobmanager.port",
+                Integer.toString(ClusterLayout.FLINK_RPC_PORT));
+        // Sessions outlive a host stall of a loaded 2-core machine (see hbaseSettings).
+        conf.put("high-availability.zookeeper.client.session-timeout", "60000");
+    }
+
+    /**
+     * The HA ZooKeeper, a process of its own: HBase's in-process ZooKeeper stops with HBase, and an
+     * HBase outage must not take the JobManager's leadership with it.
+     */
+    static String zooCfg(ClusterLayout layout) {
+        return String.join(
+                "\n",
+                "# Written by ./pushline cluster up --s3: the JobManager's HA ZooKeeper.",
+                "tickTime=2000",
+                "dataDir=" + layout.data().resolve("zookeeper-ha"),
+                "clientPort=" + ClusterLayout.HA_ZOOKEEPER_PORT,
+                "clientPortAddress=localhost",
+                "maxSessionTimeout=60000",
+                "admin.enableServer=false",
+                "");
     }
 
     static String flinkYaml(Map<String, String> conf) {

@@ -22,6 +22,9 @@ public final class ClusterLayout {
     public static final int FLINK_RPC_PORT = 6123;
     public static final int FLINK_REST_PORT = 8081;
     public static final String PROMETHEUS_PORTS = "9250-9259";
+    public static final int S3_PORT = 19000;
+    public static final int HA_ZOOKEEPER_PORT = 12182;
+    public static final String S3_BUCKET = "pushline";
 
     /** System property or environment variable naming the repository's root folder. */
     public static final String ROOT_PROPERTY = "pushline.root";
@@ -73,6 +76,54 @@ public final class ClusterLayout {
         return home.resolve("savepoints");
     }
 
+    /**
+     * Whether this cluster keeps checkpoints, savepoints and HA metadata on S3 (s3proxy): {@code up
+     * --s3} writes the marker file, {@code down --purge} deletes it with everything else.
+     */
+    public boolean s3() {
+        return Files.isRegularFile(s3Marker());
+    }
+
+    Path s3Marker() {
+        return home.resolve("s3.enabled");
+    }
+
+    /** The S3 access key and secret (mode 0600), made at the first {@code up --s3}. */
+    Path s3Credentials() {
+        return home.resolve("s3-credentials");
+    }
+
+    /** The processes this cluster runs, in the order {@code up} starts them. */
+    public List<Role> roles() {
+        boolean s3 = s3();
+        return Stream.of(Role.values()).filter(r -> s3 || !r.s3Only()).toList();
+    }
+
+    public String s3Endpoint() {
+        return "http://localhost:" + S3_PORT;
+    }
+
+    /**
+     * Where checkpoints go: {@code s3://pushline/checkpoints} with S3, else {@code checkpoints/}.
+     */
+    public String checkpointsUri() {
+        return s3() ? "s3://" + S3_BUCKET + "/checkpoints" : checkpoints().toUri().toString();
+    }
+
+    public String savepointsUri() {
+        return s3() ? "s3://" + S3_BUCKET + "/savepoints" : savepoints().toUri().toString();
+    }
+
+    /** The plugins folder with Flink's S3 filesystem, as {@code cluster/flink-lib} copied it. */
+    public Path flinkPluginsDir() {
+        return root.resolve("cluster/flink-lib/target/plugins");
+    }
+
+    /** The jars of s3proxy, as {@code cluster/s3proxy} resolved them. */
+    public String s3proxyClasspath() throws IOException {
+        return builtClasspath("cluster/s3proxy/target/s3proxy-classpath.txt");
+    }
+
     /** The folder whose {@code local.env} tells the other commands where Kafka and HBase are. */
     public Path pushlineHome() {
         return home.getParent();
@@ -92,7 +143,11 @@ public final class ClusterLayout {
 
     /** The jars of the Flink processes, as {@code cluster/flink-lib} resolved them. */
     public String flinkClasspath() throws IOException {
-        Path file = root.resolve("cluster/flink-lib/target/flink-classpath.txt");
+        return builtClasspath("cluster/flink-lib/target/flink-classpath.txt");
+    }
+
+    private String builtClasspath(String relative) throws IOException {
+        Path file = root.resolve(relative);
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException(
                     file

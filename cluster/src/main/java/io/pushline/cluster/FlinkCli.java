@@ -78,14 +78,7 @@ public final class FlinkCli {
     /** Stops a job with a savepoint under the cluster's savepoint folder; returns its path. */
     public String stopWithSavepoint(String jobId, PrintStream echo)
             throws IOException, InterruptedException {
-        String out =
-                run(
-                        List.of(
-                                "stop",
-                                "--savepointPath",
-                                layout.savepoints().toUri().toString(),
-                                jobId),
-                        echo);
+        String out = run(List.of("stop", "--savepointPath", layout.savepointsUri(), jobId), echo);
         Matcher m = SAVEPOINT.matcher(out);
         if (!m.find()) {
             throw new IOException("the Flink client printed no savepoint path; see above");
@@ -109,6 +102,7 @@ public final class FlinkCli {
         cmd.addAll(flinkArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("FLINK_CONF_DIR", layout.conf().toString());
+        pb.environment().putAll(new LocalCluster(layout).flinkEnvironment());
         pb.redirectErrorStream(true);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Process p = pb.start();

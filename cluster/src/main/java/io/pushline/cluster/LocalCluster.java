@@ -66,7 +66,7 @@ public final class LocalCluster {
     public void up(PrintStream out) throws Exception {
         checkLocalEnv();
         ClusterConfig.writeAll(layout);
-        for (Role role : Role.values()) {
+        for (Role role : layout.roles()) {
             Optional<ProcessHandle> running = processes.find(role);
             if (running.isPresent()) {
                 out.printf("  %-14s already running (pid %d)%n", role.id(), running.get().pid());
@@ -91,6 +91,31 @@ public final class LocalCluster {
                 StandardCharsets.UTF_8);
     }
 
+    /**
+     * Makes this cluster one that checkpoints, savepoints and keeps HA metadata on S3 (s3proxy),
+     * before {@link #up}. Refused while processes of a cluster on the local disk run: their jobs'
+     * checkpoints would not follow.
+     */
+    public void enableS3() throws IOException {
+        if (layout.s3()) {
+            return;
+        }
+        for (Role role : layout.roles()) {
+            if (processes.find(role).isPresent()) {
+                throw new IllegalStateException(
+                        "the cluster runs with checkpoints on the local disk ("
+                                + role.id()
+                                + " is up): ./pushline cluster down --purge first, then up --s3");
+            }
+        }
+        new S3Store(layout).enable();
+    }
+
+    /** The environment of the Flink processes and client: S3 credentials and plugins, or none. */
+    Map<String, String> flinkEnvironment() throws IOException {
+        return layout.s3() ? new S3Store(layout).environment() : Map.of();
+    }
+
     /** Starts one process (its configuration written already) and waits until it answers. */
     public ProcessHandle start(Role role) throws Exception {
         Optional<ProcessHandle> running = processes.find(role);
@@ -100,6 +125,8 @@ public final class LocalCluster {
         checkPortFree(role);
         ProcessHandle p =
                 switch (role) {
+                    case S3PROXY -> startS3Proxy();
+                    case ZOOKEEPER -> startZooKeeper();
                     case KAFKA -> startKafka();
                     case HBASE -> startHBase();
                     case JOBMANAGER -> startJobManager();
@@ -132,7 +159,7 @@ public final class LocalCluster {
 
     /** Stops everything, TaskManagers first; {@code purge} also deletes every file. */
     public void down(boolean purge, PrintStream out) throws IOException {
-        List<Role> order = new ArrayList<>(Arrays.asList(Role.values()));
+        List<Role> order = new ArrayList<>(layout.roles());
         java.util.Collections.reverse(order);
         for (Role role : order) {
             boolean was = stop(role);
@@ -156,6 +183,30 @@ public final class LocalCluster {
 
     public Path logFile(Role role) {
         return processes.logFile(role);
+    }
+
+    private ProcessHandle startS3Proxy() throws IOException {
+        S3Store store = new S3Store(layout);
+        Path properties = store.writeProxyConfig();
+        return processes.spawn(
+                Role.S3PROXY,
+                List.of(
+                        "-Xms256m",
+                        "-Xmx512m",
+                        "-Dlogback.configurationFile="
+                                + layout.conf().resolve("s3proxy-logback.xml")),
+                layout.s3proxyClasspath(),
+                store.proxyCommand(properties));
+    }
+
+    private ProcessHandle startZooKeeper() throws IOException {
+        return processes.spawn(
+                Role.ZOOKEEPER,
+                List.of("-Xms64m", "-Xmx256m"),
+                System.getProperty("java.class.path"),
+                List.of(
+                        "org.apache.zookeeper.server.ZooKeeperServerMain",
+                        layout.conf().resolve("zoo.cfg").toString()));
     }
 
     private ProcessHandle startKafka() throws Exception {
@@ -203,7 +254,8 @@ public final class LocalCluster {
         args.add("--configDir");
         args.add(layout.conf().toString());
         args.addAll(r.dynamic());
-        return processes.spawn(Role.JOBMANAGER, r.jvm(), layout.flinkClasspath(), args);
+        return processes.spawn(
+                Role.JOBMANAGER, r.jvm(), layout.flinkClasspath(), args, flinkEnvironment());
     }
 
     private ProcessHandle startTaskManager(Role role) throws Exception {
@@ -217,7 +269,7 @@ public final class LocalCluster {
         args.add("taskmanager.resource-id=" + role.resourceId());
         List<String> jvm = new ArrayList<>(r.jvm());
         jvm.add("-XX:+UseTransparentHugePages");
-        return processes.spawn(role, jvm, layout.flinkClasspath(), args);
+        return processes.spawn(role, jvm, layout.flinkClasspath(), args, flinkEnvironment());
     }
 
     /** JVM flags and dynamic properties as Flink's scripts compute them (BashJavaUtils). */
@@ -255,6 +307,8 @@ public final class LocalCluster {
     private boolean ready(Role role) {
         try {
             return switch (role) {
+                case S3PROXY -> listening(ClusterLayout.S3_PORT);
+                case ZOOKEEPER -> listening(ClusterLayout.HA_ZOOKEEPER_PORT);
                 case KAFKA -> kafkaReady();
                 case HBASE -> hbaseReady();
                 case JOBMANAGER -> rest().up();
@@ -356,6 +410,8 @@ public final class LocalCluster {
     private void checkPortFree(Role role) throws IOException {
         int port =
                 switch (role) {
+                    case S3PROXY -> ClusterLayout.S3_PORT;
+                    case ZOOKEEPER -> ClusterLayout.HA_ZOOKEEPER_PORT;
                     case KAFKA -> ClusterLayout.KAFKA_PORT;
                     case HBASE -> ClusterLayout.ZOOKEEPER_PORT;
                     case JOBMANAGER -> ClusterLayout.FLINK_REST_PORT;

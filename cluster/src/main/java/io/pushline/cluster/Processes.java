@@ -11,6 +11,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -47,6 +48,17 @@ final class Processes {
     /** Starts {@code java <jvm> <marker> <logging> -cp CP <main args>} detached. */
     ProcessHandle spawn(Role role, List<String> jvm, String classpath, List<String> mainAndArgs)
             throws IOException {
+        return spawn(role, jvm, classpath, mainAndArgs, Map.of());
+    }
+
+    /** As above with these environment variables added (secrets go here, never in arguments). */
+    ProcessHandle spawn(
+            Role role,
+            List<String> jvm,
+            String classpath,
+            List<String> mainAndArgs,
+            Map<String, String> env)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add("setsid");
         cmd.add(java());
@@ -60,6 +72,7 @@ final class Processes {
         cmd.add(classpath);
         cmd.addAll(mainAndArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(outFile(role).toFile()));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

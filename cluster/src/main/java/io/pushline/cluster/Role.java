@@ -4,6 +4,10 @@ import java.util.Locale;
 
 /** The processes of {@code ./pushline cluster}, in the order {@code up} starts them. */
 public enum Role {
+    /** s3proxy, a real S3 API over local files: only with {@code up --s3}. */
+    S3PROXY("s3proxy"),
+    /** The JobManager's high-availability ZooKeeper: only with {@code up --s3}. */
+    ZOOKEEPER("zookeeper"),
     KAFKA("kafka"),
     HBASE("hbase"),
     JOBMANAGER("jobmanager"),
@@ -19,6 +23,11 @@ public enum Role {
     /** The name in pid and log files and on the command line. */
     public String id() {
         return id;
+    }
+
+    /** Whether only a cluster started with {@code up --s3} runs this process. */
+    public boolean s3Only() {
+        return this == S3PROXY || this == ZOOKEEPER;
     }
 
     public boolean isTaskManager() {
@@ -39,6 +48,7 @@ public enum Role {
         throw new IllegalArgumentException(
                 "unknown process '"
                         + s
-                        + "': one of kafka, hbase, jobmanager, taskmanager-1, taskmanager-2");
+                        + "': one of s3proxy, zookeeper (with up --s3), kafka, hbase, jobmanager,"
+                        + " taskmanager-1, taskmanager-2");
     }
 }

@@ -47,6 +47,45 @@ class ClusterConfigTest {
     }
 
     @Test
+    void onS3TheClusterCheckpointsAndKeepsHaThereWithTheSecretOnlyInPrivateFiles()
+            throws Exception {
+        ClusterLayout layout = layout();
+        assertThat(layout.roles()).doesNotContain(Role.S3PROXY, Role.ZOOKEEPER);
+        new S3Store(layout).enable();
+        assertThat(layout.roles()).startsWith(Role.S3PROXY, Role.ZOOKEEPER).contains(Role.HBASE);
+        ClusterConfig.writeAll(layout);
+        Path proxy = new S3Store(layout).writeProxyConfig();
+        Map<String, String> m =
+                GlobalConfiguration.loadConfiguration(layout.conf().toString()).toMap();
+        assertThat(m)
+                .containsEntry("execution.checkpointing.dir", "s3://pushline/checkpoints")
+                .containsEntry("execution.checkpointing.savepoint-dir", "s3://pushline/savepoints")
+                .containsEntry("high-availability.type", "zookeeper")
+                .containsEntry("high-availability.zookeeper.quorum", "localhost:12182")
+                .containsEntry("high-availability.storageDir", "s3://pushline/ha")
+                .containsEntry("s3.endpoint", "http://localhost:19000")
+                .containsEntry("s3.path.style.access", "true");
+        Map<String, String> env = new S3Store(layout).environment();
+        String secret = env.get("AWS_SECRET_ACCESS_KEY");
+        assertThat(secret).hasSizeGreaterThanOrEqualTo(32);
+        assertThat(Files.readString(layout.conf().resolve("config.yaml"))).doesNotContain(secret);
+        assertThat(Files.readString(proxy)).contains("s3proxy.credential=" + secret);
+        assertThat(
+                        java.nio.file.attribute.PosixFilePermissions.toString(
+                                Files.getPosixFilePermissions(proxy)))
+                .isEqualTo("rw-------");
+        assertThat(
+                        java.nio.file.attribute.PosixFilePermissions.toString(
+                                Files.getPosixFilePermissions(layout.s3Credentials())))
+                .isEqualTo("rw-------");
+        assertThat(env.get("FLINK_PLUGINS_DIR")).endsWith("cluster/flink-lib/target/plugins");
+        // a second enable keeps the credentials the bucket's files were written with
+        new S3Store(layout).enable();
+        assertThat(new S3Store(layout).environment())
+                .containsEntry("AWS_SECRET_ACCESS_KEY", secret);
+    }
+
+    @Test
     void quotesInValuesSurviveTheYaml() throws Exception {
         Path dir = Files.createDirectories(home.resolve("conf"));
         Files.writeString(
