@@ -75,7 +75,7 @@ final class DryRunCommand extends JobOptionArgs.Command implements Callable<Inte
                 DryRunReport.newest(
                         LocalFlink.configuration(home.resolve("flink-dry-run")),
                         conf,
-                        checkpoints,
+                        new org.apache.flink.core.fs.Path(checkpoints.toUri()),
                         expr,
                         msgType,
                         "is it running (./pushline run dispatch, or the demo with --keep)?");

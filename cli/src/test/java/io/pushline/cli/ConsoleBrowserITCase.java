@@ -92,7 +92,8 @@ class ConsoleBrowserITCase {
                                                             StreamExecutionEnvironment
                                                                     .getExecutionEnvironment(),
                                                             conf,
-                                                            savepoint,
+                                                            new org.apache.flink.core.fs.Path(
+                                                                    savepoint.toUri()),
                                                             expr,
                                                             msgType,
                                                             rules,

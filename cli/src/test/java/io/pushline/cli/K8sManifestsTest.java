@@ -71,6 +71,7 @@ class K8sManifestsTest {
                             f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
                     .filter(f -> !f.getFileName().toString().equals("kustomization.yaml"))
                     .filter(f -> !f.startsWith(k8sDir().resolve("operator")))
+                    .filter(f -> !f.startsWith(k8sDir().resolve("base/kustomize")))
                     .sorted()
                     .collect(Collectors.toList());
         }
@@ -244,9 +245,18 @@ class K8sManifestsTest {
 
     /** What main() sees in a FlinkDeployment's pod: its env, the ConfigMap, the Secret's files. */
     private static OptionValues podValues(Path file, JsonNode doc, Map<String, String> endpoints) {
+        return podValues(
+                file,
+                doc.path("spec").path("podTemplate").path("spec"),
+                "flink-main-container",
+                endpoints);
+    }
+
+    /** What container {@code name} of pod spec {@code pod} reads as ${env:..} and ${file:..}. */
+    private static OptionValues podValues(
+            Path file, JsonNode pod, String name, Map<String, String> endpoints) {
         Map<String, String> env = new java.util.HashMap<>();
         List<String> secretMounts = new ArrayList<>();
-        JsonNode pod = doc.path("spec").path("podTemplate").path("spec");
         Map<String, String> secretVolumes = new java.util.HashMap<>();
         pod.path("volumes")
                 .forEach(
@@ -256,7 +266,7 @@ class K8sManifestsTest {
                             }
                         });
         for (JsonNode c : pod.path("containers")) {
-            if (!c.path("name").asText().equals("flink-main-container")) {
+            if (!c.path("name").asText().equals(name)) {
                 continue;
             }
             c.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
@@ -280,6 +290,88 @@ class K8sManifestsTest {
         return OptionValues.of(
                 env::get,
                 path -> secretMounts.stream().anyMatch(path::startsWith) ? "secret" : null);
+    }
+
+    /**
+     * serve's Deployment: its arguments are serve's current options and parse with what its pod
+     * gives it (tokens and passwords only from mounted Secrets), it listens where its probes and
+     * Service look, runs several replicas, asks for resources, and its image is serve/app's.
+     */
+    @Test
+    void serveRunsAsADeploymentOfItsOwnBehindAService() throws IOException {
+        Path file = k8sDir().resolve("base/serve.yaml");
+        List<JsonNode> docs = documents(file);
+        JsonNode deployment =
+                docs.stream()
+                        .filter(d -> d.path("kind").asText().equals("Deployment"))
+                        .findFirst()
+                        .orElseThrow();
+        JsonNode pod = deployment.path("spec").path("template").path("spec");
+        JsonNode c = pod.path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        c.path("args").forEach(a -> args.add(a.asText()));
+        List<ConfigOption<?>> accepted = io.pushline.serve.ServeOptions.accepted();
+        List<String> current = new ArrayList<>();
+        accepted.forEach(o -> current.add(o.key()));
+        for (String a : args) {
+            if (a.startsWith("--") && !a.startsWith("--kafka.properties.")) {
+                assertThat(current).as("%s: %s is not a serve option", file, a).contains(a.substring(2));
+            }
+        }
+        for (Map<String, String> endpoints : endpointsPerOverlay().values()) {
+            var conf =
+                    OptionsParser.parse(
+                            args.toArray(new String[0]),
+                            accepted,
+                            podValues(file, pod, c.path("name").asText(), endpoints));
+            assertThat(conf.get(io.pushline.serve.ServeOptions.APP_TOKEN)).isEqualTo("secret");
+            assertThat(conf.get(io.pushline.serve.ServeOptions.CONSOLE_TOKEN)).isEqualTo("secret");
+            assertThat(conf.get(io.pushline.serve.ServeOptions.HOST)).isEqualTo("0.0.0.0");
+        }
+        String port = args.get(args.indexOf("--serve.port") + 1);
+        assertThat(c.path("ports").get(0).path("containerPort").asText()).isEqualTo(port);
+        assertThat(c.path("readinessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/health");
+        assertThat(c.path("livenessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/health");
+        assertThat(c.path("resources").path("requests").has("cpu")).isTrue();
+        assertThat(c.path("resources").path("requests").has("memory")).isTrue();
+        assertThat(deployment.path("spec").path("replicas").asInt()).isGreaterThan(1);
+        JsonNode service =
+                docs.stream()
+                        .filter(d -> d.path("kind").asText().equals("Service"))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(service.path("spec").path("selector"))
+                .isEqualTo(deployment.path("spec").path("selector").path("matchLabels"));
+        assertThat(service.path("spec").path("ports").get(0).path("targetPort").asText())
+                .isEqualTo(c.path("ports").get(0).path("name").asText());
+        String image = c.path("image").asText();
+        assertThat(image).startsWith("ghcr.io/pushline/pushline-serve:");
+        String dockerfile =
+                Files.readString(k8sDir().getParent().resolve("serve/app/Dockerfile"));
+        assertThat(dockerfile)
+                .contains("ghcr.io/pushline/pushline-serve:")
+                .contains("JRE_IMAGE=eclipse-temurin:17-jre")
+                .containsPattern("COPY .*target/pushline-serve-app-[^ ]+-all\\.jar")
+                .contains("\"-jar\"");
+        assertThat(Files.readString(k8sDir().getParent().resolve("deploy/build-images.sh")))
+                .contains("pushline-serve:$TAG")
+                .contains("$ROOT/serve/app");
+    }
+
+    /** The images the base's manifests name, without their tags. */
+    private static List<String> baseImages() throws IOException {
+        List<String> out = new ArrayList<>();
+        for (Path f : manifests()) {
+            if (!f.startsWith(k8sDir().resolve("base"))) {
+                continue;
+            }
+            for (JsonNode doc : documents(f)) {
+                doc.findValues("image").forEach(i -> out.add(i.asText().replaceAll(":[^:/]+$", "")));
+            }
+        }
+        return out;
     }
 
     /** The endpoints ConfigMap's data as each overlay makes it: the base's, patched. */
@@ -333,7 +425,16 @@ class K8sManifestsTest {
                             .get(0);
             assertThat(k.path("resources").get(0).asText()).isEqualTo("../../base");
             assertThat(k.path("patches").get(0).path("path").asText()).isEqualTo("endpoints.yaml");
+            // an overlay's images are images of the base (a misspelt name sets nothing)
+            for (JsonNode image : k.path("images")) {
+                assertThat(baseImages()).contains(image.path("name").asText());
+            }
         }
+        JsonNode config =
+                documents(k8sDir().resolve("base").resolve(base.path("configurations").get(0).asText()))
+                        .get(0);
+        assertThat(config.path("images").get(0).path("path").asText()).isEqualTo("spec/image");
+        assertThat(config.path("images").get(0).path("kind").asText()).isEqualTo("FlinkDeployment");
     }
 
     /** The CronJob's JSON patch writes the night into the env var the job's arguments read. */

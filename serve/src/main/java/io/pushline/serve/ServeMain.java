@@ -170,6 +170,14 @@ public final class ServeMain {
             out.add("--checkpoints");
             out.add(dir);
         }
+        if (conf.get(ServeOptions.S3_ENDPOINT) != null) {
+            out.add("--s3.endpoint");
+            out.add(conf.get(ServeOptions.S3_ENDPOINT));
+        }
+        if (conf.get(ServeOptions.S3_PATH_STYLE)) {
+            out.add("--s3.path.style.access");
+            out.add("true");
+        }
         return out;
     }
 

@@ -88,6 +88,26 @@ public final class ServeOptions {
                                     + " folder the running demo or './pushline run dispatch'"
                                     + " wrote into local.env.");
 
+    public static final ConfigOption<String> S3_ENDPOINT =
+            ConfigOptions.key("serve.console.s3.endpoint")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The S3 API endpoint of s3:// checkpoints in"
+                                    + " serve.console.dispatch-checkpoints, for an S3 API other"
+                                    + " than AWS (MinIO, Ceph, s3proxy: the jobs' s3.endpoint)."
+                                    + " Unset: AWS. The credentials come from AWS_ACCESS_KEY_ID"
+                                    + " and AWS_SECRET_ACCESS_KEY or the machine's IAM role.");
+
+    public static final ConfigOption<Boolean> S3_PATH_STYLE =
+            ConfigOptions.key("serve.console.s3.path-style-access")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Address the checkpoints' bucket in the path (endpoint/bucket/key)"
+                                    + " instead of the host name, as most S3 APIs other than AWS"
+                                    + " need (the jobs' s3.path.style.access).");
+
     public static List<ConfigOption<?>> own() {
         return List.of(
                 PORT,
@@ -97,7 +117,9 @@ public final class ServeOptions {
                 INBOX_CACHE,
                 CONSOLE_TOKEN,
                 APP_TOKEN,
-                DISPATCH_CHECKPOINTS);
+                DISPATCH_CHECKPOINTS,
+                S3_ENDPOINT,
+                S3_PATH_STYLE);
     }
 
     public static List<ConfigOption<?>> accepted() {

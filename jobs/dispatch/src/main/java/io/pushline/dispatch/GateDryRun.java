@@ -10,8 +10,6 @@ import io.pushline.schema.gate.GateStateDescriptors;
 import io.pushline.schema.registry.DeviceInfo;
 import io.pushline.schema.registry.RegistryState;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,13 +23,13 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
@@ -67,30 +65,12 @@ public final class GateDryRun {
     private GateDryRun() {}
 
     /**
-     * The newest complete checkpoint or savepoint under {@code dir}: a folder with {@code
-     * _metadata}, at most three levels down (root, job, chk-N); null when there is none.
+     * The newest complete checkpoint or savepoint under {@code dir} (local or {@code s3://}): a
+     * folder with {@code _metadata}, at most two folders down (root, job, chk-N); null when there
+     * is none.
      */
     public static Path newest(Path dir) throws IOException {
-        if (Files.isRegularFile(dir.resolve("_metadata"))) {
-            return dir;
-        }
-        if (!Files.isDirectory(dir)) {
-            return null;
-        }
-        try (Stream<Path> s =
-                Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("_metadata"))) {
-            return s.max(
-                            (a, b) -> {
-                                try {
-                                    return Files.getLastModifiedTime(a)
-                                            .compareTo(Files.getLastModifiedTime(b));
-                                } catch (IOException e) {
-                                    return 0;
-                                }
-                            })
-                    .map(Path::getParent)
-                    .orElse(null);
-        }
+        return NewestCheckpoint.under(dir);
     }
 
     /**
@@ -111,7 +91,7 @@ public final class GateDryRun {
         Rules parsed = RulesParser.parse(rules);
         SavepointReader reader =
                 SavepointReader.read(
-                        env, checkpoint.toUri().toString(), new EmbeddedRocksDBStateBackend());
+                        env, checkpoint.toString(), new EmbeddedRocksDBStateBackend());
         Map<String, DeviceInfo> devices = new HashMap<>();
         Set<String> withDevice = new HashSet<>();
         DataStream<DeviceInfo> bound =
@@ -135,7 +115,7 @@ public final class GateDryRun {
         r.withDevice = withDevice.size();
         r.devices = devices.size();
         r.checkpoint = checkpoint;
-        r.takenAt = Files.getLastModifiedTime(checkpoint.resolve("_metadata")).toMillis();
+        r.takenAt = NewestCheckpoint.takenAt(checkpoint);
         PushRequest p = new PushRequest();
         p.msgId = "dry-run";
         p.msgType = msgType;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pushline.dispatch.GateDryRun;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
@@ -22,11 +22,16 @@ import org.junit.jupiter.api.Test;
 class GateDryRunTest {
     static final long NOW = UpgradeTrace.CUT + 20 * UpgradeTrace.MIN;
 
+    static Path savepoint() throws Exception {
+        return new Path(
+                Paths.get(GateDryRunTest.class.getResource("/savepoints/gate-v3/_metadata").toURI())
+                        .getParent()
+                        .toUri());
+    }
+
     @Test
     void decidesFromTheCheckpointsStateAsTheJobWould() throws Exception {
-        Path savepoint =
-                Paths.get(GateDryRunTest.class.getResource("/savepoints/gate-v3/_metadata").toURI())
-                        .getParent();
+        Path savepoint = savepoint();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         GateDryRun.Result r =
@@ -58,13 +63,11 @@ class GateDryRunTest {
 
     @Test
     void aCheckpointWithoutTheOperatorIsNamedInTheError() throws Exception {
-        Path savepoint =
-                Paths.get(GateDryRunTest.class.getResource("/savepoints/gate-v3/_metadata").toURI())
-                        .getParent();
+        Path savepoint = savepoint();
         SavepointReader reader =
                 SavepointReader.read(
                         StreamExecutionEnvironment.getExecutionEnvironment(),
-                        savepoint.toUri().toString(),
+                        savepoint.toString(),
                         new EmbeddedRocksDBStateBackend());
         assertThatThrownBy(
                         () ->

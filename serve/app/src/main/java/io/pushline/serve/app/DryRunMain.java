@@ -7,12 +7,12 @@ import io.pushline.common.PushlineDirs;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.schema.Json;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 
 /**
  * The dry run in serve's own jar: {@code java -cp pushline-serve.jar
@@ -37,8 +37,9 @@ public final class DryRunMain {
     static int run(String[] args) throws Exception {
         String expr = null;
         String msgType = null;
-        Path checkpoints = null;
-        Path home = PushlineDirs.home();
+        String checkpoints = null;
+        Map<String, String> s3 = new java.util.TreeMap<>();
+        java.nio.file.Path home = PushlineDirs.home();
         Map<String, String> env = LocalEnv.read(home);
         List<String> options = new ArrayList<>(LocalEnv.options(home));
         if (env.containsKey("DISPATCH_RULES")) {
@@ -51,7 +52,9 @@ public final class DryRunMain {
             switch (a) {
                 case "--expr" -> expr = args[++i];
                 case "--msg-type" -> msgType = args[++i];
-                case "--checkpoints" -> checkpoints = Paths.get(args[++i]);
+                case "--checkpoints" -> checkpoints = args[++i];
+                    // Flink's S3 filesystem settings, for checkpoints on an S3 API other than AWS
+                case "--s3.endpoint", "--s3.path.style.access" -> s3.put(a.substring(2), args[++i]);
                 case "--json" -> {}
                 default -> {
                     options.add(a);
@@ -66,7 +69,7 @@ public final class DryRunMain {
             return fail("the dry run needs --expr and --msg-type");
         }
         if (checkpoints == null && env.containsKey("DISPATCH_CHECKPOINTS")) {
-            checkpoints = Paths.get(env.get("DISPATCH_CHECKPOINTS"));
+            checkpoints = env.get("DISPATCH_CHECKPOINTS");
         }
         if (checkpoints == null) {
             return fail(
@@ -76,16 +79,21 @@ public final class DryRunMain {
         Configuration conf =
                 OptionsParser.parse(options.toArray(new String[0]), DispatchOptions.accepted());
         OptionsParser.require(conf, CommonOptions.HBASE_ZK_QUORUM);
+        Configuration flink = flinkConfiguration();
+        s3.forEach(flink::setString);
+        // s3:// checkpoints: Flink's S3 filesystem is in this jar; its settings come from here
+        // and its credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the IAM role.
+        FileSystem.initialize(flink, null);
         Map<String, Object> out =
                 DryRunReport.newest(
-                        flinkConfiguration(), conf, checkpoints, expr, msgType, "is it running?");
+                        flink, conf, new Path(checkpoints), expr, msgType, "is it running?");
         System.out.println(Json.write(out));
         return Boolean.FALSE.equals(out.get("ok")) ? 1 : 0;
     }
 
     /** A local Flink for reading one checkpoint: RocksDB, small managed memory, a temp folder. */
     static Configuration flinkConfiguration() throws java.io.IOException {
-        Path tmp = Files.createTempDirectory("pushline-dry-run");
+        java.nio.file.Path tmp = Files.createTempDirectory("pushline-dry-run");
         tmp.toFile().deleteOnExit();
         Configuration c = new Configuration();
         c.setString("state.backend.type", "rocksdb");

@@ -8,13 +8,13 @@ import io.pushline.common.HBaseTables;
 import io.pushline.common.KafkaIO;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.dispatch.GateDryRun;
+import io.pushline.dispatch.NewestCheckpoint;
 import io.pushline.dispatch.pacing.PacingConfig;
 import io.pushline.schema.Json;
 import io.pushline.schema.Topics;
 import io.pushline.schema.pacing.PacingStatus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashMap;
@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -112,7 +113,7 @@ public final class DryRunReport {
         } catch (Exception e) {
             // The running job subsumed and deleted the checkpoint while it was read: the next
             // newest one, once. (Retain enough: execution.checkpointing.num-retained.)
-            Path next = Files.exists(chk.resolve("_metadata")) ? null : newestBeside(chk);
+            Path next = NewestCheckpoint.complete(chk) ? null : newestBeside(chk);
             if (next == null) {
                 throw e;
             }
@@ -139,7 +140,7 @@ public final class DryRunReport {
     /** The newest checkpoint of the job folder that held {@code chk} (chk-N), if any. */
     private static Path newestBeside(Path chk) throws java.io.IOException {
         Path job = chk.getParent();
-        return job == null || !Files.isDirectory(job) ? null : GateDryRun.newest(job);
+        return job == null ? null : GateDryRun.newest(job);
     }
 
     /** The rules in force: the newest on push.rules, else the job's rules file. */
@@ -205,9 +206,9 @@ public final class DryRunReport {
                         ? "configured (no pacer report in the last 5 minutes)"
                         : "the pacer's reports on " + Topics.PACING_STATUS);
         Map<String, Object> state = new LinkedHashMap<>();
-        boolean savepoint = r.checkpoint.getFileName().toString().startsWith("savepoint");
+        boolean savepoint = r.checkpoint.getName().startsWith("savepoint");
         state.put(
-                "source", (savepoint ? "savepoint " : "checkpoint ") + r.checkpoint.getFileName());
+                "source", (savepoint ? "savepoint " : "checkpoint ") + r.checkpoint.getName());
         state.put("path", r.checkpoint.toString());
         state.put("takenAt", r.takenAt);
         state.put("ageMs", Math.max(0, now - r.takenAt));
