@@ -315,7 +315,9 @@ class K8sManifestsTest {
         accepted.forEach(o -> current.add(o.key()));
         for (String a : args) {
             if (a.startsWith("--") && !a.startsWith("--kafka.properties.")) {
-                assertThat(current).as("%s: %s is not a serve option", file, a).contains(a.substring(2));
+                assertThat(current)
+                        .as("%s: %s is not a serve option", file, a)
+                        .contains(a.substring(2));
             }
         }
         for (Map<String, String> endpoints : endpointsPerOverlay().values()) {
@@ -348,8 +350,7 @@ class K8sManifestsTest {
                 .isEqualTo(c.path("ports").get(0).path("name").asText());
         String image = c.path("image").asText();
         assertThat(image).startsWith("ghcr.io/pushline/pushline-serve:");
-        String dockerfile =
-                Files.readString(k8sDir().getParent().resolve("serve/app/Dockerfile"));
+        String dockerfile = Files.readString(k8sDir().getParent().resolve("serve/app/Dockerfile"));
         assertThat(dockerfile)
                 .contains("ghcr.io/pushline/pushline-serve:")
                 .contains("JRE_IMAGE=eclipse-temurin:17-jre")
@@ -368,7 +369,8 @@ class K8sManifestsTest {
                 continue;
             }
             for (JsonNode doc : documents(f)) {
-                doc.findValues("image").forEach(i -> out.add(i.asText().replaceAll(":[^:/]+$", "")));
+                doc.findValues("image")
+                        .forEach(i -> out.add(i.asText().replaceAll(":[^:/]+$", "")));
             }
         }
         return out;
@@ -431,7 +433,9 @@ class K8sManifestsTest {
             }
         }
         JsonNode config =
-                documents(k8sDir().resolve("base").resolve(base.path("configurations").get(0).asText()))
+                documents(
+                                k8sDir().resolve("base")
+                                        .resolve(base.path("configurations").get(0).asText()))
                         .get(0);
         assertThat(config.path("images").get(0).path("path").asText()).isEqualTo("spec/image");
         assertThat(config.path("images").get(0).path("kind").asText()).isEqualTo("FlinkDeployment");

@@ -90,8 +90,7 @@ public final class GateDryRun {
             throws Exception {
         Rules parsed = RulesParser.parse(rules);
         SavepointReader reader =
-                SavepointReader.read(
-                        env, checkpoint.toString(), new EmbeddedRocksDBStateBackend());
+                SavepointReader.read(env, checkpoint.toString(), new EmbeddedRocksDBStateBackend());
         Map<String, DeviceInfo> devices = new HashMap<>();
         Set<String> withDevice = new HashSet<>();
         DataStream<DeviceInfo> bound =

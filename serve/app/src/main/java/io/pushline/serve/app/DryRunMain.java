@@ -7,11 +7,11 @@ import io.pushline.common.PushlineDirs;
 import io.pushline.dispatch.DispatchOptions;
 import io.pushline.schema.Json;
 import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -53,7 +53,7 @@ public final class DryRunMain {
                 case "--expr" -> expr = args[++i];
                 case "--msg-type" -> msgType = args[++i];
                 case "--checkpoints" -> checkpoints = args[++i];
-                    // Flink's S3 filesystem settings, for checkpoints on an S3 API other than AWS
+                // Flink's S3 filesystem settings, for checkpoints on an S3 API other than AWS
                 case "--s3.endpoint", "--s3.path.style.access" -> s3.put(a.substring(2), args[++i]);
                 case "--json" -> {}
                 default -> {
@@ -83,7 +83,7 @@ public final class DryRunMain {
         s3.forEach(flink::setString);
         // s3:// checkpoints: Flink's S3 filesystem is in this jar; its settings come from here
         // and its credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the IAM role.
-        FileSystem.initialize(flink, null);
+        S3Plugin.initialize(flink, Paths.get(flink.getString("io.tmp.dirs", "/tmp")));
         Map<String, Object> out =
                 DryRunReport.newest(
                         flink, conf, new Path(checkpoints), expr, msgType, "is it running?");
@@ -94,7 +94,17 @@ public final class DryRunMain {
     /** A local Flink for reading one checkpoint: RocksDB, small managed memory, a temp folder. */
     static Configuration flinkConfiguration() throws java.io.IOException {
         java.nio.file.Path tmp = Files.createTempDirectory("pushline-dry-run");
-        tmp.toFile().deleteOnExit();
+        // RocksDB's files and the S3 plugin's jar (31 MB) go with the JVM: one dry run, one folder
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    try {
+                                        PushlineDirs.deleteRecursively(tmp);
+                                    } catch (java.io.IOException e) {
+                                        // left to the system's temp cleaning
+                                    }
+                                }));
         Configuration c = new Configuration();
         c.setString("state.backend.type", "rocksdb");
         c.setString("pipeline.generic-types", "false");

@@ -207,8 +207,7 @@ public final class DryRunReport {
                         : "the pacer's reports on " + Topics.PACING_STATUS);
         Map<String, Object> state = new LinkedHashMap<>();
         boolean savepoint = r.checkpoint.getName().startsWith("savepoint");
-        state.put(
-                "source", (savepoint ? "savepoint " : "checkpoint ") + r.checkpoint.getName());
+        state.put("source", (savepoint ? "savepoint " : "checkpoint ") + r.checkpoint.getName());
         state.put("path", r.checkpoint.toString());
         state.put("takenAt", r.takenAt);
         state.put("ageMs", Math.max(0, now - r.takenAt));
