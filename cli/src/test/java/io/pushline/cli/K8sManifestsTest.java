@@ -361,6 +361,56 @@ class K8sManifestsTest {
                 .contains("$ROOT/serve/app");
     }
 
+    /**
+     * Each overlay as {@code kubectl apply -k} builds it (kustomize inside kubectl): every
+     * FlinkDeployment of the output valid against the operator's CRD, every other resource a known
+     * kind, all in the pushline namespace, each image of the base's. Skipped where kubectl is not
+     * installed.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"staging", "production"})
+    void eachOverlayBuildsWithKustomizeIntoWhatTheOperatorAccepts(String overlay) throws Exception {
+        Path kubectl =
+                Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                        .map(d -> Paths.get(d, "kubectl"))
+                        .filter(Files::isExecutable)
+                        .findFirst()
+                        .orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(kubectl != null, "kubectl not installed");
+        Path out = Files.createTempFile("kustomize-" + overlay, ".yaml");
+        try {
+            Process p =
+                    new ProcessBuilder(
+                                    kubectl.toString(),
+                                    "kustomize",
+                                    k8sDir().resolve("overlays").resolve(overlay).toString())
+                            .redirectOutput(out.toFile())
+                            .redirectErrorStream(false)
+                            .start();
+            String err = new String(p.getErrorStream().readAllBytes());
+            assertThat(p.waitFor()).as("kubectl kustomize: %s", err).isZero();
+            List<JsonNode> docs = documents(out);
+            assertThat(docs).hasSizeGreaterThan(10);
+            List<String> images = baseImages();
+            for (JsonNode doc : docs) {
+                String kind = doc.path("kind").asText();
+                assertThat(doc.path("metadata").path("namespace").asText()).isEqualTo("pushline");
+                if (kind.equals("FlinkDeployment")) {
+                    assertThat(operatorSchema().errors(doc))
+                            .as("%s", doc.path("metadata"))
+                            .isEmpty();
+                } else {
+                    assertThat(KINDS).containsKey(kind);
+                }
+                for (JsonNode image : doc.findValues("image")) {
+                    assertThat(images).contains(image.asText().replaceAll(":[^:/]+$", ""));
+                }
+            }
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
     /** The images the base's manifests name, without their tags. */
     private static List<String> baseImages() throws IOException {
         List<String> out = new ArrayList<>();
