@@ -113,7 +113,7 @@ public final class GateDryRun {
         r.members = members.size();
         r.withDevice = withDevice.size();
         r.devices = devices.size();
-        r.checkpoint = checkpoint;
+        r.checkpoint = NewestCheckpoint.normalized(checkpoint);
         r.takenAt = NewestCheckpoint.takenAt(checkpoint);
         PushRequest p = new PushRequest();
         p.msgId = "dry-run";

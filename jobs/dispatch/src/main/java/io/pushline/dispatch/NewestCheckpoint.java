@@ -29,6 +29,7 @@ public final class NewestCheckpoint {
 
     /** The newest complete checkpoint at most two folders below {@code dir}, or null. */
     public static Path under(Path dir) throws IOException {
+        dir = normalized(dir);
         FileSystem fs = dir.getFileSystem();
         if (complete(fs, dir)) {
             return dir;
@@ -38,6 +39,15 @@ public final class NewestCheckpoint {
         }
         Found best = search(fs, dir, 2);
         return best == null ? null : best.path;
+    }
+
+    /**
+     * {@code dir} without a trailing slash: a Path made from a URI keeps it (java.nio's {@code
+     * toUri()} adds one to folders) and its {@code getName()} is then empty; the String constructor
+     * normalizes it away.
+     */
+    public static Path normalized(Path dir) {
+        return new Path(dir.toUri().toString());
     }
 
     /** When the checkpoint's {@code _metadata} was written, in epoch milliseconds. */
