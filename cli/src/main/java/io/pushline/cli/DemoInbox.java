@@ -30,6 +30,9 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * DemoData}; one read and one read-all; and the broadcast's cost in HBase rows.
  */
 final class DemoInbox {
+    /** The key of the demo's own server (every scope). */
+    static final String KEY = "demo-app-key";
+
     private DemoInbox() {}
 
     static boolean check(LocalStack stack, DemoData data) throws Exception {
@@ -46,16 +49,17 @@ final class DemoInbox {
                         new InboxStore(
                                 hbase, namespace, Duration.ofDays(90), System::currentTimeMillis);
                 Server server =
-                        new Server(
-                                new HBaseReminderStore(hbase, namespace, kafka),
-                                new InboxStore(
-                                        hbase,
-                                        namespace,
-                                        Duration.ofDays(90),
-                                        System::currentTimeMillis),
-                                System::currentTimeMillis,
-                                Duration.ofSeconds(2),
-                                Duration.ofHours(24))) {
+                        Server.builder()
+                                .reminders(new HBaseReminderStore(hbase, namespace))
+                                .inbox(
+                                        new InboxStore(
+                                                hbase,
+                                                namespace,
+                                                Duration.ofDays(90),
+                                                System::currentTimeMillis),
+                                        null)
+                                .appKey(KEY)
+                                .build()) {
             int port = server.start("127.0.0.1", 0);
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + port;
@@ -169,7 +173,9 @@ final class DemoInbox {
     private static JsonNode get(HttpClient http, String url) throws Exception {
         HttpResponse<String> r =
                 http.send(
-                        HttpRequest.newBuilder(URI.create(url)).build(),
+                        HttpRequest.newBuilder(URI.create(url))
+                                .header("Authorization", "Bearer " + KEY)
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("GET " + url + ": " + r.statusCode() + " " + r.body());
@@ -182,6 +188,7 @@ final class DemoInbox {
                 http.send(
                         HttpRequest.newBuilder(URI.create(url))
                                 .header("content-type", "application/json")
+                                .header("Authorization", "Bearer " + KEY)
                                 .POST(HttpRequest.BodyPublishers.ofString(body))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());

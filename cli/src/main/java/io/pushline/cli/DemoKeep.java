@@ -140,6 +140,9 @@ final class DemoKeep {
                 "  console   http://localhost:%d/console  (log in with %s)%n",
                 serving.port(), serving.tokenNote());
         System.out.printf(
+                "  app API   http://localhost:%d/v1/  (Authorization: Bearer SECRET, with %s)%n",
+                serving.port(), serving.keyNote());
+        System.out.printf(
                 "  dispatch  job %s, its input decided; the console's dry run reads its newest"
                         + " checkpoint under %s%n",
                 job.getJobID(), checkpoints);

@@ -75,29 +75,30 @@ class ConsoleBrowserITCase {
             Properties kafka = new Properties();
             kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
             try (Server server =
-                            Server.withConsole(
-                                    new HBaseReminderStore(c, NS, kafka),
-                                    null,
-                                    null,
-                                    () -> NOW,
-                                    Duration.ofSeconds(2),
-                                    Duration.ofHours(24),
-                                    TOKEN,
-                                    "app-token",
-                                    c,
-                                    NS,
-                                    (expr, msgType) ->
-                                            Json.write(
-                                                    io.pushline.serve.app.DryRunReport.answer(
-                                                            StreamExecutionEnvironment
-                                                                    .getExecutionEnvironment(),
-                                                            conf,
-                                                            new org.apache.flink.core.fs.Path(
-                                                                    savepoint.toUri()),
-                                                            expr,
-                                                            msgType,
-                                                            rules,
-                                                            NOW)));
+                            Server.builder()
+                                    .reminders(new HBaseReminderStore(c, NS))
+                                    .clock(() -> NOW)
+                                    .appKey("app-token")
+                                    .console(
+                                            TOKEN,
+                                            c,
+                                            NS,
+                                            (expr, msgType) ->
+                                                    Json.write(
+                                                            io.pushline.serve.app.DryRunReport
+                                                                    .answer(
+                                                                            StreamExecutionEnvironment
+                                                                                    .getExecutionEnvironment(),
+                                                                            conf,
+                                                                            new org.apache.flink
+                                                                                    .core.fs.Path(
+                                                                                    savepoint
+                                                                                            .toUri()),
+                                                                            expr,
+                                                                            msgType,
+                                                                            rules,
+                                                                            NOW)))
+                                    .build();
                     WebDriver browser = new WebDriver(chromium, Paths.get("target"))) {
                 int port = server.start("127.0.0.1", 0);
                 String base = "http://127.0.0.1:" + port;

@@ -67,6 +67,19 @@ public final class WireParser {
         }
     }
 
+    /**
+     * Why the dispatch job would send {@code text} to its dead-letter output, or null when it takes
+     * it: the HTTP API refuses such a body before writing it.
+     */
+    public String problem(String text) {
+        try {
+            Parsed p = parse(text, 0);
+            return p instanceof Bad b ? b.reason() : null;
+        } catch (RuntimeException | StackOverflowError e) {
+            return "unreadable record: " + e.getClass().getSimpleName();
+        }
+    }
+
     /** What one line is: a device event, a push request, or bad, with the reason. */
     sealed interface Parsed permits Event, Request, Bad {}
 

@@ -16,11 +16,12 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * Mirrors reminders into the HBase {@code reminders} table for the pull endpoint ({@code pushline
- * serve}): row {@code t:<taskId>} holds the task (fireAt, zone, title, body, status), row {@code
- * u:<uid>} a column per task the uid subscribed to. Cells carry the event time, so a replay after a
- * failure rewrites the same cells (at-least-once delivery, exactly-once result) and a delete is not
- * undone by an older put. A subscription's cell expires a week after its task's fireAt: the table
- * does not keep every subscription ever made.
+ * serve}): row {@code t:<taskId>} holds the task (fireAt, zone, title, body, status, and the
+ * subscriber and pull counts as of the last watermark), row {@code u:<uid>} a column per task the
+ * uid subscribed to. Cells carry the event time, so a replay after a failure rewrites the same
+ * cells (at-least-once delivery, exactly-once result) and a delete is not undone by an older put. A
+ * subscription's cell expires a week after its task's fireAt: the table does not keep every
+ * subscription ever made.
  */
 public class HBaseReminderSink implements Sink<ReminderMirror> {
     private static final long serialVersionUID = 1L;
@@ -65,6 +66,12 @@ public class HBaseReminderSink implements Sink<ReminderMirror> {
                     add(t, "body", m.body);
                     add(t, "status", m.status);
                     table.mutate(t);
+                    break;
+                case ReminderMirror.COUNTS:
+                    Put c = new Put(HBaseTables.reminderTaskRow(m.taskId), ts);
+                    add(c, "subscribers", Long.toString(m.subscribers));
+                    add(c, "pulled", Long.toString(m.pulled));
+                    table.mutate(c);
                     break;
                 case ReminderMirror.SUBSCRIBED:
                     Put s = new Put(HBaseTables.reminderUidRow(m.uid), ts);

@@ -304,6 +304,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         t.status = ReminderTask.FIRED;
         tasks.update(t);
         mirror(ReminderMirror.task(t, t.fireAt));
+        mirror(ReminderMirror.counts(t.taskId, bits.subscribers.size(), f.pulledCount, t.fireAt));
         forget(t.taskId);
         LOG.info(
                 "Task {} fired (fireAt {}, watermark {}): {} to push, {} pulled",
@@ -339,8 +340,12 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         return b;
     }
 
-    /** Writes the changed bitmaps back to state and lets the heap go. */
-    private void flush() throws Exception {
+    /**
+     * Writes the changed bitmaps back to state and lets the heap go; with {@code mirror}, tells the
+     * reminders table the changed tasks' counts (for {@code GET /v1/reminders/tasks/{taskId}}).
+     */
+    private void flush(boolean mirror) throws Exception {
+        long ts = Math.max(0, timers.currentWatermark());
         for (Map.Entry<String, Bits> e : touched.entrySet()) {
             Bits b = e.getValue();
             if (!b.dirty) {
@@ -349,6 +354,11 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
             setCurrentKey(e.getKey());
             long bytes = write(subscribersState, b.subscribers) + write(pulledState, b.pulled);
             sizes.put(e.getKey(), new long[] {b.subscribers.size(), bytes});
+            if (mirror) {
+                mirror(
+                        ReminderMirror.counts(
+                                e.getKey(), b.subscribers.size(), b.pulled.size(), ts));
+            }
         }
         touched.clear();
     }
@@ -367,12 +377,19 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         super.processWatermark(mark);
-        flush();
+        flush(true);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        // the counts leave before the barrier: they belong to this checkpoint's output
+        flush(true);
     }
 
     @Override
     public void snapshotState(StateSnapshotContext ctx) throws Exception {
-        flush();
+        flush(false);
         super.snapshotState(ctx);
     }
 

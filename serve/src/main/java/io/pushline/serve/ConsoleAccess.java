@@ -10,9 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who may use the console and its API: the console token, given as {@code Authorization: Bearer
- * TOKEN} (scripts) or exchanged once at the login form for a session cookie (the page). The app
- * backends' token, when one is set, guards the inbox and reminder APIs the same way; neither token
- * opens the other's endpoints. Tokens are compared in constant time and never logged or echoed.
+ * TOKEN} (scripts) or exchanged once at the login form for a session cookie (the page). It opens
+ * none of the app backends' endpoints ({@link AppKeys}), and no app key opens the console. Tokens
+ * are compared in constant time and never logged or echoed.
  */
 final class ConsoleAccess {
     static final String COOKIE = "pushline_console";
@@ -23,7 +23,6 @@ final class ConsoleAccess {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final byte[] consoleToken;
-    private final byte[] appToken;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     /** A logged-in person: the name they gave (it goes with what they save). */
@@ -31,17 +30,12 @@ final class ConsoleAccess {
 
     /**
      * @param consoleToken required
-     * @param appToken null or empty: the app APIs are open (as before tokens existed)
      */
-    ConsoleAccess(String consoleToken, String appToken) {
+    ConsoleAccess(String consoleToken) {
         if (consoleToken == null || consoleToken.isEmpty()) {
             throw new IllegalArgumentException("the console needs a token");
         }
         this.consoleToken = consoleToken.getBytes(StandardCharsets.UTF_8);
-        this.appToken =
-                appToken == null || appToken.isEmpty()
-                        ? null
-                        : appToken.getBytes(StandardCharsets.UTF_8);
     }
 
     /** A new random token (32 bytes, URL-safe base64). */
@@ -84,16 +78,6 @@ final class ConsoleAccess {
             return new Session(user == null || user.isBlank() ? "api" : user, now);
         }
         return null;
-    }
-
-    /** Whether an app-backend request may pass. */
-    boolean app(Context ctx) {
-        return app(ctx.header("Authorization"));
-    }
-
-    /** Whether an app-backend request with this {@code Authorization} header may pass. */
-    boolean app(String authorization) {
-        return appToken == null || same(bearer(authorization), appToken);
     }
 
     private static String bearer(Context ctx) {

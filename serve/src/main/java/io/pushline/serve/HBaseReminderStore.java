@@ -1,34 +1,23 @@
 package io.pushline.serve;
 
 import io.pushline.common.HBaseTables;
-import io.pushline.schema.Json;
-import io.pushline.schema.Topics;
 import io.pushline.schema.reminders.ReminderTask;
 import io.pushline.schema.reminders.ReminderTimes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Properties;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Reads the reminders the dispatch job mirrors to HBase (row {@code u:<uid>}: a column per
- * subscribed task; row {@code t:<taskId>}: the task) and records pulls as {@code pull} events on
- * {@code reminder.subscriptions}, where the dispatch job applies them like any other: a pulled
- * subscriber is not pushed.
+ * subscribed task; row {@code t:<taskId>}: the task and its counts). Pulls are not recorded here:
+ * {@code POST /v1/reminders/{uid}/pull} writes them as lines ({@link WriteApi}).
  */
 public final class HBaseReminderStore implements ReminderStore {
     /** Tasks a uid may have listed at most, so that one row cannot make a response huge. */
@@ -36,13 +25,10 @@ public final class HBaseReminderStore implements ReminderStore {
 
     private final Connection connection;
     private final Table table;
-    private final KafkaProducer<String, String> producer;
 
-    public HBaseReminderStore(Connection connection, String namespace, Properties kafka)
-            throws IOException {
+    public HBaseReminderStore(Connection connection, String namespace) throws IOException {
         this.connection = connection;
         this.table = connection.getTable(HBaseTables.reminders(namespace));
-        this.producer = KafkaClients.producer(kafka, 2);
     }
 
     @Override
@@ -105,32 +91,35 @@ public final class HBaseReminderStore implements ReminderStore {
     }
 
     @Override
-    public void recordPulls(String uid, List<PullableTask> tasks, long now) throws IOException {
-        List<Future<RecordMetadata>> sent = new ArrayList<>(tasks.size());
-        for (PullableTask t : tasks) {
-            Map<String, Object> pull = new LinkedHashMap<>();
-            pull.put("ts", now);
-            pull.put("type", "pull");
-            pull.put("taskId", t.taskId());
-            pull.put("uid", uid);
-            sent.add(
-                    producer.send(
-                            new ProducerRecord<>(
-                                    Topics.REMINDER_SUBSCRIPTIONS, t.taskId(), Json.write(pull))));
+    public TaskView task(String taskId) throws IOException {
+        Result r = table.get(new Get(HBaseTables.reminderTaskRow(taskId)));
+        ReminderTask t = task(r);
+        if (t == null) {
+            return null;
         }
+        return new TaskView(
+                t.taskId,
+                t.fireAt,
+                t.zone,
+                t.title,
+                t.body,
+                t.status,
+                count(r, "subscribers"),
+                count(r, "pulled"));
+    }
+
+    private static long count(Result r, String column) {
+        byte[] v = r.getValue(HBaseTables.FAMILY, Bytes.toBytes(column));
         try {
-            for (Future<RecordMetadata> f : sent) {
-                f.get(10, TimeUnit.SECONDS);
-            }
-        } catch (Exception e) {
-            throw new IOException("could not record the pulls on Kafka: " + e, e);
+            return v == null ? 0 : Long.parseLong(Bytes.toString(v));
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 
     @Override
     public void close() throws IOException {
         try {
-            producer.close();
             table.close();
         } finally {
             connection.close();

@@ -5,7 +5,6 @@ import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -26,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * row not cached, a message or audience not loaded, the list of broadcasts due to be scanned), and
  * every other request, which then goes on to Javalin as before.
  *
- * <p>Same answers as the route it stands in front of: the app token, 400s naming the parameter, 503
- * when the store does not answer, the request metrics under the route's pattern. A form of the
- * request it does not take plainly (a trailing slash, {@code HEAD}, a path that does not decode)
- * reaches Javalin, where the same route serves it.
+ * <p>Same answers as the route it stands in front of: the app key and its scope (401, 403, 429),
+ * 400s naming the parameter, 503 when the store does not answer, the request metrics under the
+ * route's pattern. A form of the request it does not take plainly (a trailing slash, {@code HEAD},
+ * a path that does not decode) reaches Javalin, where the same route serves it.
  */
 final class InboxPageHandler extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(InboxPageHandler.class);
@@ -37,16 +36,12 @@ final class InboxPageHandler extends Handler.Wrapper {
     static final String ROUTE = "/v1/inbox/{uid}";
 
     private final InboxApi inbox;
-    private final Predicate<String> appAllowed;
+    private final AppAccess access;
     private final RequestMetrics metrics;
 
-    /**
-     * @param appAllowed whether a request with this {@code Authorization} header (null: none) may
-     *     use the app APIs
-     */
-    InboxPageHandler(InboxApi inbox, Predicate<String> appAllowed, RequestMetrics metrics) {
+    InboxPageHandler(InboxApi inbox, AppAccess access, RequestMetrics metrics) {
         this.inbox = inbox;
-        this.appAllowed = appAllowed;
+        this.access = access;
         this.metrics = metrics;
     }
 
@@ -72,12 +67,19 @@ final class InboxPageHandler extends Handler.Wrapper {
             return true;
         }
         long start = System.nanoTime();
-        if (!appAllowed.test(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+        Server.Refused refused =
+                access.refusal(
+                        request.getHeaders().get(HttpHeader.AUTHORIZATION), AppKeys.Scope.INBOX);
+        if (refused != null) {
+            if (refused.retryAfterSeconds > 0) {
+                response.getHeaders().put(HttpHeader.RETRY_AFTER, refused.retryAfterSeconds);
+            }
             answer(
                     response,
                     callback,
                     start,
-                    new Answer(401, Server.errorBody(Server.APP_TOKEN_NEEDED)));
+                    new Answer(
+                            refused.status, Server.errorBody(refused.getMessage(), refused.field)));
             return true;
         }
         Fields query = Request.extractQueryParameters(request, StandardCharsets.UTF_8);

@@ -53,6 +53,12 @@ public final class ServeCommand extends JobOptionArgs.Command implements Callabl
                         + "/console (log in with "
                         + running.tokenNote()
                         + ")");
+        System.out.println(
+                "pushline serve: app API at http://localhost:"
+                        + running.port()
+                        + "/v1/ (Authorization: Bearer SECRET, with "
+                        + running.keyNote()
+                        + "; described at /v1/openapi.json)");
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(

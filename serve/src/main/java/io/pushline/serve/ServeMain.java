@@ -44,7 +44,12 @@ public final class ServeMain {
      * written to), and how to stop it.
      */
     public record Running(
-            int port, String tokenNote, Server server, InboxChangeFeed feed, Connection hbase)
+            int port,
+            String tokenNote,
+            String keyNote,
+            Server server,
+            InboxChangeFeed feed,
+            Connection hbase)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -79,6 +84,27 @@ public final class ServeMain {
         if (port < 0 || port > 65_535) {
             throw new UsageException("option 'serve.port' must be 0-65535, got " + port);
         }
+        int rate = conf.get(ServeOptions.APP_RATE);
+        if (rate < 1) {
+            throw new UsageException("option 'serve.app-rate' must be at least 1, got " + rate);
+        }
+        String keyNote;
+        AppKeys keys;
+        String keysFile = conf.get(ServeOptions.APP_KEYS);
+        String legacy = conf.get(ServeOptions.APP_TOKEN);
+        if (keysFile != null && !keysFile.isBlank()) {
+            keys = AppKeys.load(Paths.get(keysFile));
+            keyNote = "the keys of " + keysFile;
+        } else if (legacy != null && !legacy.isBlank()) {
+            keys = AppKeys.single("app", legacy);
+            keyNote = "the key of serve.app-token (deprecated: use serve.app-keys)";
+        } else {
+            String secret = ConsoleAccess.newToken();
+            Path file = home.resolve("app.key");
+            writePrivate(file, secret);
+            keys = AppKeys.single("app", secret);
+            keyNote = "the key in " + file + " (every scope)";
+        }
         Connection hbase = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
         try {
             Properties kafka = KafkaIO.clientProperties(conf);
@@ -86,7 +112,7 @@ public final class ServeMain {
             String namespace = conf.get(CommonOptions.HBASE_NAMESPACE);
             // Jobs create the tables as they start; the server may come first (a fresh stack).
             HBaseTables.ensure(hbase, namespace);
-            ReminderStore store = new HBaseReminderStore(hbase, namespace, kafka);
+            ReminderStore store = new HBaseReminderStore(hbase, namespace);
             InboxStore inbox =
                     new InboxStore(
                             hbase,
@@ -102,20 +128,26 @@ public final class ServeMain {
                 tokenNote = "the token in " + file;
             }
             Server server =
-                    Server.withConsole(
-                            store,
-                            inbox,
-                            new KafkaReadLog(kafka),
-                            System::currentTimeMillis,
-                            conf.get(ServeOptions.PULL_MARGIN),
-                            conf.get(ServeOptions.PULL_WINDOW),
-                            token,
-                            conf.get(ServeOptions.APP_TOKEN),
-                            hbase,
-                            namespace,
-                            new ProcessDryRunner(
-                                    ProcessDryRunner.command(launcher()),
-                                    dryRunOptions(conf, home)));
+                    Server.builder()
+                            .reminders(store)
+                            .inbox(inbox, new KafkaReadLog(kafka))
+                            .pull(
+                                    conf.get(ServeOptions.PULL_MARGIN),
+                                    conf.get(ServeOptions.PULL_WINDOW))
+                            .appKeys(keys)
+                            .appRate(rate)
+                            .writes(
+                                    new KafkaLineLog(kafka),
+                                    new Idempotency(hbase, namespace, 10_000))
+                            .pushStatus(PushStatusApi.hbase(hbase, namespace))
+                            .console(
+                                    token,
+                                    hbase,
+                                    namespace,
+                                    new ProcessDryRunner(
+                                            ProcessDryRunner.command(launcher()),
+                                            dryRunOptions(conf, home)))
+                            .build();
             long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
             InboxChangeFeed feed =
                     cacheBytes > 0 ? InboxChangeFeed.attach(kafka, inbox, cacheBytes) : null;
@@ -135,7 +167,7 @@ public final class ServeMain {
             if (feed != null) {
                 feed.start();
             }
-            return new Running(bound, tokenNote, server, feed, hbase);
+            return new Running(bound, tokenNote, keyNote, server, feed, hbase);
         } catch (Exception e) {
             hbase.close();
             throw e;

@@ -65,16 +65,35 @@ public final class ServeOptions {
                                     + " console.token in the Pushline home (.pushline), readable"
                                     + " by its owner only. Never logged.");
 
+    public static final ConfigOption<String> APP_KEYS =
+            ConfigOptions.key("serve.app-keys")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A file of the app backends' keys, one a line: 'NAME SECRET"
+                                    + " SCOPE[,SCOPE...]' (scopes: push, devices, reminders,"
+                                    + " inbox, status; blank lines and # comments skipped). A"
+                                    + " call sends 'Authorization: Bearer SECRET'. Unset: the"
+                                    + " server makes one key with every scope and writes it to"
+                                    + " app.key in the Pushline home (.pushline), readable by its"
+                                    + " owner only; the API is never open. Secrets are never"
+                                    + " logged.");
+
     public static final ConfigOption<String> APP_TOKEN =
             ConfigOptions.key("serve.app-token")
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "The app backends' token for /v1/inbox/... and /v1/reminders/..."
-                                    + " ('Authorization: Bearer TOKEN'); separate from the"
-                                    + " console's, and neither opens the other's endpoints. Unset:"
-                                    + " those APIs are open, for a server reachable only by the"
-                                    + " app backends. Never logged.");
+                            "Deprecated: use serve.app-keys. One app key (named 'app') with every"
+                                    + " scope; ignored when serve.app-keys is set.");
+
+    public static final ConfigOption<Integer> APP_RATE =
+            ConfigOptions.key("serve.app-rate")
+                    .intType()
+                    .defaultValue(1_000)
+                    .withDescription(
+                            "Calls a second each app key may make on this server; past it the"
+                                    + " answer is 429 with Retry-After and nothing is written.");
 
     public static final ConfigOption<String> DISPATCH_CHECKPOINTS =
             ConfigOptions.key("serve.console.dispatch-checkpoints")
@@ -116,7 +135,9 @@ public final class ServeOptions {
                 PULL_MARGIN,
                 INBOX_CACHE,
                 CONSOLE_TOKEN,
+                APP_KEYS,
                 APP_TOKEN,
+                APP_RATE,
                 DISPATCH_CHECKPOINTS,
                 S3_ENDPOINT,
                 S3_PATH_STYLE);

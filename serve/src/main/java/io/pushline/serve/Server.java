@@ -3,17 +3,21 @@ package io.pushline.serve;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import io.pushline.inbox.InboxStore;
 import io.pushline.schema.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,75 +41,145 @@ public final class Server implements AutoCloseable {
     /** Longest uid accepted, as the input topics. */
     static final int MAX_UID = 256;
 
-    static final String APP_TOKEN_NEEDED = "the app token is needed (Authorization: Bearer TOKEN)";
     static final String STORE_DID_NOT_ANSWER = "the store did not answer; try again";
 
     private final Javalin app;
     private final RequestMetrics metrics = new RequestMetrics();
     private final List<Supplier<String>> more = new CopyOnWriteArrayList<>();
-    private final ReminderStore reminders;
-    private final InboxStore inbox;
-    private final ReadLog readLog;
-    private final LongSupplier clock;
-    private final ConsoleApi console;
+    private final Builder parts;
 
-    public Server(
-            ReminderStore reminders, LongSupplier clock, Duration pullMargin, Duration pullWindow) {
-        this(reminders, null, clock, pullMargin, pullWindow);
+    /** What a server is made of; see {@link #builder}. */
+    public static final class Builder {
+        private ReminderStore reminders;
+        private InboxStore inbox;
+        private ReadLog readLog;
+        private LongSupplier clock = System::currentTimeMillis;
+        private Duration pullMargin = Duration.ofSeconds(2);
+        private Duration pullWindow = Duration.ofHours(24);
+        private AppKeys keys;
+        private int appRate = 1_000;
+        private ConsoleAccess access;
+        private ConsoleApi console;
+        private LineLog lines;
+        private Idempotency idempotency;
+        private PushStatusApi.Source status;
+
+        private Builder() {}
+
+        /** The reminders the pull lists and tasks are read from; required. */
+        public Builder reminders(ReminderStore reminders) {
+            this.reminders = reminders;
+            return this;
+        }
+
+        /**
+         * The inboxes, and where reads marked over HTTP are told onwards (for the receipts; null:
+         * nowhere). Without: no inbox API.
+         */
+        public Builder inbox(InboxStore inbox, ReadLog readLog) {
+            this.inbox = inbox;
+            this.readLog = readLog;
+            return this;
+        }
+
+        public Builder clock(LongSupplier clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder pull(Duration margin, Duration window) {
+            this.pullMargin = margin;
+            this.pullWindow = window;
+            return this;
+        }
+
+        /** The app keys; required: the app API is never open. */
+        public Builder appKeys(AppKeys keys) {
+            this.keys = keys;
+            return this;
+        }
+
+        /** One app key named {@code app} with every scope. */
+        public Builder appKey(String secret) {
+            return appKeys(AppKeys.single("app", secret));
+        }
+
+        /** Calls a second each app key may make (serve.app-rate). */
+        public Builder appRate(int perSecond) {
+            this.appRate = perSecond;
+            return this;
+        }
+
+        /**
+         * Where the write calls' lines are committed, and the idempotency keys (null: the header is
+         * refused). Without: no write calls.
+         */
+        public Builder writes(LineLog lines, Idempotency idempotency) {
+            this.lines = lines;
+            this.idempotency = idempotency;
+            return this;
+        }
+
+        /** What {@code GET /v1/push/{msgId}} reads. Without: no such call. */
+        public Builder pushStatus(PushStatusApi.Source status) {
+            this.status = status;
+            return this;
+        }
+
+        Builder console(ConsoleAccess access, ConsoleApi console) {
+            this.access = access;
+            this.console = console;
+            return this;
+        }
+
+        /**
+         * The console and its API, behind {@code consoleToken}.
+         *
+         * @param hbase the segments, the dictionary, the saved audiences and the receipts' metrics
+         */
+        public Builder console(
+                String consoleToken,
+                org.apache.hadoop.hbase.client.Connection hbase,
+                String namespace,
+                DryRunner dryRun)
+                throws IOException {
+            ConsoleAccess a = new ConsoleAccess(consoleToken);
+            return console(
+                    a,
+                    new ConsoleApi(
+                            a,
+                            new ConsoleAudiences(hbase, namespace),
+                            dryRun,
+                            hbase,
+                            namespace,
+                            clock));
+        }
+
+        public Server build() {
+            if (reminders == null) {
+                throw new IllegalStateException("a server needs its reminder store");
+            }
+            if (keys == null) {
+                throw new IllegalStateException("a server needs app keys: the API is never open");
+            }
+            return new Server(this);
+        }
     }
 
-    public Server(
-            ReminderStore reminders,
-            InboxStore inbox,
-            LongSupplier clock,
-            Duration pullMargin,
-            Duration pullWindow) {
-        this(reminders, inbox, null, clock, pullMargin, pullWindow);
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /**
-     * @param inbox the inboxes; null: no inbox API
-     * @param readLog where reads marked over HTTP are told onwards (for the receipts); null:
-     *     nowhere
-     */
-    public Server(
-            ReminderStore reminders,
-            InboxStore inbox,
-            ReadLog readLog,
-            LongSupplier clock,
-            Duration pullMargin,
-            Duration pullWindow) {
-        this(reminders, inbox, readLog, clock, pullMargin, pullWindow, null, null);
-    }
-
-    /**
-     * @param access the tokens; null: no console, app APIs open
-     * @param console the console and its API; null: none
-     */
-    Server(
-            ReminderStore reminders,
-            InboxStore inbox,
-            ReadLog readLog,
-            LongSupplier clock,
-            Duration pullMargin,
-            Duration pullWindow,
-            ConsoleAccess access,
-            ConsoleApi console) {
-        this.reminders = reminders;
-        this.inbox = inbox;
-        this.readLog = readLog;
-        this.clock = clock;
-        this.console = console;
-        InboxApi inboxApi = inbox == null ? null : new InboxApi(inbox, readLog, clock);
+    private Server(Builder b) {
+        this.parts = b;
+        InboxApi inboxApi = b.inbox == null ? null : new InboxApi(b.inbox, b.readLog, b.clock);
+        AppAccess appAccess = new AppAccess(b.keys, new RateLimits(b.appRate, System::nanoTime));
         this.app =
                 Javalin.create(
                         cfg -> {
                             if (inboxApi != null) {
                                 InboxPageHandler pages =
-                                        new InboxPageHandler(
-                                                inboxApi,
-                                                access == null ? h -> true : access::app,
-                                                metrics);
+                                        new InboxPageHandler(inboxApi, appAccess, metrics);
                                 cfg.jetty.modifyServer(s -> s.setHandler(pages));
                             }
                             cfg.startup.showJavalinBanner = false;
@@ -113,27 +187,28 @@ public final class Server implements AutoCloseable {
                             // answers are a few KB for callers in the same data center: gzip
                             // (Javalin's default above 1,500 bytes) cost more CPU than it saved
                             cfg.http.compressionStrategy = CompressionStrategy.NONE;
-                            if (access != null) {
-                                cfg.routes.before(
-                                        ctx -> {
-                                            if (isAppPath(ctx.path()) && !access.app(ctx)) {
-                                                throw new ConsoleApi.Unauthorized(APP_TOKEN_NEEDED);
-                                            }
-                                        });
-                            }
+                            cfg.http.maxRequestSize = AppAccess.MAX_BODY;
+                            cfg.routes.before(appAccess::check);
                             List<Api> apis = new ArrayList<>();
-                            if (console != null) {
-                                apis.add(console);
+                            if (b.console != null) {
+                                apis.add(b.console);
                             }
                             apis.add(
                                     new ReminderApi(
-                                            reminders,
-                                            clock,
-                                            pullMargin.toMillis(),
-                                            pullWindow.toMillis()));
+                                            b.reminders,
+                                            b.clock,
+                                            b.pullMargin.toMillis(),
+                                            b.pullWindow.toMillis()));
                             if (inboxApi != null) {
                                 apis.add(inboxApi);
                             }
+                            if (b.lines != null) {
+                                apis.add(new WriteApi(b.lines, b.idempotency, b.clock));
+                            }
+                            if (b.status != null) {
+                                apis.add(new PushStatusApi(b.status));
+                            }
+                            apis.add(new OpenApi());
                             apis.add(
                                     r -> {
                                         r.get("/health", ctx -> json(ctx, 200, Map.of("ok", true)));
@@ -146,68 +221,49 @@ public final class Server implements AutoCloseable {
                                                                 .result(prometheus()));
                                     });
                             apis.forEach(api -> api.routes(cfg.routes));
-                            cfg.routes.exception(
-                                    BadRequest.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
-                            cfg.routes.exception(
-                                    NotFound.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
-                            cfg.routes.exception(
-                                    ConsoleApi.Unauthorized.class,
-                                    (e, ctx) -> error(ctx, 401, e.getMessage()));
-                            cfg.routes.exception(
-                                    IOException.class,
-                                    (e, ctx) -> {
-                                        LOG.warn(
-                                                "{} {}: {}",
-                                                ctx.method(),
-                                                ctx.path(),
-                                                e.toString());
-                                        error(ctx, 503, STORE_DID_NOT_ANSWER);
-                                    });
-                            cfg.routes.exception(
-                                    Exception.class,
-                                    (e, ctx) -> {
-                                        LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-                                        error(ctx, 500, "internal error");
-                                    });
-                            cfg.routes.error(
-                                    404, ctx -> error(ctx, 404, "no such path: " + ctx.path()));
+                            errors(cfg.routes);
                             cfg.requestLogger.http(
                                     (ctx, ms) ->
                                             metrics.record(route(ctx), ctx.status().getCode(), ms));
                         });
     }
 
-    /**
-     * A server with the console and its API (and the app APIs behind {@code appToken} when one is
-     * given).
-     *
-     * @param consoleToken required
-     * @param hbase the segments, the dictionary, the saved audiences and the receipts' metrics
-     */
-    public static Server withConsole(
-            ReminderStore reminders,
-            InboxStore inbox,
-            ReadLog readLog,
-            LongSupplier clock,
-            Duration pullMargin,
-            Duration pullWindow,
-            String consoleToken,
-            String appToken,
-            org.apache.hadoop.hbase.client.Connection hbase,
-            String namespace,
-            DryRunner dryRun)
-            throws IOException {
-        ConsoleAccess access = new ConsoleAccess(consoleToken, appToken);
-        ConsoleApi console =
-                new ConsoleApi(
-                        access,
-                        new ConsoleAudiences(hbase, namespace),
-                        dryRun,
-                        hbase,
-                        namespace,
-                        clock);
-        return new Server(
-                reminders, inbox, readLog, clock, pullMargin, pullWindow, access, console);
+    /** Every error as {@code {"error","field"}}, never a stack trace. */
+    private static void errors(io.javalin.config.RoutesConfig r) {
+        r.exception(BadRequest.class, (e, ctx) -> error(ctx, 400, e.getMessage(), e.field));
+        r.exception(
+                Refused.class,
+                (e, ctx) -> {
+                    if (e.retryAfterSeconds > 0) {
+                        ctx.header("Retry-After", Long.toString(e.retryAfterSeconds));
+                    }
+                    error(ctx, e.status, e.getMessage(), e.field);
+                });
+        r.exception(
+                HttpResponseException.class,
+                (e, ctx) -> error(ctx, e.getStatus(), e.getMessage(), null));
+        r.exception(NotFound.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+        r.exception(ConsoleApi.Unauthorized.class, (e, ctx) -> error(ctx, 401, e.getMessage()));
+        r.exception(
+                IOException.class,
+                (e, ctx) -> {
+                    LOG.warn("{} {}: {}", ctx.method(), ctx.path(), e.toString());
+                    error(ctx, 503, STORE_DID_NOT_ANSWER);
+                });
+        r.exception(
+                Exception.class,
+                (e, ctx) -> {
+                    LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                    error(ctx, 500, "internal error");
+                });
+        r.error(
+                404,
+                ctx -> {
+                    // a handler's own 404 (an unknown msgId) keeps its message
+                    if (ctx.attribute(ANSWERED) == null) {
+                        error(ctx, 404, "no such path: " + ctx.path());
+                    }
+                });
     }
 
     /** Adds figures (Prometheus' text format) to what {@code /metrics} prints. */
@@ -260,20 +316,43 @@ public final class Server implements AutoCloseable {
     }
 
     static void json(Context ctx, int status, Object body) {
-        ctx.status(status).contentType("application/json").result(Json.write(body));
+        jsonText(ctx, status, Json.write(body));
+    }
+
+    static void jsonText(Context ctx, int status, String json) {
+        ctx.status(status).contentType("application/json").result(json);
     }
 
     private static void error(Context ctx, int status, String message) {
-        ctx.status(status).contentType("application/json").result(errorBody(message));
+        error(ctx, status, message, fieldOf(message));
     }
 
-    /** The body of an error answer. */
+    private static final String ANSWERED = "pushline.errorAnswered";
+
+    private static void error(Context ctx, int status, String message, String field) {
+        ctx.attribute(ANSWERED, Boolean.TRUE);
+        ctx.status(status).contentType("application/json").result(errorBody(message, field));
+    }
+
+    /** The body of an error answer; its field is the message's prefix ({@code uid: ...}). */
     static byte[] errorBody(String message) {
-        return Json.write(Map.of("error", message)).getBytes(StandardCharsets.UTF_8);
+        return errorBody(message, fieldOf(message));
     }
 
-    private static boolean isAppPath(String path) {
-        return path.startsWith("/v1/inbox/") || path.startsWith("/v1/reminders/");
+    /** {@code {"error": message, "field": field}}, field null when no one field is at fault. */
+    static byte[] errorBody(String message, String field) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", message);
+        body.put("field", field);
+        return Json.write(body).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final Pattern FIELD_PREFIX = Pattern.compile("^([A-Za-z][A-Za-z0-9_.]*): ");
+
+    /** The field a message of the form {@code NAME: what is wrong} names, or null. */
+    static String fieldOf(String message) {
+        Matcher m = FIELD_PREFIX.matcher(message == null ? "" : message);
+        return m.find() ? m.group(1) : null;
     }
 
     /** Nothing there: a 404 with the message. */
@@ -285,27 +364,57 @@ public final class Server implements AutoCloseable {
         }
     }
 
-    /** Bad input from the client: a 400 with the message. */
+    /** Bad input from the client: a 400 with the message, naming the field at fault. */
     static final class BadRequest extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        final String field;
 
+        /** The field is the message's prefix: {@code uid: longer than 256 characters}. */
         BadRequest(String message) {
+            this(fieldOf(message), message);
+        }
+
+        BadRequest(String field, String message) {
             super(message);
+            this.field = field;
+        }
+    }
+
+    /** A refused call other than bad input: its status (403, 409, 413, 415, 429, ...). */
+    static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int status;
+        final String field;
+
+        final long retryAfterSeconds;
+
+        Refused(int status, String message, String field) {
+            this(status, message, field, 0);
+        }
+
+        Refused(int status, String message, String field, long retryAfterSeconds) {
+            super(message);
+            this.status = status;
+            this.field = field;
+            this.retryAfterSeconds = retryAfterSeconds;
         }
     }
 
     @Override
     public void close() throws IOException {
         app.stop();
-        reminders.close();
-        if (inbox != null) {
-            inbox.close();
+        if (parts.lines != null) {
+            parts.lines.close();
         }
-        if (readLog != null) {
-            readLog.close();
+        parts.reminders.close();
+        if (parts.inbox != null) {
+            parts.inbox.close();
         }
-        if (console != null) {
-            console.close();
+        if (parts.readLog != null) {
+            parts.readLog.close();
+        }
+        if (parts.console != null) {
+            parts.console.close();
         }
     }
 }

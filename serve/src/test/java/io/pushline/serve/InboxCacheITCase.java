@@ -34,6 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and showing the server's own writes at once.
  */
 class InboxCacheITCase {
+    static final String KEY = "cache-test-key";
+
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
     static final String NS = "itservecache";
@@ -66,12 +68,11 @@ class InboxCacheITCase {
         InboxStore served =
                 new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
         server =
-                new Server(
-                        new HBaseReminderStore(hbase, NS, kafka),
-                        served,
-                        System::currentTimeMillis,
-                        Duration.ofSeconds(2),
-                        Duration.ofHours(24));
+                Server.builder()
+                        .reminders(new HBaseReminderStore(hbase, NS))
+                        .inbox(served, null)
+                        .appKey(KEY)
+                        .build();
         port = server.start("127.0.0.1", 0);
         feed = InboxChangeFeed.attach(kafka, served, 64 << 20);
         server.addMetrics(feed::prometheus);
@@ -134,6 +135,7 @@ class InboxCacheITCase {
                                         URI.create(
                                                 "http://127.0.0.1:" + port + "/v1/inbox/u2/read"))
                                 .header("content-type", "application/json")
+                                .header("Authorization", "Bearer " + KEY)
                                 .POST(HttpRequest.BodyPublishers.ofString("{\"all\":true}"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -181,7 +183,9 @@ class InboxCacheITCase {
 
     static HttpResponse<String> get(String path) throws Exception {
         return HTTP.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Authorization", "Bearer " + KEY)
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

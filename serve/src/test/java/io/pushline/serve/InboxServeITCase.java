@@ -34,6 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * parameter for every kind of bad input.
  */
 class InboxServeITCase {
+    static final String KEY = "inbox-test-key";
+
     @RegisterExtension static final LocalStackExtension STACK = new LocalStackExtension();
 
     static final String NS = "itserveinbox";
@@ -55,21 +57,22 @@ class InboxServeITCase {
         writer = new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
         kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
         server =
-                new Server(
-                        new HBaseReminderStore(hbase, NS, kafka),
-                        new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis),
-                        new ReadLog() {
-                            @Override
-                            public void read(String uid, List<String> msgIds, long ts) {
-                                msgIds.forEach(m -> READS.add(uid + "/" + m));
-                            }
+                Server.builder()
+                        .reminders(new HBaseReminderStore(hbase, NS))
+                        .appKey(KEY)
+                        .inbox(
+                                new InboxStore(
+                                        hbase, NS, Duration.ofDays(90), System::currentTimeMillis),
+                                new ReadLog() {
+                                    @Override
+                                    public void read(String uid, List<String> msgIds, long ts) {
+                                        msgIds.forEach(m -> READS.add(uid + "/" + m));
+                                    }
 
-                            @Override
-                            public void close() {}
-                        },
-                        System::currentTimeMillis,
-                        Duration.ofSeconds(2),
-                        Duration.ofHours(24));
+                                    @Override
+                                    public void close() {}
+                                })
+                        .build();
         port = server.start("127.0.0.1", 0);
     }
 
@@ -231,15 +234,21 @@ class InboxServeITCase {
                 ConnectionFactory.createConnection(
                         HBaseTables.clientConf(STACK.get().hbaseZkQuorum()));
         try (Server guarded =
-                new Server(
-                        new HBaseReminderStore(own, NS, kafka),
-                        new InboxStore(own, NS, Duration.ofDays(90), System::currentTimeMillis),
-                        null,
-                        System::currentTimeMillis,
-                        Duration.ofSeconds(2),
-                        Duration.ofHours(24),
-                        new ConsoleAccess("console-token", "app-token"),
-                        null)) {
+                Server.builder()
+                        .reminders(new HBaseReminderStore(own, NS))
+                        .inbox(
+                                new InboxStore(
+                                        own, NS, Duration.ofDays(90), System::currentTimeMillis),
+                                null)
+                        .appKeys(
+                                AppKeys.parse(
+                                        List.of(
+                                                "# an inbox reader and a sender",
+                                                "reader app-token inbox",
+                                                "sender push-token push,devices,reminders,status"),
+                                        "test keys"))
+                        .console("console-token", own, NS, (expr, msgType) -> "{}")
+                        .build()) {
             int p = guarded.start("127.0.0.1", 0);
             for (String path : List.of("/v1/inbox/guarded", "/v1/inbox/guarded/")) {
                 URI uri = URI.create("http://127.0.0.1:" + p + path);
@@ -252,8 +261,19 @@ class InboxServeITCase {
                     HttpResponse<String> r =
                             HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
                     assertThat(r.statusCode()).as(path + " " + auth).isEqualTo(401);
-                    assertThat(r.body()).doesNotContain("g1").contains("app token");
+                    assertThat(r.body()).doesNotContain("g1").contains("app key");
+                    assertThat(Json.MAPPER.readTree(r.body()).get("field").asText())
+                            .isEqualTo("Authorization");
                 }
+                // a key without the inbox scope: 403, on the fast page and the route alike
+                HttpResponse<String> other =
+                        HTTP.send(
+                                HttpRequest.newBuilder(uri)
+                                        .header("Authorization", "Bearer push-token")
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+                assertThat(other.statusCode()).as(path).isEqualTo(403);
+                assertThat(other.body()).doesNotContain("g1").contains("'inbox'");
                 HttpResponse<String> ok =
                         HTTP.send(
                                 HttpRequest.newBuilder(uri)
@@ -322,7 +342,9 @@ class InboxServeITCase {
 
     private static HttpResponse<String> get(String path) throws Exception {
         return HTTP.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Authorization", "Bearer " + KEY)
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -330,6 +352,7 @@ class InboxServeITCase {
         return HTTP.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                         .header("content-type", "application/json")
+                        .header("Authorization", "Bearer " + KEY)
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
