@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
             LatencyBench.class,
             LongconnBench.class,
             InboxBench.class,
+            ApiBench.class,
             ChaosBench.class,
             HostileBench.class,
             JmhCommand.class

@@ -205,7 +205,12 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
     private DeadLetter deadLetter(InboxOp op, Throwable t) {
         deadLetters.inc();
         return RecordFailure.deadLetter(
-                "inbox-writer", op.toString(), () -> Json.write(op), t, ++failures);
+                "inbox-writer",
+                // the op's kind and message, never its uid: a position is not masked
+                op.kind + " " + op.msgId,
+                () -> Json.write(op),
+                t,
+                ++failures);
     }
 
     private Counter counter(String kind) {

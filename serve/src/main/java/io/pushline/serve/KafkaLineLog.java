@@ -10,6 +10,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * read_committed} reader never sees a line whose call was refused.
  *
  * <p>A commit takes milliseconds, so one per call would cap the server at a few hundred calls a
- * second. One thread therefore commits in groups: it takes every call waiting (up to {@link
- * #MAX_GROUP} lines), sends them in one transaction and commits it, while the calls arriving
- * meanwhile wait for the next group. Under load a group holds what arrived during one commit.
+ * second. Committer threads ({@link #COMMITTERS}) therefore commit in groups: each takes every call
+ * waiting (up to {@link #MAX_GROUP} lines), sends them in one transaction and commits it, while the
+ * calls arriving meanwhile go to the next free committer. A call's lines are always in one
+ * transaction.
  *
  * <p>The transactional id is new for each server ({@code pushline-serve-UUID}): servers never fence
  * each other. A server killed inside a transaction leaves it open until the broker aborts it after
@@ -37,9 +43,16 @@ final class KafkaLineLog implements LineLog {
 
     private record Call(List<Line> lines, CompletableFuture<Void> done) {}
 
-    private final KafkaProducer<String, String> producer;
+    /**
+     * Committers working at once, each with its own producer: while one waits for its commit, the
+     * next gathers the calls that arrived meanwhile. With one, throughput was bound by the clients
+     * in flight divided by one commit's round trips.
+     */
+    static final int COMMITTERS = 1;
+
+    private final Properties config;
     private final LinkedBlockingQueue<Call> waiting = new LinkedBlockingQueue<>();
-    private final Thread committer;
+    private final List<Thread> committers = new ArrayList<>();
     private volatile boolean open = true;
 
     KafkaLineLog(Properties kafka) {
@@ -49,17 +62,35 @@ final class KafkaLineLog implements LineLog {
         p.put("value.serializer", StringSerializer.class.getName());
         p.put("acks", "all");
         p.put("enable.idempotence", "true");
-        p.put("transactional.id", "pushline-serve-" + UUID.randomUUID());
         p.putIfAbsent("transaction.timeout.ms", "10000");
         p.putIfAbsent("delivery.timeout.ms", "10000");
         p.putIfAbsent("request.timeout.ms", "5000");
         p.putIfAbsent("max.block.ms", "10000");
         p.putIfAbsent("linger.ms", "0");
-        this.producer = new KafkaProducer<>(p);
-        producer.initTransactions();
-        this.committer = new Thread(this::run, "pushline-serve-commits");
-        committer.setDaemon(true);
-        committer.start();
+        this.config = p;
+        for (int i = 0; i < COMMITTERS; i++) {
+            // the producers made at start: a broker that cannot be reached stops start-up here
+            Committer c = new Committer(newProducer());
+            Thread t = new Thread(c::run, "pushline-serve-commits-" + i);
+            t.setDaemon(true);
+            committers.add(t);
+        }
+        committers.forEach(Thread::start);
+    }
+
+    /** A producer with a transactional id of its own (servers and restarts never fence). */
+    private KafkaProducer<String, String> newProducer() {
+        Properties p = new Properties();
+        p.putAll(config);
+        p.put("transactional.id", "pushline-serve-" + UUID.randomUUID());
+        KafkaProducer<String, String> made = new KafkaProducer<>(p);
+        try {
+            made.initTransactions();
+        } catch (RuntimeException e) {
+            made.close(Duration.ZERO);
+            throw e;
+        }
+        return made;
     }
 
     @Override
@@ -73,65 +104,107 @@ final class KafkaLineLog implements LineLog {
         return done;
     }
 
-    private void run() {
-        List<Call> group = new ArrayList<>();
-        while (open || !waiting.isEmpty()) {
-            try {
-                Call first = waiting.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                group.add(first);
-                int lines = first.lines().size();
-                Call next;
-                while (lines < MAX_GROUP && (next = waiting.poll()) != null) {
-                    group.add(next);
-                    lines += next.lines().size();
-                }
-                commit(group);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            } finally {
-                group.clear();
-            }
-        }
-        for (Call c; (c = waiting.poll()) != null; ) {
-            c.done().completeExceptionally(new IllegalStateException("the server stopped"));
-        }
-    }
+    /** One committer thread and its producer (null: to be made again after a fatal error). */
+    private final class Committer {
+        private KafkaProducer<String, String> producer;
 
-    private void commit(List<Call> group) {
-        try {
-            producer.beginTransaction();
-            for (Call c : group) {
-                for (Line l : c.lines()) {
-                    producer.send(new ProducerRecord<>(l.topic(), l.key(), l.value()));
+        Committer(KafkaProducer<String, String> producer) {
+            this.producer = producer;
+        }
+
+        private void run() {
+            List<Call> group = new ArrayList<>();
+            while (open || !waiting.isEmpty()) {
+                try {
+                    Call first = waiting.poll(100, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    group.add(first);
+                    int lines = first.lines().size();
+                    Call next;
+                    while (lines < MAX_GROUP && (next = waiting.poll()) != null) {
+                        group.add(next);
+                        lines += next.lines().size();
+                    }
+                    commit(group);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                } finally {
+                    group.clear();
                 }
             }
-            producer.commitTransaction();
-        } catch (RuntimeException e) {
-            LOG.warn("a group of {} calls was not committed: {}", group.size(), e.toString());
-            try {
-                producer.abortTransaction();
-            } catch (RuntimeException abortFailed) {
-                // the broker aborts it after transaction.timeout.ms; the calls fail either way
-                LOG.warn("could not abort: {}", abortFailed.toString());
+            for (Call c; (c = waiting.poll()) != null; ) {
+                c.done().completeExceptionally(new IllegalStateException("the server stopped"));
             }
-            group.forEach(c -> c.done().completeExceptionally(e));
-            return;
+            if (producer != null) {
+                producer.close(Duration.ofSeconds(5));
+            }
         }
-        group.forEach(c -> c.done().complete(null));
+
+        private void commit(List<Call> group) {
+            try {
+                if (producer == null) {
+                    producer = newProducer();
+                }
+                producer.beginTransaction();
+                for (Call c : group) {
+                    for (Line l : c.lines()) {
+                        producer.send(new ProducerRecord<>(l.topic(), l.key(), l.value()));
+                    }
+                }
+                producer.commitTransaction();
+            } catch (RuntimeException e) {
+                LOG.warn("a group of {} calls was not committed: {}", group.size(), e.toString());
+                abortOrReplace(e);
+                group.forEach(c -> c.done().completeExceptionally(e));
+                return;
+            }
+            group.forEach(c -> c.done().complete(null));
+        }
+
+        /**
+         * After a failed transaction: aborted, so that the producer goes on; when it cannot be (a
+         * fenced or otherwise fatal producer), it is closed and the next group makes a new one. The
+         * broker aborts what the old one left open after transaction.timeout.ms.
+         */
+        private void abortOrReplace(RuntimeException failure) {
+            if (producer == null) {
+                return;
+            }
+            boolean fatal =
+                    failure instanceof ProducerFencedException
+                            || failure instanceof InvalidProducerEpochException
+                            || failure instanceof OutOfOrderSequenceException
+                            || failure instanceof AuthorizationException
+                            || failure instanceof UnsupportedVersionException;
+            if (!fatal) {
+                try {
+                    producer.abortTransaction();
+                    return;
+                } catch (RuntimeException abortFailed) {
+                    LOG.warn("could not abort, making a new producer: {}", abortFailed.toString());
+                }
+            }
+            try {
+                producer.close(Duration.ZERO);
+            } catch (RuntimeException ignored) {
+                // it is being replaced
+            }
+            producer = null;
+        }
     }
 
     @Override
     public void close() {
         open = false;
         try {
-            committer.join(15_000);
+            for (Thread t : committers) {
+                t.join(15_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        producer.close(Duration.ofSeconds(5));
     }
 }

@@ -136,10 +136,8 @@ public final class ServeMain {
                                     conf.get(ServeOptions.PULL_WINDOW))
                             .appKeys(keys)
                             .appRate(rate)
-                            .writes(
-                                    new KafkaLineLog(kafka),
-                                    new Idempotency(hbase, namespace, 10_000))
-                            .pushStatus(PushStatusApi.hbase(hbase, namespace))
+                            .kafkaWrites(kafka, hbase, namespace)
+                            .receipts(hbase, namespace)
                             .console(
                                     token,
                                     hbase,

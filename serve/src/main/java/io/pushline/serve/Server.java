@@ -114,16 +114,34 @@ public final class Server implements AutoCloseable {
          * Where the write calls' lines are committed, and the idempotency keys (null: the header is
          * refused). Without: no write calls.
          */
-        public Builder writes(LineLog lines, Idempotency idempotency) {
+        Builder writes(LineLog lines, Idempotency idempotency) {
             this.lines = lines;
             this.idempotency = idempotency;
             return this;
         }
 
+        /**
+         * The write calls on Kafka ({@code kafka}: the clients' properties), their lines committed
+         * in transactions, and idempotency keys in HBase's {@code api_idempotency}.
+         */
+        public Builder kafkaWrites(
+                java.util.Properties kafka,
+                org.apache.hadoop.hbase.client.Connection hbase,
+                String namespace)
+                throws IOException {
+            return writes(new KafkaLineLog(kafka), new Idempotency(hbase, namespace, 10_000));
+        }
+
         /** What {@code GET /v1/push/{msgId}} reads. Without: no such call. */
-        public Builder pushStatus(PushStatusApi.Source status) {
+        Builder pushStatus(PushStatusApi.Source status) {
             this.status = status;
             return this;
+        }
+
+        /** {@code GET /v1/push/{msgId}} from the receipts tables in HBase. */
+        public Builder receipts(org.apache.hadoop.hbase.client.Connection hbase, String namespace)
+                throws IOException {
+            return pushStatus(PushStatusApi.hbase(hbase, namespace));
         }
 
         Builder console(ConsoleAccess access, ConsoleApi console) {

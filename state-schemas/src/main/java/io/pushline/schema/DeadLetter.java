@@ -65,7 +65,7 @@ public class DeadLetter {
         DeadLetter d = new DeadLetter();
         d.source = source;
         d.position = position;
-        d.reason = mask(cut(reason, MAX_REASON));
+        d.reason = maskStrings(cut(reason, MAX_REASON));
         if (raw != null && raw.length() > MAX_RAW) {
             d.rawLength = raw.length();
         }
@@ -74,13 +74,94 @@ public class DeadLetter {
     }
 
     /**
-     * {@code text} with every JSON string value masked as "***", except the values of {@link
-     * #SHOWN_KEYS} (keys themselves, numbers and the text outside strings stay). So a device token,
-     * a title, a body or a uid never shows, whatever field (or escaped key, or array) it hides in;
-     * a string cut off at the end of the text is masked to the end. A scan, not a regular
-     * expression: Java's regex engine recurses per repetition and overflows on long values.
+     * {@code text} with everything that may identify a person or hold a credential masked as {@code
+     * ***}: every JSON string value except those of {@link #SHOWN_KEYS}, every bare token (an
+     * unquoted value such as {@code {"token": X}}, a number that may be a uid or a phone number, or
+     * any word of a text that is not JSON at all) except a number or literal directly after a shown
+     * key and {@code true}, {@code false}, {@code null}. Keys, JSON punctuation and spaces stay, so
+     * the shape of the record still shows. A string cut off at the end of the text is masked to the
+     * end. A scan, not a regular expression: Java's regex engine recurses per repetition and
+     * overflows on long values.
      */
     public static String mask(String text) {
+        if (text == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_RAW + 16));
+        String key = null;
+        int i = 0;
+        int n = text.length();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                int end = stringEnd(text, i);
+                int next = skipSpaces(text, end);
+                if (next < n && text.charAt(next) == ':') {
+                    key = text.substring(i + 1, Math.max(i + 1, end - 1));
+                    out.append(text, i, end);
+                } else if (afterColon(text, i) && key != null && SHOWN_KEYS.contains(key)) {
+                    out.append(text, i, end);
+                } else {
+                    out.append("\"***\"");
+                }
+                i = end;
+            } else if (isPunctuation(c)) {
+                out.append(c);
+                i++;
+            } else {
+                int end = i;
+                while (end < n && !isPunctuation(text.charAt(end)) && text.charAt(end) != '"') {
+                    end++;
+                }
+                String token = text.substring(i, end);
+                boolean literal =
+                        token.equals("true") || token.equals("false") || token.equals("null");
+                boolean shownNumber =
+                        isNumber(token)
+                                && afterColon(text, i)
+                                && key != null
+                                && SHOWN_KEYS.contains(key);
+                out.append(literal || shownNumber ? token : "***");
+                i = end;
+            }
+        }
+        return out.toString();
+    }
+
+    /** JSON's structure and white space: what is kept outside strings. */
+    private static boolean isPunctuation(char c) {
+        return c == '{'
+                || c == '}'
+                || c == '['
+                || c == ']'
+                || c == ':'
+                || c == ','
+                || Character.isWhitespace(c);
+    }
+
+    private static boolean isNumber(String token) {
+        if (token.isEmpty() || token.length() > 32) {
+            return false;
+        }
+        for (int k = 0; k < token.length(); k++) {
+            char c = token.charAt(k);
+            if (!(c >= '0' && c <= '9')
+                    && c != '-'
+                    && c != '+'
+                    && c != '.'
+                    && c != 'e'
+                    && c != 'E') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A reason with its JSON string values masked (the other words stay: a reason is the code's own
+     * text, which quotes input only as JSON strings, and must stay readable).
+     */
+    static String maskStrings(String text) {
         if (text == null || text.indexOf('"') < 0) {
             return text;
         }

@@ -35,7 +35,7 @@ class DeadLetterTest {
         assertThat(raw)
                 .doesNotContain("SECRET")
                 .contains("\"msgId\":\"m1\"")
-                .contains("\"n\":12,\"ok\":true")
+                .contains("\"n\":***,\"ok\":true")
                 .contains("\"uids\":[\"***\", \"***\"]");
         // a shown key's value is shown only right after its colon, not further along an array
         assertThat(DeadLetter.mask("{\"msgId\":[\"a\",\"SECRET\"]}")).doesNotContain("SECRET");
@@ -65,8 +65,25 @@ class DeadLetterTest {
     void aValueCutOffAtTheEndIsMaskedToTheEnd() {
         assertThat(DeadLetter.mask("{\"token\":\"SECRET")).isEqualTo("{\"token\":\"***\"");
         assertThat(DeadLetter.mask("{\"token\":\"SECRET\\")).isEqualTo("{\"token\":\"***\"");
-        assertThat(DeadLetter.mask("no quotes here")).isEqualTo("no quotes here");
-        assertThat(DeadLetter.mask("{\"token\":12}")).isEqualTo("{\"token\":12}");
+    }
+
+    /**
+     * What the scan of string values alone let through: text without a quote, unquoted values and
+     * numbers that may be a uid or a phone number. Only the shape and the shown keys' numbers stay.
+     */
+    @Test
+    void textWithoutQuotesUnquotedValuesAndNumbersAreMasked() {
+        assertThat(DeadLetter.mask("u-13800138000 SECRET-tok")).isEqualTo("*** ***");
+        assertThat(DeadLetter.mask("{\"token\": SECRET-tok}")).isEqualTo("{\"token\": ***}");
+        assertThat(DeadLetter.mask("{\"uid\":13800138000,\"ts\":17,\"level\":3}"))
+                .isEqualTo("{\"uid\":***,\"ts\":17,\"level\":3}");
+        assertThat(DeadLetter.mask("{\"uids\":[138001,138002],\"inbox\":true,\"x\":null}"))
+                .isEqualTo("{\"uids\":[***,***],\"inbox\":true,\"x\":null}");
+        assertThat(DeadLetter.mask("{\"ts\":1,\"deviceId\":\"d1\",\"token\":\"SECRET\"}"))
+                .isEqualTo("{\"ts\":1,\"deviceId\":\"d1\",\"token\":\"***\"}");
+        // a segment file's rejected line is plain text: nothing of it stays
+        DeadLetter d = DeadLetter.of("seg.txt", "line 3", "malformed uid", "alice@example.com x");
+        assertThat(d.raw).isEqualTo("*** ***");
     }
 
     /** 960 KB of escaped control characters once made a dead letter over the producer's limit. */

@@ -91,6 +91,16 @@ public final class HostileCases {
                         "bytes that are no text at all",
                         new byte[] {(byte) 0xFF, (byte) 0xFE, 0, 1, 2, (byte) 0x80},
                         true));
+        // masked only since issue 47: plain text, an unquoted value, a numeric uid
+        c.add(dead(e, "text without a quote, a token in it", "bind " + secret("plain") + " now"));
+        c.add(dead(e, "a token as an unquoted value", bind(",\"token\": " + secret("bare"))));
+        String phone = "1380" + (1_000_000 + Math.floorMod(run.hashCode(), 9_000_000));
+        secrets.add(phone);
+        c.add(
+                dead(
+                        e,
+                        "a uid as a number (a phone number)",
+                        bind(tok).replace("\"hostile-u-" + run + "\"", phone)));
         c.add(dead(e, "raw NUL byte in a string", bind(tok).replace("\"fcm\"", "\"f\u0000cm\"")));
         c.add(dead(e, "JSON nested 100,000 deep", bind(",\"tz\":" + nested(100_000))));
         c.add(
