@@ -49,6 +49,7 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
     static final String NOT_FROZEN = "not_frozen";
 
     private transient ValueState<ReminderTask> tasks;
+    private transient Counter backdated;
     private transient ValueState<byte[]> subscribersState;
     private transient ValueState<byte[]> pulledState;
     private transient InternalTimerService<VoidNamespace> timers;
@@ -95,9 +96,29 @@ public class TaskOperator extends EventTimeOrderedOperator<ReminderEvent, FiredT
         pushes = getMetricGroup().counter("remindersToPush");
         pulls = getMetricGroup().counter("remindersPulled");
         events = getMetricGroup().counter("reminderEvents");
+        backdated = getMetricGroup().counter("reminderEventsBehindWatermark");
         sizes = new HashMap<>();
         getMetricGroup().gauge("subscriptions", () -> total(0));
         getMetricGroup().gauge("subscriptionBytes", () -> total(1));
+    }
+
+    /**
+     * An event stamped before the job's watermark when it arrives is taken as happening at the
+     * watermark: the time the job handles it. An event's own {@code ts} is what its writer says;
+     * trusting a backdated one let an {@code update} change a task that froze long ago (issue 47).
+     * Events on time (all of a replayed trace, whose watermark follows the events) keep theirs.
+     */
+    @Override
+    public void processElement(
+            org.apache.flink.streaming.runtime.streamrecord.StreamRecord<ReminderEvent> element)
+            throws Exception {
+        ReminderEvent e = element.getValue();
+        long watermark = timers.currentWatermark();
+        if (e != null && e.ts < watermark) {
+            e.ts = watermark;
+            backdated.inc();
+        }
+        super.processElement(element);
     }
 
     @Override

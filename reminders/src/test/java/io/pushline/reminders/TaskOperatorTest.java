@@ -152,6 +152,27 @@ class TaskOperatorTest {
         }
     }
 
+    /**
+     * A writer may stamp an event with any ts. An update stamped before the freeze that arrives
+     * when the job's time is past it is handled at the job's time: frozen, the task unchanged.
+     */
+    @Test
+    void aBackdatedUpdateCannotChangeAFrozenTask() throws Exception {
+        try (var h = harness(null)) {
+            feed(h, create(FIRE - 5 * DAY, "b", FIRE, SH));
+            h.processWatermark(new Watermark(FREEZE + 60_000)); // the job is past the freeze
+            ReminderEvent late = update(FREEZE - DAY, "b", FIRE + DAY, SH); // backdated a day
+            h.processElement(new StreamRecord<>(late, late.ts));
+            ReminderEvent cancel = cancel(FREEZE - DAY, "b");
+            h.processElement(new StreamRecord<>(cancel, cancel.ts));
+            h.processWatermark(new Watermark(FIRE + 10 * DAY));
+            assertThat(reasons(h)).containsExactly("frozen", "frozen");
+            assertThat(fired(h))
+                    .extracting(f -> f.taskId, f -> f.fireAt)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("b", FIRE));
+        }
+    }
+
     @Test
     void subscriptionsAreIdempotentAndAnUnsubscribeForgetsThePull() throws Exception {
         try (var h = harness(null)) {
