@@ -35,6 +35,7 @@ final class ConsoleApi implements Api {
     private static final Pattern MSG_TYPE = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     private final ConsoleAccess access;
+    private final LoginThrottle throttle = new LoginThrottle();
     private final ConsoleAudiences audiences;
     private final DryRunner dryRun;
     private final Connection hbase;
@@ -108,8 +109,26 @@ final class ConsoleApi implements Api {
         if (user.length() > SavedAudienceStore.MAX_SAVED_BY) {
             user = user.substring(0, SavedAudienceStore.MAX_SAVED_BY);
         }
-        String session = access.login(ctx.formParam("token"), user, clock.getAsLong());
+        long now = clock.getAsLong();
+        String address = ctx.ip();
+        long wait = throttle.waitMs(address, now);
+        if (wait > 0) {
+            ctx.header("Retry-After", Long.toString((wait + 999) / 1000));
+            html(
+                    ctx,
+                    429,
+                    resource("login.html")
+                            .replace(
+                                    "<!--error-->",
+                                    "<p class=\"error\" id=\"login-error\">Too many wrong tokens"
+                                            + " from here: try again in "
+                                            + (wait + 999) / 1000
+                                            + " s.</p>"));
+            return;
+        }
+        String session = access.login(ctx.formParam("token"), user, now);
         if (session == null) {
+            throttle.failed(address, now);
             html(
                     ctx,
                     401,
@@ -120,13 +139,15 @@ final class ConsoleApi implements Api {
                                             + " token.</p>"));
             return;
         }
+        throttle.succeeded(address);
         ctx.cookie(
                 new Cookie(
                         ConsoleAccess.COOKIE,
                         session,
                         "/",
                         (int) (ConsoleAccess.SESSION_MS / 1000),
-                        false,
+                        // over TLS (serve.tls.keystore) the browser sends it back over TLS only
+                        ctx.req().isSecure(),
                         true,
                         null,
                         SameSite.STRICT));

@@ -45,17 +45,21 @@ public final class ServeCommand extends JobOptionArgs.Command implements Callabl
         Configuration conf =
                 OptionsParser.parse(all.toArray(new String[0]), ServeOptions.accepted());
         ServeMain.Running running = ServeMain.start(conf, PushlineDirs.home());
+        String base =
+                (conf.get(ServeOptions.TLS_KEYSTORE) != null ? "https" : "http")
+                        + "://localhost:"
+                        + running.port();
         System.out.println(
                 "pushline serve: listening on port " + running.port() + " (Ctrl-C stops)");
         System.out.println(
-                "pushline serve: console at http://localhost:"
-                        + running.port()
+                "pushline serve: console at "
+                        + base
                         + "/console (log in with "
                         + running.tokenNote()
                         + ")");
         System.out.println(
-                "pushline serve: app API at http://localhost:"
-                        + running.port()
+                "pushline serve: app API at "
+                        + base
                         + "/v1/ (Authorization: Bearer SECRET, with "
                         + running.keyNote()
                         + "; described at /v1/openapi.json)");

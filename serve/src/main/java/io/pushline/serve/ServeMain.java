@@ -105,6 +105,10 @@ public final class ServeMain {
             keys = AppKeys.single("app", secret);
             keyNote = "the key in " + file + " (every scope)";
         }
+        String keystore = conf.get(ServeOptions.TLS_KEYSTORE);
+        if (keystore != null) {
+            Tls.check(Paths.get(keystore));
+        }
         Connection hbase = ConnectionFactory.createConnection(HBaseTables.clientConf(quorum));
         try {
             Properties kafka = KafkaIO.clientProperties(conf);
@@ -138,6 +142,9 @@ public final class ServeMain {
                             .appRate(rate)
                             .kafkaWrites(kafka, hbase, namespace)
                             .receipts(hbase, namespace)
+                            .tls(
+                                    keystore == null ? null : Paths.get(keystore),
+                                    conf.get(ServeOptions.TLS_KEYSTORE_PASSWORD))
                             .console(
                                     token,
                                     hbase,

@@ -95,6 +95,24 @@ public final class ServeOptions {
                             "Calls a second each app key may make on this server; past it the"
                                     + " answer is 429 with Retry-After and nothing is written.");
 
+    public static final ConfigOption<String> TLS_KEYSTORE =
+            ConfigOptions.key("serve.tls.keystore")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A PKCS#12 (or JKS) keystore with the server's key and certificate:"
+                                    + " the server then answers HTTPS only (TLS 1.2 and 1.3) and"
+                                    + " marks the console's cookie Secure. Unset: plain HTTP, for"
+                                    + " a server behind a TLS-terminating proxy.");
+
+    public static final ConfigOption<String> TLS_KEYSTORE_PASSWORD =
+            ConfigOptions.key("serve.tls.keystore-password")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The keystore's password; give it as ${file:PATH} or ${env:NAME} so"
+                                    + " that it never shows in a process list. Never logged.");
+
     public static final ConfigOption<String> DISPATCH_CHECKPOINTS =
             ConfigOptions.key("serve.console.dispatch-checkpoints")
                     .stringType()
@@ -138,6 +156,8 @@ public final class ServeOptions {
                 APP_KEYS,
                 APP_TOKEN,
                 APP_RATE,
+                TLS_KEYSTORE,
+                TLS_KEYSTORE_PASSWORD,
                 DISPATCH_CHECKPOINTS,
                 S3_ENDPOINT,
                 S3_PATH_STYLE);

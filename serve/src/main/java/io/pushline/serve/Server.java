@@ -63,8 +63,20 @@ public final class Server implements AutoCloseable {
         private LineLog lines;
         private Idempotency idempotency;
         private PushStatusApi.Source status;
+        private java.nio.file.Path keystore;
+        private String keystorePassword;
 
         private Builder() {}
+
+        /**
+         * Serve HTTPS only, with the key and certificate of a PKCS#12 (or JKS) {@code keystore};
+         * the console's cookie is then marked Secure.
+         */
+        public Builder tls(java.nio.file.Path keystore, String password) {
+            this.keystore = keystore;
+            this.keystorePassword = password;
+            return this;
+        }
 
         /** The reminders the pull lists and tasks are read from; required. */
         public Builder reminders(ReminderStore reminders) {
@@ -200,6 +212,18 @@ public final class Server implements AutoCloseable {
                                         new InboxPageHandler(inboxApi, appAccess, metrics);
                                 cfg.jetty.modifyServer(s -> s.setHandler(pages));
                             }
+                            if (b.keystore != null) {
+                                // the only connector: nothing answers in clear text
+                                cfg.jetty.addConnector(
+                                        (server, http) ->
+                                                Tls.connector(
+                                                        server,
+                                                        http,
+                                                        b.keystore,
+                                                        b.keystorePassword,
+                                                        listenHost,
+                                                        listenPort));
+                            }
                             cfg.startup.showJavalinBanner = false;
                             cfg.startup.showOldJavalinVersionWarning = false;
                             // answers are a few KB for callers in the same data center: gzip
@@ -299,9 +323,18 @@ public final class Server implements AutoCloseable {
 
     /** Starts listening; returns the port (useful with 0). */
     public int start(String host, int port) {
-        app.start(host, port);
-        return app.port();
+        if (parts.keystore == null) {
+            app.start(host, port);
+            return app.port();
+        }
+        listenHost = host;
+        listenPort = port;
+        app.start();
+        return Tls.port(app);
     }
+
+    private volatile String listenHost;
+    private volatile int listenPort;
 
     /** A path parameter that names a uid or msgId, checked: a 400 naming it otherwise. */
     static String id(Context ctx, String name) {
