@@ -23,8 +23,21 @@ public final class CommittedRecords {
     /** Hands every committed record of {@code topic}, up to its current end, to {@code each}. */
     public static void readAll(
             String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.toEndReader(bootstrap))) {
+        readAll(bootstrap, new java.util.Properties(), topic, each);
+    }
+
+    /**
+     * As above, with the client properties of {@code security} on top (the job's {@code
+     * kafka.properties.*}: TLS, SASL).
+     */
+    public static void readAll(
+            String bootstrap,
+            java.util.Properties security,
+            String topic,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        java.util.Properties p = KafkaIO.toEndReader(bootstrap);
+        p.putAll(security);
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = partitions(c, topic);
             c.assign(parts);
             c.seekToBeginning(parts);

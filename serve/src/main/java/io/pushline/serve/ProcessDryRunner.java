@@ -24,6 +24,7 @@ final class ProcessDryRunner implements DryRunner {
 
     private final List<String> command;
     private final List<String> options;
+    private final java.util.Map<String, String> environment;
     private final Semaphore one = new Semaphore(1);
 
     /**
@@ -31,8 +32,30 @@ final class ProcessDryRunner implements DryRunner {
      * @param options passed on ({@code --key value}: HBase, Kafka, the checkpoint folder)
      */
     ProcessDryRunner(List<String> command, List<String> options) {
+        this(command, options, java.util.Map.of());
+    }
+
+    /**
+     * @param environment added to the child's environment: the values of the security settings that
+     *     {@code options} name as {@code ${env:NAME}}, kept out of its command line
+     */
+    ProcessDryRunner(
+            List<String> command, List<String> options, java.util.Map<String, String> environment) {
         this.command = List.copyOf(command);
         this.options = List.copyOf(options);
+        this.environment = java.util.Map.copyOf(environment);
+    }
+
+    /** The command line a dry run starts with (for tests: no secret in it). */
+    List<String> commandLine(String expression, String msgType) {
+        List<String> cmd = new ArrayList<>(command);
+        cmd.add("--expr");
+        cmd.add(expression);
+        cmd.add("--msg-type");
+        cmd.add(msgType);
+        cmd.add("--json");
+        cmd.addAll(options);
+        return cmd;
     }
 
     /**
@@ -54,18 +77,14 @@ final class ProcessDryRunner implements DryRunner {
 
     @Override
     public String run(String expression, String msgType) throws Exception {
-        List<String> cmd = new ArrayList<>(command);
-        cmd.add("--expr");
-        cmd.add(expression);
-        cmd.add("--msg-type");
-        cmd.add(msgType);
-        cmd.add("--json");
-        cmd.addAll(options);
+        List<String> cmd = commandLine(expression, msgType);
         if (!one.tryAcquire(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
             throw new DryRunException("another dry run is still going; try again later");
         }
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+            ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(false);
+            b.environment().putAll(environment);
+            Process p = b.start();
             p.getOutputStream().close();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             Thread drain = new Thread(() -> copy(p.getErrorStream(), err), "dry-run-stderr");

@@ -151,7 +151,8 @@ public final class ServeMain {
                                     namespace,
                                     new ProcessDryRunner(
                                             ProcessDryRunner.command(launcher()),
-                                            dryRunOptions(conf, home)))
+                                            dryRunOptions(conf, home),
+                                            dryRunSecrets(conf)))
                             .build();
             long cacheBytes = conf.get(ServeOptions.INBOX_CACHE).getBytes();
             InboxChangeFeed feed =
@@ -186,7 +187,7 @@ public final class ServeMain {
     }
 
     /** What the dry run needs to find the same stack and the dispatch job's checkpoints. */
-    private static List<String> dryRunOptions(Configuration conf, Path home) throws IOException {
+    static List<String> dryRunOptions(Configuration conf, Path home) throws IOException {
         List<String> out = new ArrayList<>();
         for (ConfigOption<?> o :
                 List.of(
@@ -207,6 +208,13 @@ public final class ServeMain {
             out.add("--checkpoints");
             out.add(dir);
         }
+        // the Kafka and HBase security settings (TLS, SASL, Kerberos) as the server has them: by
+        // reference to the child's environment, so that no secret shows in its command line
+        int i = 0;
+        for (String key : securityKeys(conf)) {
+            out.add("--" + key);
+            out.add("${env:" + SECRET_ENV + i++ + "}");
+        }
         if (conf.get(ServeOptions.S3_ENDPOINT) != null) {
             out.add("--s3.endpoint");
             out.add(conf.get(ServeOptions.S3_ENDPOINT));
@@ -216,6 +224,30 @@ public final class ServeMain {
             out.add("true");
         }
         return out;
+    }
+
+    static final String SECRET_ENV = "PUSHLINE_DRY_RUN_SETTING_";
+
+    /** The server's Kafka and HBase client settings, in a stable order. */
+    static List<String> securityKeys(Configuration conf) {
+        List<String> keys = new ArrayList<>();
+        for (String k : new java.util.TreeSet<>(conf.toMap().keySet())) {
+            if (k.startsWith(CommonOptions.KAFKA_PROPERTIES_PREFIX)
+                    || k.startsWith(CommonOptions.HBASE_PROPERTIES_PREFIX)) {
+                keys.add(k);
+            }
+        }
+        return keys;
+    }
+
+    /** The values {@link #dryRunOptions} refers to, as the child's environment. */
+    static java.util.Map<String, String> dryRunSecrets(Configuration conf) {
+        java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+        int i = 0;
+        for (String key : securityKeys(conf)) {
+            env.put(SECRET_ENV + i++, conf.toMap().get(key));
+        }
+        return env;
     }
 
     /** Writes a secret readable by its owner only. */

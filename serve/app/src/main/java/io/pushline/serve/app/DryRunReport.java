@@ -65,7 +65,18 @@ public final class DryRunReport {
                 StreamExecutionEnvironment.getExecutionEnvironment(flinkConf);
         flink.setParallelism(2);
         try {
-            return answer(flink, conf, chk, expr, msgType, rules(conf), System.currentTimeMillis());
+            Rules rules = rulesInForce(conf);
+            Map<String, Object> out =
+                    answer(
+                            flink,
+                            conf,
+                            chk,
+                            expr,
+                            msgType,
+                            rules.text(),
+                            System.currentTimeMillis());
+            out.put("rules", rules.source());
+            return out;
         } catch (IllegalArgumentException notTheDispatchJobs) {
             return error(notTheDispatchJobs.getMessage());
         }
@@ -143,35 +154,71 @@ public final class DryRunReport {
         return job == null ? null : GateDryRun.newest(job);
     }
 
-    /** The rules in force: the newest on push.rules, else the job's rules file. */
+    /** Rules and where they came from, as the dry run's answer says. */
+    public record Rules(String text, String source) {}
+
+    /** The rules' text in force (see {@link #rulesInForce}). */
     public static String rules(Configuration conf) throws Exception {
+        return rulesInForce(conf).text();
+    }
+
+    /**
+     * The rules in force as the dispatch job has them: the newest update on push.rules that parses
+     * (the job keeps the rules it had when an update does not), else the job's rules file, else the
+     * defaults. Read with the job's Kafka settings (TLS, SASL). When push.rules cannot be read the
+     * answer says so next to the rules it used instead, rather than quietly.
+     */
+    public static Rules rulesInForce(Configuration conf) throws Exception {
         String bootstrap = conf.get(CommonOptions.KAFKA_BOOTSTRAP);
-        String[] newest = {null};
+        String[] newest = {null, null};
+        String unreadable = null;
         if (bootstrap != null) {
             try {
                 CommittedRecords.readAll(
                         bootstrap,
+                        KafkaIO.clientProperties(conf),
                         Topics.RULES,
-                        r -> newest[0] = new String(r.value(), StandardCharsets.UTF_8));
-            } catch (RuntimeException noTopic) {
-                // no updates published: the file's rules are in force
+                        r -> {
+                            String text = new String(r.value(), StandardCharsets.UTF_8);
+                            try {
+                                io.pushline.dispatch.gate.RulesParser.parse(text);
+                                newest[0] = text;
+                                newest[1] = r.partition() + "-" + r.offset();
+                            } catch (RuntimeException bad) {
+                                // the job refused it too and kept the rules it had
+                            }
+                        });
+            } catch (RuntimeException e) {
+                unreadable = e.getClass().getSimpleName() + ": " + e.getMessage();
             }
         }
         if (newest[0] != null) {
-            try {
-                io.pushline.dispatch.gate.RulesParser.parse(newest[0]);
-                return newest[0];
-            } catch (RuntimeException bad) {
-                // the job rejected it too and kept the earlier rules
-            }
+            return new Rules(newest[0], "push.rules, its newest valid update (" + newest[1] + ")");
         }
         String file = conf.get(DispatchOptions.GATE_RULES);
-        return file == null || file.isBlank() ? "{}" : Files.readString(Paths.get(file));
+        String source =
+                file == null || file.isBlank()
+                        ? "the defaults (no dispatch.gate.rules file, no update on push.rules)"
+                        : "the rules file " + file + " (no valid update on push.rules)";
+        if (unreadable != null) {
+            String why = unreadable.length() > 300 ? unreadable.substring(0, 300) : unreadable;
+            source =
+                    source.replace(" (no valid update on push.rules)", "")
+                            + "; push.rules could not be read, so its updates, if any, are not"
+                            + " in this answer: "
+                            + why;
+        }
+        String text = file == null || file.isBlank() ? "{}" : Files.readString(Paths.get(file));
+        return new Rules(text, source);
     }
 
     public static Map<String, Object> answer(
             GateDryRun.Result r, Configuration conf, String msgType, long now) {
-        Map<String, PacingStatus> reports = reports(conf.get(CommonOptions.KAFKA_BOOTSTRAP), now);
+        Map<String, PacingStatus> reports =
+                reports(
+                        conf.get(CommonOptions.KAFKA_BOOTSTRAP),
+                        KafkaIO.clientProperties(conf),
+                        now);
         Map<String, Double> configured = new HashMap<>(PacingConfig.DEFAULT_RATES);
         conf.get(DispatchOptions.PACING_RATES)
                 .forEach((k, v) -> configured.put(k, Double.parseDouble(v.trim())));
@@ -219,13 +266,14 @@ public final class DryRunReport {
     /**
      * The newest fresh report of each vendor on push.pacing (the last records of each partition).
      */
-    private static Map<String, PacingStatus> reports(String bootstrap, long now) {
+    private static Map<String, PacingStatus> reports(
+            String bootstrap, java.util.Properties security, long now) {
         Map<String, PacingStatus> out = new HashMap<>();
         if (bootstrap == null) {
             return out;
         }
         try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(KafkaIO.toEndReader(bootstrap))) {
+                new KafkaConsumer<>(withSecurity(KafkaIO.toEndReader(bootstrap), security))) {
             List<TopicPartition> parts = CommittedRecords.partitions(c, Topics.PACING_STATUS);
             c.assign(parts);
             Map<TopicPartition, Long> end = c.endOffsets(parts);
@@ -256,5 +304,11 @@ public final class DryRunReport {
             // no pacer has reported: configured rates
         }
         return out;
+    }
+
+    private static java.util.Properties withSecurity(
+            java.util.Properties p, java.util.Properties security) {
+        p.putAll(security);
+        return p;
     }
 }
