@@ -227,7 +227,7 @@ function renderDryRun(out, d) {
   f.id = "dry-freshness";
   f.textContent = "Devices and gate state from the dispatch job's " + d.state.source + ", taken " + when(d.state.takenAt) +
     " (" + age(d.state.ageMs) + " old); segment members read now; rates " + d.ratesFrom + ". Members without a device: " +
-    fmt(d.members - d.withDevice) + ".";
+    fmt(d.members - d.withDevice) + "." + (d.rules ? " Rules: " + d.rules + "." : "");
   out.appendChild(f);
 }
 
