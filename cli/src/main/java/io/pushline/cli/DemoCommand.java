@@ -152,10 +152,21 @@ final class DemoCommand implements Callable<Integer> {
         // the nightly users' devices were bound long ago: before the day's events
         DemoTopics.produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, nightlyBinds);
         DemoTopics.produce(stack.kafkaBootstrap(), Topics.DEVICE_EVENTS, data.deviceEvents);
-        DemoTopics.produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, data.requests);
         DemoTopics.produce(stack.kafkaBootstrap(), Topics.REMINDER_TASKS, reminders.tasks);
         DemoTopics.produce(
                 stack.kafkaBootstrap(), Topics.REMINDER_SUBSCRIPTIONS, reminders.subscriptions);
+        // the requests as an app backend sends them: over the HTTP API, each answered after
+        // its commit (the device and reminder events carry the demo's own past times, which the
+        // API would stamp with the server's clock, so they go to Kafka directly)
+        long api = System.nanoTime();
+        List<String[]> refused = DemoApi.send(stack, data.requests);
+        // a producer that skips the API can still write them: the job's dead letters show them
+        DemoTopics.produce(stack.kafkaBootstrap(), Topics.PUSH_REQUESTS, refused);
+        System.out.printf(
+                "      %,d push requests through the app API (POST /v1/push, each answered 202"
+                        + " after its commit) in %.1f s; %d refused with 400 (written to Kafka"
+                        + " directly, for the dead letters)%n",
+                data.requests.size() - refused.size(), secs(api), refused.size());
         System.out.printf(
                 "      %,d device events, %,d requests and %,d reminder events (2 tasks) in"
                         + " %.1f s; %,d users' activity, interests, history and devices in"

@@ -38,11 +38,18 @@ final class InboxPageHandler extends Handler.Wrapper {
     private final InboxApi inbox;
     private final AppAccess access;
     private final RequestMetrics metrics;
+    private final PushFastPath pushes;
 
-    InboxPageHandler(InboxApi inbox, AppAccess access, RequestMetrics metrics) {
+    /**
+     * @param inbox null: no inbox pages here
+     * @param pushes null: pushes go to the routes
+     */
+    InboxPageHandler(
+            InboxApi inbox, AppAccess access, RequestMetrics metrics, PushFastPath pushes) {
         this.inbox = inbox;
         this.access = access;
         this.metrics = metrics;
+        this.pushes = pushes;
     }
 
     /** Never blocks: Jetty may call {@link #handle} on the thread that read the request. */
@@ -53,7 +60,11 @@ final class InboxPageHandler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        String uid = uid(request);
+        if (pushes != null && PushFastPath.takes(request)) {
+            pushes.handle(request, response, callback);
+            return true;
+        }
+        String uid = inbox == null ? null : uid(request);
         if (uid == null) {
             onWorker(
                     request,

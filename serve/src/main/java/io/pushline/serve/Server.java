@@ -204,13 +204,18 @@ public final class Server implements AutoCloseable {
         this.parts = b;
         InboxApi inboxApi = b.inbox == null ? null : new InboxApi(b.inbox, b.readLog, b.clock);
         AppAccess appAccess = new AppAccess(b.keys, new RateLimits(b.appRate, System::nanoTime));
+        WriteApi writeApi = b.lines == null ? null : new WriteApi(b.lines, b.idempotency, b.clock);
         this.app =
                 Javalin.create(
                         cfg -> {
-                            if (inboxApi != null) {
-                                InboxPageHandler pages =
-                                        new InboxPageHandler(inboxApi, appAccess, metrics);
-                                cfg.jetty.modifyServer(s -> s.setHandler(pages));
+                            PushFastPath pushes =
+                                    writeApi == null
+                                            ? null
+                                            : new PushFastPath(writeApi, appAccess, metrics);
+                            if (inboxApi != null || pushes != null) {
+                                InboxPageHandler front =
+                                        new InboxPageHandler(inboxApi, appAccess, metrics, pushes);
+                                cfg.jetty.modifyServer(s -> s.setHandler(front));
                             }
                             if (b.keystore != null) {
                                 // the only connector: nothing answers in clear text
@@ -244,8 +249,8 @@ public final class Server implements AutoCloseable {
                             if (inboxApi != null) {
                                 apis.add(inboxApi);
                             }
-                            if (b.lines != null) {
-                                apis.add(new WriteApi(b.lines, b.idempotency, b.clock));
+                            if (writeApi != null) {
+                                apis.add(writeApi);
                             }
                             if (b.status != null) {
                                 apis.add(new PushStatusApi(b.status));

@@ -65,7 +65,20 @@ final class WriteApi implements Api {
     }
 
     private void push(Context ctx) throws IOException {
-        ObjectNode body = body(ctx);
+        Prepared p = preparePush(ctx.bodyAsBytes());
+        write(ctx, p.status(), p.answer(), p.lines(), true);
+    }
+
+    /** What a call answers and writes once its lines are committed. */
+    record Prepared(int status, String answer, List<LineLog.Line> lines) {}
+
+    /**
+     * A push's line and answer from its body: a 400 ({@link Server.BadRequest}) naming the field
+     * for a body the dispatch job would not take. Also used by {@link InboxPageHandler}'s fast
+     * path, which answers plain pushes without the servlet layer.
+     */
+    Prepared preparePush(byte[] raw) {
+        ObjectNode body = body(raw);
         JsonNode type = body.get("type");
         if (type != null && !"push".equals(type.asText())) {
             throw new Server.BadRequest("type", "type: a push has no type, or \"push\"");
@@ -89,7 +102,13 @@ final class WriteApi implements Api {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("msgId", id);
         answer.put("ts", ts);
-        write(ctx, 202, answer, List.of(new LineLog.Line(Topics.PUSH_REQUESTS, id, text)), true);
+        return new Prepared(
+                202, Json.write(answer), List.of(new LineLog.Line(Topics.PUSH_REQUESTS, id, text)));
+    }
+
+    /** The log the lines go to. */
+    LineLog lines() {
+        return lines;
     }
 
     private void bind(Context ctx) throws IOException {
@@ -269,7 +288,10 @@ final class WriteApi implements Api {
 
     /** The request's JSON object; a 400 naming {@code body} otherwise. */
     private static ObjectNode body(Context ctx) {
-        byte[] raw = ctx.bodyAsBytes();
+        return body(ctx.bodyAsBytes());
+    }
+
+    private static ObjectNode body(byte[] raw) {
         if (raw.length > AppAccess.MAX_BODY) {
             throw AppAccess.tooLarge();
         }
@@ -325,9 +347,15 @@ final class WriteApi implements Api {
             List<LineLog.Line> out,
             boolean idempotent)
             throws IOException {
+        write(ctx, status, Json.write(answer), out, idempotent);
+    }
+
+    private void write(
+            Context ctx, int status, String answer, List<LineLog.Line> out, boolean idempotent)
+            throws IOException {
         String key = idempotent ? ctx.header("Idempotency-Key") : null;
         if (key == null) {
-            commit(ctx, status, Json.write(answer), out, null);
+            commit(ctx, status, answer, out, null);
             return;
         }
         if (!Idempotency.valid(key)) {
@@ -338,7 +366,7 @@ final class WriteApi implements Api {
         if (idempotency == null) {
             throw new Server.Refused(503, "idempotency keys are not available here", null);
         }
-        Stored first = new Stored(status, Json.write(answer), out);
+        Stored first = new Stored(status, answer, out);
         Idempotency.Outcome o =
                 idempotency.claim(
                         AppAccess.key(ctx).name(), key, ctx.bodyAsBytes(), Json.write(first));
