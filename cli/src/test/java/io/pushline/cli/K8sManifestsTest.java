@@ -326,7 +326,8 @@ class K8sManifestsTest {
                             args.toArray(new String[0]),
                             accepted,
                             podValues(file, pod, c.path("name").asText(), endpoints));
-            assertThat(conf.get(io.pushline.serve.ServeOptions.APP_TOKEN)).isEqualTo("secret");
+            assertThat(conf.get(io.pushline.serve.ServeOptions.APP_KEYS))
+                    .isEqualTo("/etc/pushline/serve/app-keys");
             assertThat(conf.get(io.pushline.serve.ServeOptions.CONSOLE_TOKEN)).isEqualTo("secret");
             assertThat(conf.get(io.pushline.serve.ServeOptions.HOST)).isEqualTo("0.0.0.0");
         }

@@ -57,7 +57,25 @@ public class DeadLetter {
                     "inbox",
                     "segment",
                     "op",
-                    "version");
+                    "version",
+                    // a metrics row's counts (the receipts job's too-late rows): no person in them
+                    "minute",
+                    "passed",
+                    "dropped",
+                    "sent",
+                    "delivered",
+                    "clicked",
+                    "failed",
+                    "tokenInvalid",
+                    "inboxRead",
+                    "latencyMax",
+                    "lcAcked",
+                    "lcRetries",
+                    "lcFallbacks",
+                    "lcGiveUps",
+                    "compensationMax",
+                    "attempt",
+                    "delayMs");
 
     public DeadLetter() {}
 
