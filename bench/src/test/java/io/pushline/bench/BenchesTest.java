@@ -24,6 +24,7 @@ class BenchesTest {
                     "latency",
                     "longconn",
                     "inbox",
+                    "api",
                     "chaos",
                     "hostile",
                     "jmh");
