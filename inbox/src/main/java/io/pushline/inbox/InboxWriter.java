@@ -204,13 +204,16 @@ public class InboxWriter extends KeyedProcessFunction<String, InboxOp, InboxRead
 
     private DeadLetter deadLetter(InboxOp op, Throwable t) {
         deadLetters.inc();
+        return deadLetterOf(op, t, ++failures);
+    }
+
+    /**
+     * The dead letter of an op the store threw on: its position is the op's kind and message, never
+     * its uid (a position is not masked), and its raw text is masked as every dead letter's.
+     */
+    static DeadLetter deadLetterOf(InboxOp op, Throwable t, long failure) {
         return RecordFailure.deadLetter(
-                "inbox-writer",
-                // the op's kind and message, never its uid: a position is not masked
-                op.kind + " " + op.msgId,
-                () -> Json.write(op),
-                t,
-                ++failures);
+                "inbox-writer", op.kind + " " + op.msgId, () -> Json.write(op), t, failure);
     }
 
     private Counter counter(String kind) {

@@ -286,6 +286,31 @@ class InboxServeITCase {
     }
 
     /**
+     * A cross-site form can post {@code text/plain} or a form encoding without a preflight: marking
+     * read takes JSON only (415 before the body is read), and nothing is marked.
+     */
+    @Test
+    void markingReadTakesJsonOnly() throws Exception {
+        writer.add("formed", "f1", "t", "b", NOW - 1_000);
+        for (String type : List.of("text/plain", "application/x-www-form-urlencoded")) {
+            HttpResponse<String> r =
+                    HTTP.send(
+                            HttpRequest.newBuilder(
+                                            URI.create(
+                                                    "http://127.0.0.1:"
+                                                            + port
+                                                            + "/v1/inbox/formed/read"))
+                                    .header("Content-Type", type)
+                                    .header("Authorization", "Bearer " + KEY)
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"all\":true}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(type).isEqualTo(415);
+        }
+        assertThat(json(get("/v1/inbox/formed"), 200).get("unread").asLong()).isEqualTo(1);
+    }
+
+    /**
      * A server may start before any job has created the tables, and jobs start at the same time:
      * creating them is safe from several processes at once, and the tables are all there after.
      */
