@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +94,7 @@ final class ApiBench extends Bench {
             Properties kafka = new Properties();
             kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
             Map<TopicPartition, Long> start = ends(stack.kafkaBootstrap());
-            Map<String, Boolean> answered = new ConcurrentHashMap<>();
+            Map<String, BitSet> answered = new ConcurrentHashMap<>();
             AtomicLong failures = new AtomicLong();
             try (Server server =
                     Server.builder()
@@ -132,9 +133,9 @@ final class ApiBench extends Bench {
             System.out.printf(
                     "  push.requests (read_committed): %,d answered pushes looked for, %,d lines"
                             + " of this run, %,d calls failed%n",
-                    answered.size(), dm[2], failures.get());
+                    count(answered), dm[2], failures.get());
             results.put("clients", clients);
-            results.put("answered", answered.size());
+            results.put("answered", count(answered));
             results.put("failures", failures.get());
             results.put("duplicates", duplicates);
             results.put("missing", missing);
@@ -154,14 +155,15 @@ final class ApiBench extends Bench {
     private record Load(long count, long elapsedNs) {}
 
     /**
-     * C clients posting pushes for {@code seconds}; each answered msgId goes to {@code answered}.
+     * C clients posting pushes for {@code seconds}; each answered push is a bit in {@code answered}
+     * (by round and client).
      */
     private Load load(
             int port,
             String round,
             int seconds,
             long[] latencies,
-            Map<String, Boolean> answered,
+            Map<String, BitSet> answered,
             AtomicLong failures)
             throws Exception {
         PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
@@ -175,6 +177,10 @@ final class ApiBench extends Bench {
         try (CloseableHttpClient http = HttpClients.custom().setConnectionManager(pool).build()) {
             for (int c = 0; c < clients; c++) {
                 int client = c;
+                // msgIds are api-ROUND-CLIENT-I: a bit per I, not a map entry per push, so that
+                // the bookkeeping does not grow the heap the server's collections must scan
+                BitSet mine = new BitSet();
+                answered.put(round + "-" + client, mine);
                 Thread th =
                         new Thread(
                                 () -> {
@@ -184,7 +190,7 @@ final class ApiBench extends Bench {
                                             long t = System.nanoTime();
                                             if (push(http, url, msgId, client)) {
                                                 long dt = System.nanoTime() - t;
-                                                answered.put(msgId, Boolean.TRUE);
+                                                mine.set((int) i);
                                                 long k = count.getAndIncrement();
                                                 if (latencies != null && k < latencies.length) {
                                                     latencies[(int) k] = dt;
@@ -244,12 +250,13 @@ final class ApiBench extends Bench {
      * commit markers) and counts each answered msgId: {duplicates, missing, lines of this run}.
      */
     private static long[] check(
-            String bootstrap, Map<TopicPartition, Long> start, Map<String, Boolean> answered)
+            String bootstrap, Map<TopicPartition, Long> start, Map<String, BitSet> answered)
             throws Exception {
         io.pushline.common.CommittedRecords.awaitSettled(
                 bootstrap, Topics.PUSH_REQUESTS, java.time.Duration.ofSeconds(30));
-        Map<String, Integer> seen = new HashMap<>(answered.size() * 2);
+        Map<String, BitSet> seen = new HashMap<>();
         long lines = 0;
+        long duplicates = 0;
         try (KafkaConsumer<byte[], byte[]> c =
                 new KafkaConsumer<>(KafkaIO.committedReader(bootstrap))) {
             List<TopicPartition> parts = new ArrayList<>(start.keySet());
@@ -259,24 +266,39 @@ final class ApiBench extends Bench {
             while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(java.time.Duration.ofMillis(200))) {
                     String msgId = msgId(new String(r.value(), StandardCharsets.UTF_8));
-                    if (msgId != null && msgId.startsWith("api-")) {
-                        seen.merge(msgId, 1, Integer::sum);
-                        lines++;
+                    if (msgId == null || !msgId.startsWith("api-")) {
+                        continue;
                     }
+                    int dash = msgId.lastIndexOf('-');
+                    String client = msgId.substring(4, dash);
+                    int n = Integer.parseInt(msgId.substring(dash + 1));
+                    BitSet b = seen.computeIfAbsent(client, k -> new BitSet());
+                    if (b.get(n)) {
+                        duplicates++;
+                    }
+                    b.set(n);
+                    lines++;
                 }
             }
         }
-        long duplicates = 0;
-        for (int n : seen.values()) {
-            duplicates += n - 1;
-        }
         long missing = 0;
-        for (String id : answered.keySet()) {
-            if (!seen.containsKey(id)) {
-                missing++;
+        for (Map.Entry<String, BitSet> e : answered.entrySet()) {
+            BitSet wanted = (BitSet) e.getValue().clone();
+            BitSet got = seen.get(e.getKey());
+            if (got != null) {
+                wanted.andNot(got);
             }
+            missing += wanted.cardinality();
         }
         return new long[] {duplicates, missing, lines};
+    }
+
+    private static long count(Map<String, BitSet> answered) {
+        long n = 0;
+        for (BitSet b : answered.values()) {
+            n += b.cardinality();
+        }
+        return n;
     }
 
     private static String msgId(String line) {

@@ -64,15 +64,72 @@ final class PushFastPath {
             refuse(response, callback, start, AppAccess.tooLarge());
             return;
         }
-        Content.Source.asByteArrayAsync(request, AppAccess.MAX_BODY + 1)
-                .whenComplete(
-                        (body, failed) -> {
-                            if (failed != null || body.length > AppAccess.MAX_BODY) {
-                                refuse(response, callback, start, AppAccess.tooLarge());
-                                return;
-                            }
-                            write(body, response, callback, start);
-                        });
+        new BodyReader(request, response, callback, start).run();
+    }
+
+    /**
+     * Reads the body chunk by chunk into an array of its announced length, on whatever thread Jetty
+     * calls back on. Jetty's own {@code Content.Source.asByteArrayAsync(source, max)} took a buffer
+     * sized for the largest body allowed: 40 % of the benchmark's allocations (JFR), and the
+     * garbage collections they caused made the latency's tail.
+     */
+    private final class BodyReader implements Runnable {
+        private final Request request;
+        private final Response response;
+        private final Callback callback;
+        private final long start;
+        private byte[] body;
+        private int size;
+
+        BodyReader(Request request, Response response, Callback callback, long start) {
+            this.request = request;
+            this.response = response;
+            this.callback = callback;
+            this.start = start;
+            long announced = request.getLength();
+            this.body = new byte[announced >= 0 ? (int) announced : 1024];
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    request.demand(this);
+                    return;
+                }
+                if (Content.Chunk.isFailure(chunk)) {
+                    refuse(
+                            response,
+                            callback,
+                            start,
+                            new Server.Refused(400, "body: could not be read", "body"));
+                    return;
+                }
+                ByteBuffer b = chunk.getByteBuffer();
+                int n = b.remaining();
+                if (size + n > AppAccess.MAX_BODY) {
+                    chunk.release();
+                    refuse(response, callback, start, AppAccess.tooLarge());
+                    return;
+                }
+                if (size + n > body.length) {
+                    body = java.util.Arrays.copyOf(body, Math.max(size + n, body.length * 2));
+                }
+                b.get(body, size, n);
+                size += n;
+                boolean last = chunk.isLast();
+                chunk.release();
+                if (last) {
+                    write(
+                            size == body.length ? body : java.util.Arrays.copyOf(body, size),
+                            response,
+                            callback,
+                            start);
+                    return;
+                }
+            }
+        }
     }
 
     private void write(byte[] body, Response response, Callback callback, long start) {
