@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -40,8 +39,6 @@ final class DemoInbox {
         if (namespace == null) {
             namespace = CommonOptions.HBASE_NAMESPACE.defaultValue();
         }
-        Properties kafka = new Properties();
-        kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
         try (Connection hbase =
                         ConnectionFactory.createConnection(
                                 HBaseTables.clientConf(stack.hbaseZkQuorum()));

@@ -99,9 +99,7 @@ final class WriteApi implements Api {
         String text = line.toString();
         checkWire(text);
         String id = line.get("msgId").asText();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("msgId", id);
-        answer.put("ts", ts);
+        Map<String, Object> answer = answer("msgId", id, "ts", ts);
         return new Prepared(
                 202, Json.write(answer), List.of(new LineLog.Line(Topics.PUSH_REQUESTS, id, text)));
     }
@@ -166,9 +164,7 @@ final class WriteApi implements Api {
     private void device(Context ctx, String deviceId, long ts, ObjectNode line) throws IOException {
         String text = line.toString();
         checkWire(text);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("deviceId", deviceId);
-        answer.put("ts", ts);
+        Map<String, Object> answer = answer("deviceId", deviceId, "ts", ts);
         write(
                 ctx,
                 200,
@@ -215,9 +211,7 @@ final class WriteApi implements Api {
         }
         String text = line.toString();
         checkReminder(text);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("taskId", taskId);
-        answer.put("ts", ts);
+        Map<String, Object> answer = answer("taskId", taskId, "ts", ts);
         write(
                 ctx,
                 202,
@@ -239,10 +233,7 @@ final class WriteApi implements Api {
                         .put("uid", uid)
                         .toString();
         checkReminder(text);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("taskId", taskId);
-        answer.put("uid", uid);
-        answer.put("ts", ts);
+        Map<String, Object> answer = answer("taskId", taskId, "uid", uid, "ts", ts);
         write(
                 ctx,
                 202,
@@ -279,11 +270,17 @@ final class WriteApi implements Api {
             out.add(new LineLog.Line(Topics.REMINDER_SUBSCRIPTIONS, taskId, text));
             taskIds.add(taskId);
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("uid", uid);
-        answer.put("taskIds", taskIds);
-        answer.put("ts", ts);
+        Map<String, Object> answer = answer("uid", uid, "taskIds", taskIds, "ts", ts);
         write(ctx, 202, answer, out, false);
+    }
+
+    /** An answer's fields in order: name, value, name, value... */
+    private static Map<String, Object> answer(Object... namesAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            m.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return m;
     }
 
     /** The request's JSON object; a 400 naming {@code body} otherwise. */

@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -45,7 +44,6 @@ class InboxServeITCase {
     static Server server;
     static int port;
     static final HttpClient HTTP = HttpClient.newHttpClient();
-    static final Properties kafka = new Properties();
     static final List<String> READS = java.util.Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
@@ -55,7 +53,6 @@ class InboxServeITCase {
         HBaseTables.ensure(hbase, NS);
         // what the dispatch job writes
         writer = new InboxStore(hbase, NS, Duration.ofDays(90), System::currentTimeMillis);
-        kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
         server =
                 Server.builder()
                         .reminders(new HBaseReminderStore(hbase, NS))

@@ -16,7 +16,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
@@ -61,8 +60,6 @@ class ServeITCase {
                 t.put(u);
             }
             assertThat(now).isLessThan(ReminderTimes.freeze(now + 20 * HOUR, "UTC"));
-            Properties kafka = new Properties();
-            kafka.setProperty("bootstrap.servers", stack.kafkaBootstrap());
             try (Server server =
                     Server.builder()
                             .reminders(

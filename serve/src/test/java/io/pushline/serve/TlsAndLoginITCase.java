@@ -39,17 +39,7 @@ class TlsAndLoginITCase {
     @Test
     void overTlsOnlyAndTheCookieIsSecure(@TempDir Path dir) throws Exception {
         Path keystore = keystore(dir);
-        Connection hbase =
-                ConnectionFactory.createConnection(
-                        HBaseTables.clientConf(STACK.get().hbaseZkQuorum()));
-        HBaseTables.ensure(hbase, NS);
-        try (Server server =
-                Server.builder()
-                        .reminders(new HBaseReminderStore(hbase, NS))
-                        .appKey("app-secret")
-                        .console(CONSOLE, hbase, NS, (expr, msgType) -> "{}")
-                        .tls(keystore, "store-pass")
-                        .build()) {
+        try (Server server = consoleServer().tls(keystore, "store-pass").build()) {
             int port = server.start("127.0.0.1", 0);
             HttpClient https =
                     HttpClient.newBuilder()
@@ -90,16 +80,7 @@ class TlsAndLoginITCase {
 
     @Test
     void repeatedWrongTokensAreThrottled() throws Exception {
-        Connection hbase =
-                ConnectionFactory.createConnection(
-                        HBaseTables.clientConf(STACK.get().hbaseZkQuorum()));
-        HBaseTables.ensure(hbase, NS);
-        try (Server server =
-                Server.builder()
-                        .reminders(new HBaseReminderStore(hbase, NS))
-                        .appKey("app-secret")
-                        .console(CONSOLE, hbase, NS, (expr, msgType) -> "{}")
-                        .build()) {
+        try (Server server = consoleServer().build()) {
             int port = server.start("127.0.0.1", 0);
             HttpClient http = HttpClient.newHttpClient();
             for (int i = 0; i < LoginThrottle.FREE_FAILURES; i++) {
@@ -129,6 +110,18 @@ class TlsAndLoginITCase {
         assertThat(t.waitMs("b", now)).isZero();
         t.succeeded("a");
         assertThat(t.waitMs("a", now + 60_000)).isZero();
+    }
+
+    /** A server with the console on the embedded HBase (closing it closes the connection). */
+    private static Server.Builder consoleServer() throws Exception {
+        Connection hbase =
+                ConnectionFactory.createConnection(
+                        HBaseTables.clientConf(STACK.get().hbaseZkQuorum()));
+        HBaseTables.ensure(hbase, NS);
+        return Server.builder()
+                .reminders(new HBaseReminderStore(hbase, NS))
+                .appKey("app-secret")
+                .console(CONSOLE, hbase, NS, (expr, msgType) -> "{}");
     }
 
     private static HttpResponse<String> login(
