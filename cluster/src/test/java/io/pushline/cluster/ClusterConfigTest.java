@@ -108,6 +108,7 @@ class ClusterConfigTest {
                 .isEqualTo("PLAINTEXT://localhost:" + ClusterLayout.KAFKA_PORT);
         assertThat(p.getProperty("log.dirs")).startsWith(layout.home().toString());
         assertThat(p.getProperty("transaction.state.log.replication.factor")).isEqualTo("1");
+        assertThat(p.getProperty("add.partitions.to.txn.retry.backoff.ms")).isEqualTo("1");
     }
 
     @Test

@@ -58,6 +58,9 @@ public final class EmbeddedKafka implements AutoCloseable {
                         .setConfigProp("transaction.state.log.min.isr", "1")
                         .setConfigProp("transaction.state.log.num.partitions", "4")
                         .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                        // see ClusterConfig: the broker's 20 ms retry of a transaction's first
+                        // write behind unfinished commit markers set the API's p99
+                        .setConfigProp("add.partitions.to.txn.retry.backoff.ms", "1")
                         .setConfigProp("auto.create.topics.enable", "false")
                         .setDeleteOnClose(false)
                         .build();
