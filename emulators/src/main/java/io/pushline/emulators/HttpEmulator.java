@@ -1,0 +1,250 @@
+package io.pushline.emulators;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.pushline.schema.Json;
+import io.pushline.schema.Vendor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An emulated vendor push service on the loopback interface: its token endpoint (answering only the
+ * right credentials), its send endpoints (answering only tokens it issued), its success and error
+ * bodies, invalid tokens, a quota answered with 429 and Retry-After (or the vendor's throttle
+ * code), 5xx failures and latency, as {@link Behaviour} says. Counts what it saw ({@link Counts}).
+ */
+public abstract class HttpEmulator implements AutoCloseable {
+    /** A request as the emulator reads it. */
+    protected record Request(String path, Map<String, String> headers, String body) {
+        JsonNode json() {
+            try {
+                JsonNode n = Json.MAPPER.readTree(body);
+                return n == null ? MissingNode.getInstance() : n;
+            } catch (IOException e) {
+                return MissingNode.getInstance();
+            }
+        }
+
+        Map<String, String> form() {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (String pair : body.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    out.put(
+                            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+            return out;
+        }
+
+        String header(String name) {
+            return headers.get(name.toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** An answer: status, JSON body, extra headers. */
+    protected record Reply(int status, String body, Map<String, String> headers) {
+        static Reply json(int status, Object body) {
+            return new Reply(
+                    status, body instanceof String ? (String) body : Json.write(body), Map.of());
+        }
+    }
+
+    public final Counts counts = new Counts();
+    protected final Vendor vendor;
+    protected final EmulatorCredentials credentials;
+    private volatile Behaviour behaviour;
+    private final HttpServer server;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService delays;
+    private final Set<String> issued = ConcurrentHashMap.newKeySet();
+    private double bucket = 1;
+    private long bucketAt = System.nanoTime();
+
+    protected HttpEmulator(
+            Vendor vendor, EmulatorCredentials credentials, Behaviour behaviour, int port)
+            throws IOException {
+        this.vendor = vendor;
+        this.credentials = credentials;
+        this.behaviour = behaviour;
+        this.server =
+                HttpServer.create(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
+        this.workers = Executors.newFixedThreadPool(4, daemon(vendor.wireName() + "-emulator"));
+        this.delays =
+                Executors.newSingleThreadScheduledExecutor(daemon(vendor.wireName() + "-latency"));
+        server.setExecutor(workers);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, "pushline-" + name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    public Vendor vendor() {
+        return vendor;
+    }
+
+    /** The base URL of both its token and its send API. */
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public Behaviour behaviour() {
+        return behaviour;
+    }
+
+    /** Changes the behaviour from the next call on (a quota run, a recovery). */
+    public void behave(Behaviour b) {
+        synchronized (this) {
+            // a new quota starts with its burst available
+            bucket = Math.max(b.quotaPerSecond() / 10, 1);
+            bucketAt = System.nanoTime();
+        }
+        this.behaviour = b;
+    }
+
+    protected abstract Reply answer(Request r);
+
+    private void handle(HttpExchange x) {
+        try (InputStream in = x.getRequestBody()) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            x.getRequestHeaders()
+                    .forEach(
+                            (k, v) ->
+                                    headers.put(
+                                            k.toLowerCase(java.util.Locale.ROOT),
+                                            String.join(",", v)));
+            Request r =
+                    new Request(
+                            x.getRequestURI().getPath(),
+                            headers,
+                            new String(in.readNBytes(4 << 20), StandardCharsets.UTF_8));
+            Reply reply;
+            try {
+                reply = answer(r);
+            } catch (RuntimeException e) {
+                reply =
+                        Reply.json(
+                                400,
+                                Map.of("error", "bad request: " + e.getClass().getSimpleName()));
+            }
+            long delay = behaviour.latencyMs();
+            Reply out = reply;
+            if (delay > 0) {
+                delays.schedule(() -> write(x, out), delay, TimeUnit.MILLISECONDS);
+            } else {
+                write(x, out);
+            }
+        } catch (IOException | RuntimeException e) {
+            x.close();
+        }
+    }
+
+    private static void write(HttpExchange x, Reply r) {
+        try {
+            byte[] b = r.body().getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+            r.headers().forEach((k, v) -> x.getResponseHeaders().set(k, v));
+            x.sendResponseHeaders(r.status(), b.length);
+            try (OutputStream o = x.getResponseBody()) {
+                o.write(b);
+            }
+        } catch (IOException e) {
+            // the client went away
+        } finally {
+            x.close();
+        }
+    }
+
+    /** A new access token, valid for this emulator's send calls. */
+    protected String issue() {
+        String t = UUID.randomUUID().toString();
+        issued.add(t);
+        return t;
+    }
+
+    /** Whether a send call carries a token this emulator issued (counted when not). */
+    protected boolean authorized(String token) {
+        boolean ok = token != null && issued.contains(token);
+        if (!ok) {
+            counts.unauthorized.incrementAndGet();
+        }
+        return ok;
+    }
+
+    /** Whether the quota lets {@code n} sends through now; counts them when it does not. */
+    protected synchronized boolean admit(int n) {
+        double q = behaviour.quotaPerSecond();
+        if (q <= 0) {
+            return true;
+        }
+        long now = System.nanoTime();
+        bucket = Math.min(Math.max(q / 10, n), bucket + q * (now - bucketAt) / 1e9);
+        bucketAt = now;
+        if (bucket >= n) {
+            bucket -= n;
+            return true;
+        }
+        counts.throttled.addAndGet(n);
+        return false;
+    }
+
+    /** Whether this call fails with a 5xx (counted). */
+    protected boolean fails() {
+        if (ThreadLocalRandom.current().nextDouble() < behaviour.errorShare()) {
+            counts.errors.incrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    /** Counts one send: false (and counted invalid) when the token is invalid. */
+    protected boolean deliver(String collapseId, String token) {
+        if (behaviour.invalid(token)) {
+            counts.invalid.incrementAndGet();
+            return false;
+        }
+        counts.accept(collapseId, token);
+        return true;
+    }
+
+    protected Map<String, String> retryAfter() {
+        return Map.of("Retry-After", String.valueOf(behaviour.retryAfterSeconds()));
+    }
+
+    protected static String bearer(Request r) {
+        String a = r.header("Authorization");
+        return a != null && a.startsWith("Bearer ") ? a.substring(7) : null;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.shutdownNow();
+        delays.shutdownNow();
+    }
+}
