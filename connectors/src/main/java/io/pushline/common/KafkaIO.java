@@ -68,8 +68,17 @@ public final class KafkaIO {
             String groupId,
             List<String> topics,
             KafkaRecordDeserializationSchema<ParsedRecord> deserializer) {
-        KafkaSourceBuilder<ParsedRecord> b =
-                KafkaSource.<ParsedRecord>builder()
+        return input(conf, groupId, topics, deserializer);
+    }
+
+    /** {@code topics} read by {@code deserializer}; reads committed data only. */
+    public static <T> KafkaSource<T> input(
+            Configuration conf,
+            String groupId,
+            List<String> topics,
+            KafkaRecordDeserializationSchema<T> deserializer) {
+        KafkaSourceBuilder<T> b =
+                KafkaSource.<T>builder()
                         .setBootstrapServers(
                                 OptionsParser.require(conf, CommonOptions.KAFKA_BOOTSTRAP))
                         .setProperties(clientProperties(conf))

@@ -25,13 +25,33 @@ public final class Emulators implements AutoCloseable {
 
     private final Map<Vendor, HttpEmulator> http = new EnumMap<>(Vendor.class);
     private final Map<Vendor, Endpoint> endpoints = new EnumMap<>(Vendor.class);
+    private ApnsEmulator apns;
 
     private Emulators() {}
 
-    /** Starts the HTTP vendors' emulators; files (FCM's service account) go under {@code dir}. */
+    /**
+     * Starts every vendor's emulator; files (FCM's service account, APNs' key and certificate) go
+     * under {@code dir}.
+     */
     public static Emulators start(Path dir, Behaviour behaviour) throws IOException {
         Emulators e = new Emulators();
         try {
+            try {
+                e.apns = new ApnsEmulator(dir, behaviour);
+            } catch (IOException io) {
+                throw io;
+            } catch (Exception other) {
+                throw new IOException("cannot start the APNs emulator: " + other, other);
+            }
+            e.endpoints.put(
+                    Vendor.APNS,
+                    new Endpoint(
+                            Vendor.APNS,
+                            e.apns.url(),
+                            ApnsEmulator.TOPIC,
+                            ApnsEmulator.KEY_ID,
+                            ApnsEmulator.TEAM_ID,
+                            e.apns.signingKey().toString()));
             for (Vendor v :
                     List.of(
                             Vendor.FCM,
@@ -94,23 +114,72 @@ public final class Emulators implements AutoCloseable {
         return new ArrayList<>(endpoints.values());
     }
 
+    /**
+     * The gateway's options that point it at these emulators ({@code gateway.<vendor>.url},
+     * credentials, {@code gateway.vendors}); the secrets are this run's, made up at start.
+     */
+    public Map<String, String> gatewayOptions() {
+        Map<String, String> o = new java.util.LinkedHashMap<>();
+        List<String> names = new ArrayList<>();
+        for (Endpoint e : endpoints.values()) {
+            String p = "gateway." + e.vendor().wireName() + ".";
+            names.add(e.vendor().wireName());
+            o.put(p + "url", e.url());
+            o.put(p + "app-id", e.appId());
+            if (e.vendor() == Vendor.OPPO || e.vendor() == Vendor.VIVO) {
+                o.put(p + "app-key", e.appKey());
+            }
+            if (e.vendor() != Vendor.FCM) {
+                o.put(p + "secret", e.secret());
+            }
+            if (e.vendor() == Vendor.HUAWEI || e.vendor() == Vendor.HONOR) {
+                o.put(p + "auth-url", e.url());
+            }
+            if (e.credentialsFile() != null) {
+                o.put(p + "credentials", e.credentialsFile());
+            }
+            if (e.vendor() == Vendor.APNS) {
+                o.put(p + "app-key", e.appKey());
+                o.put(p + "trusted-cert", apns.certificate().toString());
+            }
+        }
+        o.put("gateway.vendors", String.join(";", names));
+        return o;
+    }
+
     public HttpEmulator emulator(Vendor v) {
         return http.get(v);
+    }
+
+    public ApnsEmulator apns() {
+        return apns;
+    }
+
+    /** What vendor {@code v}'s emulator saw. */
+    public Counts counts(Vendor v) {
+        return v == Vendor.APNS ? apns.counts : http.get(v).counts;
     }
 
     /** Every emulator's counts added up. */
     public long total(
             java.util.function.Function<Counts, java.util.concurrent.atomic.AtomicLong> which) {
-        return http.values().stream().mapToLong(e -> which.apply(e.counts).get()).sum();
+        return http.values().stream().mapToLong(e -> which.apply(e.counts).get()).sum()
+                + (apns == null ? 0 : which.apply(apns.counts).get());
     }
 
     /** Changes every emulator's behaviour. */
     public void behave(Behaviour b) {
         http.values().forEach(e -> e.behave(b));
+        if (apns != null) {
+            apns.behave(b);
+        }
     }
 
     @Override
     public void close() {
         http.values().forEach(HttpEmulator::close);
+        if (apns != null) {
+            apns.close();
+        }
     }
 }

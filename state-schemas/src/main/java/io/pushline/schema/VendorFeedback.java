@@ -8,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * or 5xx: {@code "status":"throttled"}) or has recovered ({@code "status":"recovered"}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"vendor", "status", "code", "ts"})
+@JsonPropertyOrder({"vendor", "status", "code", "retryAfterMs", "ts"})
 public class VendorFeedback {
     public static final String THROTTLED = "throttled";
     public static final String RECOVERED = "recovered";
@@ -16,6 +16,10 @@ public class VendorFeedback {
     public String vendor;
     public String status;
     public Integer code;
+
+    /** A throttle's Retry-After, in ms, when the vendor gave one. */
+    public Long retryAfterMs;
+
     public Long ts;
 
     public VendorFeedback() {}

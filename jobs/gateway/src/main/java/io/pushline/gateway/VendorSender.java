@@ -1,0 +1,256 @@
+package io.pushline.gateway;
+
+import io.pushline.schema.SendRecord;
+import io.pushline.schema.gateway.GatewayReceipt;
+import io.pushline.schema.gateway.SendBatch;
+import io.pushline.vendors.Answer;
+import io.pushline.vendors.VendorClient;
+import io.pushline.vendors.VendorClients;
+import io.pushline.vendors.VendorSettings;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.async.ResultFuture;
+import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+
+/**
+ * Calls one vendor for each batch (Flink async I/O: the call is in the checkpoint while in flight,
+ * and made again after a restore), retries what the vendor could not take (5xx and timeouts after a
+ * doubling backoff, throttles after the vendor's Retry-After) up to {@code retries} times, and
+ * answers each send with a receipt; a throttle also yields one {@code throttled} report for the
+ * pacer, and the first success after it a {@code recovered}. Never fails the job: an exception or
+ * the operator's timeout is a {@code failed} receipt.
+ */
+public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
+    private static final long serialVersionUID = 1L;
+
+    private final VendorSettings settings;
+    private final int retries;
+    private final long backoffMs;
+    private final int connections;
+    private transient VendorClient client;
+    private transient ScheduledExecutorService timers;
+    private transient boolean throttled;
+    private transient List<GatewayReceipt> reports;
+    private transient Counter sent;
+    private transient Counter failed;
+    private transient Counter tokenInvalid;
+    private transient Counter throttles;
+    private transient Counter retried;
+
+    public VendorSender(VendorSettings settings, int retries, long backoffMs, int connections) {
+        this.settings = settings;
+        this.retries = retries;
+        this.backoffMs = backoffMs;
+        this.connections = connections;
+    }
+
+    @Override
+    public void open(OpenContext ctx) throws Exception {
+        client = VendorClients.of(settings, connections);
+        reports = new ArrayList<>();
+        timers =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t =
+                                    new Thread(
+                                            r,
+                                            "pushline-"
+                                                    + settings.vendor().wireName()
+                                                    + "-retries");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        MetricGroup g =
+                getRuntimeContext()
+                        .getMetricGroup()
+                        .addGroup("vendor", settings.vendor().wireName());
+        sent = g.counter("sent");
+        failed = g.counter("failed");
+        tokenInvalid = g.counter("tokenInvalid");
+        throttles = g.counter("throttled");
+        retried = g.counter("retries");
+    }
+
+    @Override
+    public void asyncInvoke(SendBatch batch, ResultFuture<GatewayReceipt> result) {
+        List<GatewayReceipt> out = new ArrayList<>(batch.sends.length + 1);
+        long now = System.currentTimeMillis();
+        List<SendRecord> live = new ArrayList<>(batch.sends.length);
+        for (SendRecord s : batch.sends) {
+            if (s.deadline != null && s.deadline < now) {
+                out.add(receipt(s, GatewayReceipt.FAILED, "expired", 0));
+            } else {
+                live.add(s);
+            }
+        }
+        if (live.isEmpty()) {
+            complete(out, result);
+            return;
+        }
+        call(live, 1, out, result);
+    }
+
+    private void call(
+            List<SendRecord> sends,
+            int attempt,
+            List<GatewayReceipt> out,
+            ResultFuture<GatewayReceipt> result) {
+        client.send(sends)
+                .whenComplete(
+                        (answers, e) -> {
+                            try {
+                                answered(sends, answers, attempt, out, result);
+                            } catch (Throwable t) {
+                                for (SendRecord s : sends) {
+                                    out.add(
+                                            receipt(
+                                                    s,
+                                                    GatewayReceipt.FAILED,
+                                                    "gateway error " + t.getClass().getSimpleName(),
+                                                    attempt));
+                                }
+                                complete(out, result);
+                            }
+                        });
+    }
+
+    /**
+     * Completes a batch with the pacer's reports made since the last completion: a report leaves
+     * with whichever batch completes next, so a throttle is reported as soon as any call returns
+     * and not only when the throttled call has waited out its retries, and the reports of one
+     * subtask stay in the order they were made (unordered async I/O emits in completion order).
+     */
+    private void complete(List<GatewayReceipt> out, ResultFuture<GatewayReceipt> result) {
+        synchronized (reports) {
+            out.addAll(reports);
+            reports.clear();
+            result.complete(out);
+        }
+    }
+
+    private void answered(
+            List<SendRecord> sends,
+            List<Answer> answers,
+            int attempt,
+            List<GatewayReceipt> out,
+            ResultFuture<GatewayReceipt> result) {
+        List<SendRecord> again = new ArrayList<>();
+        long wait = 0;
+        String throttleCode = null;
+        long retryAfter = 0;
+        for (int i = 0; i < sends.size(); i++) {
+            SendRecord s = sends.get(i);
+            Answer a = answers.get(i);
+            switch (a.outcome()) {
+                case SENT:
+                    sent.inc();
+                    out.add(receipt(s, GatewayReceipt.SENT, null, attempt));
+                    break;
+                case TOKEN_INVALID:
+                    tokenInvalid.inc();
+                    GatewayReceipt r = receipt(s, GatewayReceipt.TOKEN_INVALID, null, attempt);
+                    r.token = s.token;
+                    out.add(r);
+                    break;
+                case FAILED:
+                    failed.inc();
+                    out.add(receipt(s, GatewayReceipt.FAILED, a.code(), attempt));
+                    break;
+                default:
+                    if (a.outcome() == Answer.Outcome.THROTTLED) {
+                        throttleCode = a.code();
+                        // up to half again, so the throttled calls of a burst do not all
+                        // come back in the same millisecond
+                        long after = a.retryAfterMs();
+                        retryAfter = Math.max(retryAfter, after);
+                        wait =
+                                Math.max(
+                                        wait,
+                                        after
+                                                + ThreadLocalRandom.current()
+                                                        .nextLong(after / 2 + 1));
+                    } else {
+                        wait = Math.max(wait, backoff(attempt));
+                    }
+                    if (attempt <= retries) {
+                        again.add(s);
+                    } else {
+                        failed.inc();
+                        out.add(receipt(s, GatewayReceipt.FAILED, a.code(), attempt));
+                    }
+            }
+        }
+        synchronized (reports) {
+            if (throttleCode != null) {
+                throttles.inc();
+                if (!throttled) {
+                    throttled = true;
+                    reports.add(feedback(GatewayReceipt.THROTTLED, throttleCode, retryAfter));
+                }
+            } else if (throttled && again.size() < sends.size()) {
+                throttled = false;
+                reports.add(feedback(GatewayReceipt.RECOVERED, null, 0));
+            }
+        }
+        if (again.isEmpty()) {
+            complete(out, result);
+            return;
+        }
+        retried.inc(again.size());
+        timers.schedule(() -> call(again, attempt + 1, out, result), wait, TimeUnit.MILLISECONDS);
+    }
+
+    private long backoff(int attempt) {
+        long b = backoffMs << Math.min(attempt - 1, 10);
+        return b / 2 + ThreadLocalRandom.current().nextLong(b / 2 + 1);
+    }
+
+    private GatewayReceipt receipt(SendRecord s, String type, String code, int calls) {
+        GatewayReceipt r = new GatewayReceipt();
+        r.type = type;
+        r.msgId = s.msgId;
+        r.deviceId = s.deviceId;
+        r.vendor = settings.vendor().wireName();
+        r.ts = System.currentTimeMillis();
+        r.code = code;
+        r.calls = calls;
+        return r;
+    }
+
+    private GatewayReceipt feedback(String type, String code, long retryAfterMs) {
+        GatewayReceipt r = new GatewayReceipt();
+        r.type = type;
+        r.vendor = settings.vendor().wireName();
+        r.ts = System.currentTimeMillis();
+        r.code = code;
+        r.retryAfterMs = retryAfterMs;
+        return r;
+    }
+
+    @Override
+    public void timeout(SendBatch batch, ResultFuture<GatewayReceipt> result) {
+        List<GatewayReceipt> out = new ArrayList<>();
+        Arrays.stream(batch.sends)
+                .forEach(s -> out.add(receipt(s, GatewayReceipt.FAILED, "timeout", 0)));
+        failed.inc(out.size());
+        complete(out, result);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (timers != null) {
+            timers.shutdownNow();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.pushline.schema.gateway;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+/**
+ * What the gateway learnt from a vendor's answer. A receipt of {@code push.receipts} ({@code sent},
+ * {@code failed} with the vendor's code, {@code token_invalid} with the refused token, as the
+ * receipts job reads them), or, with {@code type} {@code throttled} or {@code recovered}, a report
+ * for the pacer on {@code vendor.feedback} ({@link #retryAfterMs} from the vendor's Retry-After).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"type", "msgId", "deviceId", "vendor", "ts", "code", "token"})
+public class GatewayReceipt {
+    public static final String SENT = "sent";
+    public static final String FAILED = "failed";
+    public static final String TOKEN_INVALID = "token_invalid";
+    public static final String THROTTLED = "throttled";
+    public static final String RECOVERED = "recovered";
+
+    public String type;
+    public String msgId;
+    public String deviceId;
+    public String vendor;
+    public long ts;
+    public String code;
+    public String token;
+
+    /** Feedback only. */
+    @JsonIgnore public long retryAfterMs;
+
+    /** How many calls it took (1 when the first answered); not on the topic. */
+    @JsonIgnore public int calls;
+
+    public GatewayReceipt() {}
+
+    @JsonIgnore
+    public boolean isFeedback() {
+        return THROTTLED.equals(type) || RECOVERED.equals(type);
+    }
+}
