@@ -14,7 +14,7 @@ JRE_IMAGE="${JRE_IMAGE:-eclipse-temurin:17-jre}"
 
 (cd "$ROOT" && mvn -B -q -DskipTests -Dspotless.check.skip=true package)
 # module folder under jobs/ -> image name in k8s/base/*.yaml
-for pair in dispatch:dispatch longconn:longconn schedule:schedule recall:recall \
+for pair in dispatch:dispatch longconn:longconn gateway:gateway schedule:schedule recall:recall \
     receipts:receipts audiences:segments sendtime:sendtime; do
   module="${pair%%:*}"
   image="$REGISTRY/pushline-${pair##*:}:$TAG"

@@ -1,8 +1,10 @@
 package io.pushline.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.pushline.common.CommittedRecords;
 import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,10 +13,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The demo's vendor gateways: read every send of the vendor topics and report on it as real
- * gateways would on push.receipts: sent within seconds, then delivered (most), failed with the
- * vendor's code, or token_invalid; some deliveries are clicked. Deterministic per (msgId, device),
- * and counted, so the receipts job's tables can be checked against the counts.
+ * The demo's receipts besides the gateway's: the gateway job's answers from the vendor emulators
+ * (sent, failed with the vendor's code, token_invalid) are read and counted, and for each send a
+ * vendor took, what it would report later from the device is simulated (delivered, most; clicked,
+ * some). The long connection (the app's own servers, no vendor) is simulated whole: sent, then
+ * delivered, failed or token_invalid. Deterministic per (msgId, device), and counted, so the
+ * receipts job's tables can be checked against the counts.
  */
 final class DemoGateways {
     static final String[][] FAIL_CODES = {
@@ -38,25 +42,68 @@ final class DemoGateways {
     /** (key, JSON) records for push.receipts, in event-time order. */
     final List<String[]> receipts = new ArrayList<>();
 
+    /**
+     * (type, msgId, device) already counted: the receipts job counts each step of a lifecycle once,
+     * and a long-connection send that fell back to its vendor channel is the same (msgId, device)
+     * sent twice, first by the app's servers, then by the gateway.
+     */
+    private final java.util.Set<String> counted = new java.util.HashSet<>();
+
+    private int once(String type, SendRecord s) {
+        return counted.add(type + '\0' + s.msgId + '\0' + s.deviceId) ? 1 : 0;
+    }
+
+    /** The gateway's own receipts, already on push.receipts (counted, not produced again). */
+    long gatewayReceipts;
+
     void reportOn(String kafka) {
         List<long[]> order = new ArrayList<>();
         List<String> lines = new ArrayList<>();
-        for (Vendor v : Vendor.values()) {
-            CommittedRecords.readAll(
-                    kafka,
-                    v.topic(),
-                    r -> {
-                        SendRecord s =
-                                Json.read(
-                                        new String(r.value(), StandardCharsets.UTF_8),
-                                        SendRecord.class);
-                        if (s.attempt != null) {
-                            return; // the long-connection job's retries and fallbacks
+        // the long connection is the app's own servers: its sends are reported here whole
+        CommittedRecords.readAll(
+                kafka,
+                Vendor.LONGCONN.topic(),
+                r -> {
+                    SendRecord s =
+                            Json.read(
+                                    new String(r.value(), StandardCharsets.UTF_8),
+                                    SendRecord.class);
+                    if (s.attempt != null) {
+                        return; // the long-connection job's retries and fallbacks
+                    }
+                    sends++;
+                    report(s, order, lines);
+                });
+        // the vendors' answers came from the gateway's calls to the emulators; what a vendor
+        // reports later from the device (delivered, clicked) is simulated for the sends it took
+        CommittedRecords.readAll(
+                kafka,
+                Topics.RECEIPTS,
+                r -> {
+                    JsonNode n =
+                            Json.read(
+                                    new String(r.value(), StandardCharsets.UTF_8), JsonNode.class);
+                    String type = n.path("type").asText();
+                    String vendor = n.path("vendor").asText();
+                    if (vendor.equals(Vendor.LONGCONN.wireName())
+                            || !List.of("sent", "failed", "token_invalid").contains(type)) {
+                        return;
+                    }
+                    gatewayReceipts++;
+                    sends++;
+                    SendRecord s = new SendRecord();
+                    s.msgId = n.path("msgId").asText();
+                    s.deviceId = n.path("deviceId").asText();
+                    s.vendor = vendor;
+                    switch (type) {
+                        case "sent" -> {
+                            sent += once("sent", s);
+                            deviceSide(s, n.path("ts").asLong(), order, lines);
                         }
-                        sends++;
-                        report(s, order, lines);
-                    });
-        }
+                        case "failed" -> failed += once("failed", s);
+                        default -> tokenInvalid += once("token_invalid", s);
+                    }
+                });
         order.sort(Comparator.comparingLong(a -> a[0]));
         for (long[] o : order) {
             String line = lines.get((int) o[1]);
@@ -72,32 +119,45 @@ final class DemoGateways {
         SplittableRandom rnd = new SplittableRandom((s.msgId + "/" + s.deviceId).hashCode());
         long at = s.ts + 500 + rnd.nextInt(2_500);
         add(order, lines, s, "sent", at, null);
-        sent++;
+        sent += once("sent", s);
         double u = rnd.nextDouble();
         if (u < 0.01) {
             add(order, lines, s, "token_invalid", at + 300 + rnd.nextInt(700), null);
-            tokenInvalid++;
+            tokenInvalid += once("token_invalid", s);
             return;
         }
         if (u < 0.035) {
             String code = code(s.vendor, rnd);
             add(order, lines, s, "failed", at + 300 + rnd.nextInt(700), code);
-            failed++;
+            failed += once("failed", s);
             return;
         }
         if (u < 0.95) {
-            // most within seconds, a tail of devices that were offline for minutes
-            long latency =
-                    rnd.nextDouble() < 0.9
-                            ? 200 + (long) (rnd.nextDouble() * rnd.nextDouble() * 8_000)
-                            : 30_000 + rnd.nextInt(600_000);
-            long deliveredAt = at + latency;
-            add(order, lines, s, "delivered", deliveredAt, null);
-            delivered++;
-            if (rnd.nextDouble() < 0.08) {
-                add(order, lines, s, "clicked", deliveredAt + 2_000 + rnd.nextInt(900_000), null);
-                clicked++;
-            }
+            delivered(s, at, rnd, order, lines);
+        }
+    }
+
+    /** A vendor's delivery and click reports for a send it accepted at {@code at}. */
+    private void deviceSide(SendRecord s, long at, List<long[]> order, List<String> lines) {
+        SplittableRandom rnd = new SplittableRandom((s.msgId + "/" + s.deviceId).hashCode());
+        if (rnd.nextDouble() < 0.95) {
+            delivered(s, at, rnd, order, lines);
+        }
+    }
+
+    private void delivered(
+            SendRecord s, long at, SplittableRandom rnd, List<long[]> order, List<String> lines) {
+        // most within seconds, a tail of devices that were offline for minutes
+        long latency =
+                rnd.nextDouble() < 0.9
+                        ? 200 + (long) (rnd.nextDouble() * rnd.nextDouble() * 8_000)
+                        : 30_000 + rnd.nextInt(600_000);
+        long deliveredAt = at + latency;
+        add(order, lines, s, "delivered", deliveredAt, null);
+        delivered += once("delivered", s);
+        if (rnd.nextDouble() < 0.08) {
+            add(order, lines, s, "clicked", deliveredAt + 2_000 + rnd.nextInt(900_000), null);
+            clicked += once("clicked", s);
         }
     }
 

@@ -36,15 +36,20 @@ final class DemoReceipts {
     static int run(LocalStack stack, Path dir) throws Exception {
         String kafka = stack.kafkaBootstrap();
         DemoCommand.step(
-                "[8/9] vendor gateways report on every send (push.receipts); the receipts job"
-                        + " (bounded) writes metrics, lifecycles and unbinds");
+                "[8/9] the gateway job sends to the vendor emulators with each vendor's protocol;"
+                        + " their answers and the devices' reports (push.receipts) go through the"
+                        + " receipts job (bounded): metrics, lifecycles and unbinds");
+        long unbindsBefore = unbinds(kafka);
+        DemoVendors.run(stack, dir);
         long ts = System.nanoTime();
         DemoGateways gateways = new DemoGateways();
         gateways.reportOn(kafka);
         DemoTopics.produce(kafka, Topics.RECEIPTS, gateways.receipts);
         System.out.printf(
-                "      %,d receipts for %,d sends: %,d delivered, %,d clicked, %,d failed, %,d tokens"
-                        + " invalid (%.1f s)%n",
+                "      %,d receipts from the gateway and %,d reported from devices and the long"
+                        + " connection, for %,d sends: %,d delivered, %,d clicked, %,d failed, %,d"
+                        + " tokens invalid (%.1f s)%n",
+                gateways.gatewayReceipts,
                 gateways.receipts.size(),
                 gateways.sends,
                 gateways.delivered,
@@ -52,7 +57,6 @@ final class DemoReceipts {
                 gateways.failed,
                 gateways.tokenInvalid,
                 DemoCommand.secs(ts));
-        long unbindsBefore = unbinds(kafka);
 
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
         opts.put(CommonOptions.KAFKA_BOUNDED.key(), "true");
@@ -95,7 +99,8 @@ final class DemoReceipts {
                 });
         MetricRow total = totals(stack);
         long unbinds = unbinds(kafka) - unbindsBefore;
-        long events = decisions[0] + decisions[1] + gateways.receipts.size();
+        long events =
+                decisions[0] + decisions[1] + gateways.receipts.size() + gateways.gatewayReceipts;
         System.out.printf(
                 "      receipts job: %,d decisions and receipts in %.1f s = %,.0f events/s%n",
                 events, jobSecs, events / jobSecs);

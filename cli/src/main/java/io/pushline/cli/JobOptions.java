@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.dispatch.DispatchOptions;
+import io.pushline.gateway.GatewayOptions;
 import io.pushline.longconn.LongconnOptions;
 import io.pushline.recall.RecallOptions;
 import io.pushline.receipts.ReceiptsOptions;
@@ -44,6 +45,12 @@ record JobOptions(
                             "longconn.",
                             LongconnOptions.own(),
                             LongconnOptions.accepted()),
+                    new JobOptions(
+                            "Gateway job (`gateway`)",
+                            "io.pushline.gateway.GatewayJob",
+                            "gateway.",
+                            GatewayOptions.own(),
+                            GatewayOptions.accepted()),
                     new JobOptions(
                             "Segment build (`audience build`, SegmentsJob)",
                             "io.pushline.segments.SegmentsJob",

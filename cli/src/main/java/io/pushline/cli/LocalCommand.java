@@ -1,6 +1,7 @@
 package io.pushline.cli;
 
 import io.pushline.common.Cli;
+import io.pushline.emulators.Emulators;
 import io.pushline.local.LocalStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,8 +31,9 @@ final class LocalCommand implements Callable<Integer> {
             name = "up",
             mixinStandardHelpOptions = true,
             description = {
-                "Run the embedded stack (Kafka KRaft, HBase) in the foreground until Ctrl-C;"
-                        + " prints and writes DIR/local.env."
+                "Run the embedded stack (Kafka KRaft, HBase) and the vendor emulators in the"
+                        + " foreground until Ctrl-C; prints and writes DIR/local.env and"
+                        + " DIR/gateway.env."
             })
     static final class Up implements Callable<Integer> {
         @Option(names = "--dir", paramLabel = "DIR", description = "Default: .pushline.")
@@ -43,6 +45,8 @@ final class LocalCommand implements Callable<Integer> {
             System.out.println("Starting Kafka (KRaft) and HBase under " + home + " ...");
             long t0 = System.nanoTime();
             LocalStack stack = LocalStack.start(home, LocalStack.DEFAULT_START_TIMEOUT);
+            Emulators emulators = LocalEmulators.start(home, LocalEmulators.LOCAL);
+            Path gatewayEnv = LocalEmulators.write(home, emulators);
             CountDownLatch stopped = new CountDownLatch(1);
             Path envFile = home.resolve("local.env");
             Runtime.getRuntime()
@@ -51,8 +55,10 @@ final class LocalCommand implements Callable<Integer> {
                                     () -> {
                                         System.out.println("Stopping the local stack ...");
                                         stack.close();
+                                        emulators.close();
                                         try {
                                             Files.deleteIfExists(envFile);
+                                            Files.deleteIfExists(gatewayEnv);
                                         } catch (Exception ignored) {
                                             // Best effort: a stale file only points at closed
                                             // ports.
@@ -64,8 +70,10 @@ final class LocalCommand implements Callable<Integer> {
             System.out.print(stack.envLines());
             System.out.printf(
                     "Up in %.1f s. Wrote %s. Topics: push.requests, device.events, push.decisions,"
-                            + " push.dlq, push.vendor.*. Ctrl-C stops.%n",
-                    (System.nanoTime() - t0) / 1e9, envFile);
+                            + " push.dlq, push.vendor.*. Vendor emulators (APNs, FCM, Huawei,"
+                            + " Honor, Xiaomi, OPPO, vivo) on 127.0.0.1, the gateway's options in"
+                            + " %s. Ctrl-C stops.%n",
+                    (System.nanoTime() - t0) / 1e9, envFile, gatewayEnv);
             System.out.flush();
             stopped.await();
             return 0;

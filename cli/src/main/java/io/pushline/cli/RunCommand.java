@@ -7,6 +7,8 @@ import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.dispatch.DispatchJob;
 import io.pushline.dispatch.DispatchOptions;
+import io.pushline.gateway.GatewayJob;
+import io.pushline.gateway.GatewayOptions;
 import io.pushline.local.LocalFlink;
 import io.pushline.local.LocalStack;
 import io.pushline.longconn.LongconnJob;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ./pushline run dispatch|receipts|longconn|all [--key value ...]}: a job, or every
+ * {@code ./pushline run dispatch|receipts|longconn|gateway|all [--key value ...]}: a job, or every
  * streaming job, on a local MiniCluster.
  */
 @Command(
@@ -56,13 +58,14 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
                     "--" + DispatchOptions.REMINDERS_ENABLED.key(),
                     "true");
 
-    @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn or all")
+    @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn, gateway or all")
     String job;
 
     @Override
     public Integer call() throws Exception {
-        if (!List.of("dispatch", "receipts", "longconn", "all").contains(job)) {
-            throw new UsageException("run: JOB is dispatch, receipts, longconn or all, not " + job);
+        if (!List.of("dispatch", "receipts", "longconn", "gateway", "all").contains(job)) {
+            throw new UsageException(
+                    "run: JOB is dispatch, receipts, longconn, gateway or all, not " + job);
         }
         return job.equals("all") ? runAll(jobOptions()) : runOne(job, jobOptions());
     }
@@ -73,6 +76,9 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
         if (name.equals("dispatch")) {
             all.addAll(LIVE_DISPATCH);
         }
+        if (name.equals("gateway")) {
+            all.addAll(LocalEnv.gatewayOptions(home));
+        }
         all.addAll(args);
         Configuration options =
                 OptionsParser.parse(
@@ -80,6 +86,7 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
                         switch (name) {
                             case "dispatch" -> DispatchOptions.accepted();
                             case "longconn" -> LongconnOptions.accepted();
+                            case "gateway" -> GatewayOptions.accepted();
                             default -> ReceiptsOptions.accepted();
                         });
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
@@ -98,6 +105,7 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
                 switch (name) {
                     case "dispatch" -> DispatchJob.start(env, options);
                     case "longconn" -> LongconnJob.start(env, options);
+                    case "gateway" -> GatewayJob.start(env, options);
                     default -> ReceiptsJob.start(env, options);
                 };
         System.out.printf(
@@ -120,14 +128,16 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
     }
 
     /**
-     * Every streaming job (dispatch with the inbox writer, receipts, long connection) on one local
-     * MiniCluster, each at parallelism 2 in slots of its own, until Ctrl-C. Options go to every job
-     * that accepts them.
+     * Every streaming job (dispatch with the inbox writer, receipts, long connection, the gateway
+     * to the vendors, pointed at local up's emulators by its gateway.env) on one local MiniCluster,
+     * each at parallelism 2 in slots of its own, until Ctrl-C. Options go to every job that accepts
+     * them.
      */
     static int runAll(List<String> args) throws Exception {
         Path home = LocalStack.defaultDir();
         List<String> all = new ArrayList<>(localEnvDefaults(home));
         all.addAll(LIVE_DISPATCH);
+        all.addAll(LocalEnv.gatewayOptions(home));
         all.addAll(args);
         Map<String, ConfigOption<?>> accepted = new LinkedHashMap<>();
         for (ConfigOption<?> o : DispatchOptions.accepted()) {
@@ -139,6 +149,9 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
         for (ConfigOption<?> o : LongconnOptions.accepted()) {
             accepted.put(o.key(), o);
         }
+        for (ConfigOption<?> o : GatewayOptions.accepted()) {
+            accepted.put(o.key(), o);
+        }
         Configuration options =
                 OptionsParser.parse(all.toArray(new String[0]), new ArrayList<>(accepted.values()));
         OptionsParser.require(options, CommonOptions.KAFKA_BOOTSTRAP);
@@ -147,7 +160,7 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
         if (LocalFlink.findConfDir() != null) {
             LocalFlink.productionCheckpoints().forEach(flink::setString);
         }
-        int jobs = 3;
+        int jobs = 4;
         MiniClusterConfiguration cluster =
                 new MiniClusterConfiguration.Builder()
                         .setConfiguration(flink)
@@ -166,6 +179,9 @@ final class RunCommand extends JobOptionArgs.Command implements Callable<Integer
             StreamExecutionEnvironment longconn = env(flink);
             LongconnJob.wire(longconn, options);
             started.put("longconn", submit(mini, longconn));
+            StreamExecutionEnvironment gateway = env(flink);
+            GatewayJob.wire(gateway, options);
+            started.put("gateway", submit(mini, gateway));
             started.forEach((n, id) -> System.out.printf("%s job %s running%n", n, id));
             System.out.printf(
                     "all jobs on one MiniCluster against %s. Ctrl-C stops them.%n", stack(options));

@@ -47,4 +47,27 @@ public final class LocalEnv {
         }
         return env;
     }
+
+    /** Where {@code local up} writes the gateway's options for the vendor emulators it runs. */
+    public static final String GATEWAY_FILE = "gateway.env";
+
+    /**
+     * The gateway's options for the emulators {@code ./pushline local up} runs ({@code --key value}
+     * from {@code gateway.env} under {@code home}; secrets as {@code ${file:..}}), empty when it
+     * wrote none.
+     */
+    public static List<String> gatewayOptions(Path home) throws IOException {
+        List<String> out = new ArrayList<>();
+        Path file = home.resolve(GATEWAY_FILE);
+        if (Files.isRegularFile(file)) {
+            for (String line : Files.readAllLines(file)) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && !line.startsWith("#")) {
+                    out.add("--" + line.substring(0, eq).trim());
+                    out.add(line.substring(eq + 1).trim());
+                }
+            }
+        }
+        return out;
+    }
 }

@@ -169,10 +169,14 @@ public final class ApnsEmulator implements AutoCloseable {
             return false;
         }
         try {
-            Signature s = Signature.getInstance("SHA256withECDSAinP1363Format");
+            byte[] sig = Base64.getUrlDecoder().decode(parts[2]);
+            // JWS's ES256 is the 64-byte r||s; Pushy 0.15 sends the DER form, which APNs takes
+            Signature s =
+                    Signature.getInstance(
+                            sig.length == 64 ? "SHA256withECDSAinP1363Format" : "SHA256withECDSA");
             s.initVerify(key.getPublic());
             s.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
-            return s.verify(Base64.getUrlDecoder().decode(parts[2]));
+            return s.verify(sig);
         } catch (Exception e) {
             return false;
         }

@@ -49,8 +49,11 @@ final class Http implements AutoCloseable {
 
     Http(VendorSettings s) {
         this.timeout = Duration.ofMillis(s.timeoutMs());
+        // Two threads complete the answers: a cached pool (the client's default) made a thread
+        // per call in flight, hundreds per vendor, and the machine spent its time switching.
         this.threads =
-                Executors.newCachedThreadPool(
+                Executors.newFixedThreadPool(
+                        2,
                         r -> {
                             Thread t = new Thread(r, "pushline-" + s.vendor().wireName() + "-http");
                             t.setDaemon(true);
