@@ -27,7 +27,16 @@ public class PacingControl {
     /** THROTTLED: the vendor's status code (429, 503...), for metrics and logs. */
     public int code;
 
+    /** THROTTLED: the vendor's Retry-After in ms (0: none given). */
+    public long retryAfterMs;
+
     public PacingControl() {}
+
+    public static PacingControl feedback(String vendor, String kind, int code, long retryAfterMs) {
+        PacingControl c = feedback(vendor, kind, code);
+        c.retryAfterMs = retryAfterMs;
+        return c;
+    }
 
     public static PacingControl feedback(String vendor, String kind, int code) {
         PacingControl c = new PacingControl();

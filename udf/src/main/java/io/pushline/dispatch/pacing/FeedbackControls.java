@@ -38,7 +38,12 @@ public class FeedbackControls extends TextRecordFunction<PacingControl> {
                 VendorFeedback.THROTTLED.equals(f.status)
                         ? PacingControl.THROTTLED
                         : PacingControl.RECOVERED;
-        out.collect(PacingControl.feedback(f.vendor, kind, f.code == null ? 0 : f.code));
+        out.collect(
+                PacingControl.feedback(
+                        f.vendor,
+                        kind,
+                        f.code == null ? 0 : f.code,
+                        f.retryAfterMs == null ? 0 : Math.max(0, f.retryAfterMs)));
     }
 
     private static void reject(Context ctx, String reason, String text) {

@@ -175,6 +175,8 @@ public class Pacer extends AbstractStreamOperator<SendRecord>
                     m.cuts.inc();
                     LOG.warn("{} throttles (code {}): rate cut to {}/s", key(), c.code, s.rate);
                 }
+                // after the cut: the pause is what the new rate earns in the vendor's Retry-After
+                VendorPacer.pause(s, now, c.retryAfterMs);
                 m.throttleReports.inc();
                 break;
             case PacingControl.RECOVERED:

@@ -119,6 +119,26 @@ public final class VendorPacer {
         return true;
     }
 
+    /** The longest pause a Retry-After may ask for: a vendor's typo must not stop a channel. */
+    public static final long MAX_PAUSE_MS = 60_000;
+
+    /**
+     * A throttle that said how long to wait (the vendor's Retry-After): nothing leaves for that
+     * long. The buckets are set back by what the rate earns in that time, so the pause needs no
+     * state of its own and ends as the buckets refill; applied to every such report, also within
+     * the cut's cooldown. The rate starts to recover when the pause ends, not during it.
+     */
+    public static void pause(VendorPacing s, long now, long retryAfterMs) {
+        if (retryAfterMs <= 0) {
+            return;
+        }
+        long pause = Math.min(retryAfterMs, MAX_PAUSE_MS);
+        s.cutAt = Math.max(s.cutAt, now + pause - COOLDOWN_MS);
+        double owed = s.rate * pause / 1000.0;
+        s.tokens = Math.min(s.tokens, 1.0 - owed);
+        s.peak = Math.min(s.peak, 1.0 - owed * PEAK);
+    }
+
     /** A recovery report: additive recovery starts now instead of after the cooldown. */
     public static void recovered(VendorPacing s, long now) {
         if (s.cutAt != Long.MIN_VALUE) {
