@@ -173,6 +173,12 @@ final class PushFastPath {
         if (r.retryAfterSeconds > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, r.retryAfterSeconds);
         }
+        if (r.status == 413) {
+            // the body is left unread, so the connection cannot carry another call: say so, or
+            // a keep-alive client sends its next call on a connection about to close (seen in
+            // AppApiITCase: "header parser received no bytes")
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
         answer(response, callback, start, r.status, Server.errorBody(r.getMessage(), r.field));
     }
 
