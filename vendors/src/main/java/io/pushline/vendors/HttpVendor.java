@@ -6,7 +6,9 @@ import io.pushline.schema.Json;
 import io.pushline.schema.SendRecord;
 import io.pushline.schema.Vendor;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /** What the HTTP vendors share: settings, one connection pool, reading whole-call failures. */
@@ -90,8 +92,8 @@ abstract class HttpVendor implements VendorClient {
     }
 
     /** A send's token set, for reading which of a batch the vendor refused. */
-    static java.util.Set<String> set(JsonNode array) {
-        java.util.Set<String> s = new java.util.HashSet<>();
+    static Set<String> set(JsonNode array) {
+        Set<String> s = new HashSet<>();
         if (array != null && array.isArray()) {
             array.forEach(t -> s.add(t.asText()));
         } else if (array != null && array.isTextual()) {

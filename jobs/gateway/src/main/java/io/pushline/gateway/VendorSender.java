@@ -86,7 +86,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         List<SendRecord> live = new ArrayList<>(batch.sends.length);
         for (SendRecord s : batch.sends) {
             if (s.deadline != null && s.deadline < now) {
-                out.add(receipt(s, GatewayReceipt.FAILED, "expired", 0));
+                out.add(receipt(s, GatewayReceipt.FAILED, "expired"));
             } else {
                 live.add(s);
             }
@@ -114,8 +114,8 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
                                             receipt(
                                                     s,
                                                     GatewayReceipt.FAILED,
-                                                    "gateway error " + t.getClass().getSimpleName(),
-                                                    attempt));
+                                                    "gateway error "
+                                                            + t.getClass().getSimpleName()));
                                 }
                                 complete(out, result);
                             }
@@ -152,17 +152,17 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
             switch (a.outcome()) {
                 case SENT:
                     sent.inc();
-                    out.add(receipt(s, GatewayReceipt.SENT, null, attempt));
+                    out.add(receipt(s, GatewayReceipt.SENT, null));
                     break;
                 case TOKEN_INVALID:
                     tokenInvalid.inc();
-                    GatewayReceipt r = receipt(s, GatewayReceipt.TOKEN_INVALID, null, attempt);
+                    GatewayReceipt r = receipt(s, GatewayReceipt.TOKEN_INVALID, null);
                     r.token = s.token;
                     out.add(r);
                     break;
                 case FAILED:
                     failed.inc();
-                    out.add(receipt(s, GatewayReceipt.FAILED, a.code(), attempt));
+                    out.add(receipt(s, GatewayReceipt.FAILED, a.code()));
                     break;
                 default:
                     if (a.outcome() == Answer.Outcome.THROTTLED) {
@@ -184,7 +184,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
                         again.add(s);
                     } else {
                         failed.inc();
-                        out.add(receipt(s, GatewayReceipt.FAILED, a.code(), attempt));
+                        out.add(receipt(s, GatewayReceipt.FAILED, a.code()));
                     }
             }
         }
@@ -213,7 +213,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         return b / 2 + ThreadLocalRandom.current().nextLong(b / 2 + 1);
     }
 
-    private GatewayReceipt receipt(SendRecord s, String type, String code, int calls) {
+    private GatewayReceipt receipt(SendRecord s, String type, String code) {
         GatewayReceipt r = new GatewayReceipt();
         r.type = type;
         r.msgId = s.msgId;
@@ -221,7 +221,6 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         r.vendor = settings.vendor().wireName();
         r.ts = System.currentTimeMillis();
         r.code = code;
-        r.calls = calls;
         return r;
     }
 
@@ -239,7 +238,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
     public void timeout(SendBatch batch, ResultFuture<GatewayReceipt> result) {
         List<GatewayReceipt> out = new ArrayList<>();
         Arrays.stream(batch.sends)
-                .forEach(s -> out.add(receipt(s, GatewayReceipt.FAILED, "timeout", 0)));
+                .forEach(s -> out.add(receipt(s, GatewayReceipt.FAILED, "timeout")));
         failed.inc(out.size());
         complete(out, result);
     }

@@ -30,9 +30,6 @@ public class GatewayReceipt {
     /** Feedback only. */
     @JsonIgnore public long retryAfterMs;
 
-    /** How many calls it took (1 when the first answered); not on the topic. */
-    @JsonIgnore public int calls;
-
     public GatewayReceipt() {}
 
     @JsonIgnore
