@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
             ApiBench.class,
             ChaosBench.class,
             HostileBench.class,
+            GatewayBench.class,
             JmhCommand.class
         })
 final class Benches implements Callable<Integer> {

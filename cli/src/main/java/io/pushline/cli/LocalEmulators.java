@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 /**
@@ -27,22 +26,7 @@ final class LocalEmulators {
 
     /** The gateway's options for {@code e}, secrets moved to files under {@code home/emulators}. */
     static Map<String, String> options(Path home, Emulators e) throws IOException {
-        Map<String, String> o = e.gatewayOptions();
-        Path dir = home.resolve("emulators");
-        Files.createDirectories(dir);
-        for (Map.Entry<String, String> kv : o.entrySet()) {
-            if (kv.getKey().endsWith(".secret")) {
-                Path f = dir.resolve(kv.getKey() + ".txt");
-                Files.deleteIfExists(f);
-                Files.createFile(
-                        f,
-                        PosixFilePermissions.asFileAttribute(
-                                PosixFilePermissions.fromString("rw-------")));
-                Files.writeString(f, kv.getValue(), StandardCharsets.UTF_8);
-                kv.setValue("${file:" + f.toAbsolutePath() + "}");
-            }
-        }
-        return o;
+        return e.gatewayOptions(home.resolve("emulators"));
     }
 
     /** Writes {@code gateway.env} under {@code home}. */

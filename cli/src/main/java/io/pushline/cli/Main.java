@@ -73,7 +73,7 @@ public final class Main implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = {
                 "Benchmarks (gate, audience, pacing, reminders, sendtime, nightly, receipts,"
-                        + " latency, longconn, inbox, api, chaos, hostile, jmh); ./pushline bench"
+                        + " latency, longconn, inbox, api, chaos, hostile, gateway, jmh); ./pushline bench"
                         + " --help lists them with their options."
             })
     static final class Bench implements Callable<Integer> {

@@ -45,6 +45,8 @@ public final class ApnsEmulator implements AutoCloseable {
     private volatile Behaviour behaviour;
     private double bucket = 1;
     private long bucketAt = System.nanoTime();
+    private final java.util.Set<String> verified =
+            java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ApnsEmulator(Path dir, Behaviour behaviour) throws Exception {
         this.behaviour = behaviour;
@@ -145,6 +147,10 @@ public final class ApnsEmulator implements AutoCloseable {
     }
 
     private synchronized boolean admit(Behaviour b) {
+        if (b.throttleShare() > 0 && ThreadLocalRandom.current().nextDouble() < b.throttleShare()) {
+            counts.throttled.incrementAndGet();
+            return false;
+        }
         double q = b.quotaPerSecond();
         if (q <= 0) {
             return true;
@@ -160,7 +166,26 @@ public final class ApnsEmulator implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether the provider token is ours. A verified token is remembered, as APNs does: a client
+     * reuses its token for up to an hour, and checking the signature on every call would cost this
+     * emulator more CPU than the gateway spends on the call.
+     */
     private boolean signedByUs(String authorization) {
+        if (verified.contains(authorization)) {
+            return true;
+        }
+        if (!verify(authorization)) {
+            return false;
+        }
+        if (verified.size() > 1_000) {
+            verified.clear();
+        }
+        verified.add(authorization);
+        return true;
+    }
+
+    private boolean verify(String authorization) {
         if (!authorization.startsWith("bearer ")) {
             return false;
         }

@@ -10,10 +10,11 @@ public record Behaviour(
         double invalidShare,
         double quotaPerSecond,
         int retryAfterSeconds,
-        double errorShare) {
+        double errorShare,
+        double throttleShare) {
 
     /** Answers at once, refuses only {@code invalid...} tokens, no quota, no errors. */
-    public static final Behaviour PLAIN = new Behaviour(0, 0, 0, 1, 0);
+    public static final Behaviour PLAIN = new Behaviour(0, 0, 0, 1, 0, 0);
 
     public Behaviour {
         if (latencyMs < 0
@@ -22,25 +23,36 @@ public record Behaviour(
                 || quotaPerSecond < 0
                 || retryAfterSeconds < 0
                 || errorShare < 0
-                || errorShare > 1) {
+                || errorShare > 1
+                || throttleShare < 0
+                || throttleShare > 1) {
             throw new IllegalArgumentException("emulator behaviour out of range: " + this);
         }
     }
 
     public Behaviour withLatency(long ms) {
-        return new Behaviour(ms, invalidShare, quotaPerSecond, retryAfterSeconds, errorShare);
+        return new Behaviour(
+                ms, invalidShare, quotaPerSecond, retryAfterSeconds, errorShare, throttleShare);
     }
 
     public Behaviour withInvalidShare(double share) {
-        return new Behaviour(latencyMs, share, quotaPerSecond, retryAfterSeconds, errorShare);
+        return new Behaviour(
+                latencyMs, share, quotaPerSecond, retryAfterSeconds, errorShare, throttleShare);
     }
 
     public Behaviour withQuota(double perSecond) {
-        return new Behaviour(latencyMs, invalidShare, perSecond, retryAfterSeconds, errorShare);
+        return new Behaviour(
+                latencyMs, invalidShare, perSecond, retryAfterSeconds, errorShare, throttleShare);
     }
 
     public Behaviour withErrorShare(double share) {
-        return new Behaviour(latencyMs, invalidShare, quotaPerSecond, retryAfterSeconds, share);
+        return new Behaviour(
+                latencyMs, invalidShare, quotaPerSecond, retryAfterSeconds, share, throttleShare);
+    }
+
+    public Behaviour withThrottleShare(double share) {
+        return new Behaviour(
+                latencyMs, invalidShare, quotaPerSecond, retryAfterSeconds, errorShare, share);
     }
 
     /** Whether the vendor considers this token invalid (stable per token). */

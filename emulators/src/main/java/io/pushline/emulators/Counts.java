@@ -21,10 +21,7 @@ public final class Counts {
     /** Counts an accepted send of {@code collapseId} to {@code token}. */
     void accept(String collapseId, String token) {
         accepted.incrementAndGet();
-        long h =
-                collapseId.hashCode() * 0x9E3779B97F4A7C15L
-                        ^ token.hashCode() * 0xC2B2AE3D27D4EB4FL;
-        h ^= (long) token.length() << 32 | collapseId.length();
+        long h = LongSet.pair(collapseId, token);
         if (!seen.add(h)) {
             resends.incrementAndGet();
         }
@@ -41,45 +38,5 @@ public final class Counts {
                 errors.get(),
                 resends.get(),
                 unauthorized.get());
-    }
-
-    /** A set of 64-bit hashes in open addressing: millions of sends without boxing. */
-    static final class LongSet {
-        private long[] slots = new long[1 << 16];
-        private int size;
-        private boolean hasZero;
-
-        synchronized boolean add(long v) {
-            if (v == 0) {
-                boolean was = hasZero;
-                hasZero = true;
-                return !was;
-            }
-            if (size * 2 >= slots.length) {
-                grow();
-            }
-            int mask = slots.length - 1;
-            for (int i = (int) (v ^ (v >>> 29)) & mask; ; i = (i + 1) & mask) {
-                if (slots[i] == v) {
-                    return false;
-                }
-                if (slots[i] == 0) {
-                    slots[i] = v;
-                    size++;
-                    return true;
-                }
-            }
-        }
-
-        private void grow() {
-            long[] old = slots;
-            slots = new long[old.length * 2];
-            size = 0;
-            for (long v : old) {
-                if (v != 0) {
-                    add(v);
-                }
-            }
-        }
     }
 }

@@ -147,6 +147,30 @@ public final class Emulators implements AutoCloseable {
         return o;
     }
 
+    /**
+     * {@link #gatewayOptions()} with each secret moved to an owner-only file under {@code dir} and
+     * given as {@code ${file:..}}: what a command line or a log may show.
+     */
+    public Map<String, String> gatewayOptions(Path dir) throws IOException {
+        Map<String, String> o = gatewayOptions();
+        java.nio.file.Files.createDirectories(dir);
+        for (Map.Entry<String, String> kv : o.entrySet()) {
+            if (kv.getKey().endsWith(".secret")) {
+                Path f = dir.resolve(kv.getKey() + ".txt");
+                java.nio.file.Files.deleteIfExists(f);
+                java.nio.file.Files.createFile(
+                        f,
+                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString(
+                                        "rw-------")));
+                java.nio.file.Files.writeString(
+                        f, kv.getValue(), java.nio.charset.StandardCharsets.UTF_8);
+                kv.setValue("${file:" + f.toAbsolutePath() + "}");
+            }
+        }
+        return o;
+    }
+
     public HttpEmulator emulator(Vendor v) {
         return http.get(v);
     }

@@ -198,6 +198,11 @@ public abstract class HttpEmulator implements AutoCloseable {
 
     /** Whether the quota lets {@code n} sends through now; counts them when it does not. */
     protected synchronized boolean admit(int n) {
+        double share = behaviour.throttleShare();
+        if (share > 0 && ThreadLocalRandom.current().nextDouble() < share) {
+            counts.throttled.addAndGet(n);
+            return false;
+        }
         double q = behaviour.quotaPerSecond();
         if (q <= 0) {
             return true;

@@ -44,6 +44,8 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
     private transient Counter tokenInvalid;
     private transient Counter throttles;
     private transient Counter retried;
+    private final java.util.concurrent.atomic.AtomicLong inFlight =
+            new java.util.concurrent.atomic.AtomicLong();
 
     public VendorSender(VendorSettings settings, int retries, long backoffMs, int connections) {
         this.settings = settings;
@@ -77,10 +79,13 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         tokenInvalid = g.counter("tokenInvalid");
         throttles = g.counter("throttled");
         retried = g.counter("retries");
+        // sends taken and not yet answered: what a restore may send again
+        g.gauge("inFlightSends", () -> Math.max(0, inFlight.get()));
     }
 
     @Override
     public void asyncInvoke(SendBatch batch, ResultFuture<GatewayReceipt> result) {
+        inFlight.addAndGet(batch.sends.length);
         List<GatewayReceipt> out = new ArrayList<>(batch.sends.length + 1);
         long now = System.currentTimeMillis();
         List<SendRecord> live = new ArrayList<>(batch.sends.length);
@@ -95,19 +100,20 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
             complete(out, result);
             return;
         }
-        call(live, 1, out, result);
+        call(live, 1, out, result, now);
     }
 
     private void call(
             List<SendRecord> sends,
             int attempt,
             List<GatewayReceipt> out,
-            ResultFuture<GatewayReceipt> result) {
+            ResultFuture<GatewayReceipt> result,
+            long started) {
         client.send(sends)
                 .whenComplete(
                         (answers, e) -> {
                             try {
-                                answered(sends, answers, attempt, out, result);
+                                answered(sends, answers, attempt, out, result, started);
                             } catch (Throwable t) {
                                 for (SendRecord s : sends) {
                                     out.add(
@@ -129,6 +135,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
      * subtask stay in the order they were made (unordered async I/O emits in completion order).
      */
     private void complete(List<GatewayReceipt> out, ResultFuture<GatewayReceipt> result) {
+        inFlight.addAndGet(-out.size());
         synchronized (reports) {
             out.addAll(reports);
             reports.clear();
@@ -141,7 +148,8 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
             List<Answer> answers,
             int attempt,
             List<GatewayReceipt> out,
-            ResultFuture<GatewayReceipt> result) {
+            ResultFuture<GatewayReceipt> result,
+            long started) {
         List<SendRecord> again = new ArrayList<>();
         long wait = 0;
         String throttleCode = null;
@@ -188,6 +196,10 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
                     }
             }
         }
+        long took = System.currentTimeMillis() - started;
+        for (int i = out.size() - (sends.size() - again.size()); i < out.size(); i++) {
+            out.get(i).latencyMs = took;
+        }
         synchronized (reports) {
             if (throttleCode != null) {
                 throttles.inc();
@@ -205,7 +217,8 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
             return;
         }
         retried.inc(again.size());
-        timers.schedule(() -> call(again, attempt + 1, out, result), wait, TimeUnit.MILLISECONDS);
+        timers.schedule(
+                () -> call(again, attempt + 1, out, result, started), wait, TimeUnit.MILLISECONDS);
     }
 
     private long backoff(int attempt) {

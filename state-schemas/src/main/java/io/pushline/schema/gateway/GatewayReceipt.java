@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * for the pacer on {@code vendor.feedback} ({@link #retryAfterMs} from the vendor's Retry-After).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"type", "msgId", "deviceId", "vendor", "ts", "code", "token"})
+@JsonPropertyOrder({"type", "msgId", "deviceId", "vendor", "ts", "code", "token", "latencyMs"})
 public class GatewayReceipt {
     public static final String SENT = "sent";
     public static final String FAILED = "failed";
@@ -26,6 +26,12 @@ public class GatewayReceipt {
     public long ts;
     public String code;
     public String token;
+
+    /**
+     * Receipts of an answer: milliseconds from the gateway's first call for the send to the answer
+     * it went by, its retries included (what a vendor's latency and throttles cost a send).
+     */
+    public Long latencyMs;
 
     /** Feedback only. */
     @JsonIgnore public long retryAfterMs;
