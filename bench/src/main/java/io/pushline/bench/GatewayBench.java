@@ -128,10 +128,17 @@ final class GatewayBench extends Bench {
                     GatewayTally tally = new GatewayTally(kafka.bootstrapServers())) {
                 cluster.start();
                 URI rest = cluster.getRestAddress().get();
+                System.out.println("  Flink REST (the job's metrics): " + rest);
                 tally.start();
                 JobClient job = start(rest, conf, kafka.bootstrapServers(), emulators, dir);
                 try {
-                    return new Run(cluster, FlinkRest.at(rest), job, tally, emulators, n).go();
+                    int exit = new Run(cluster, FlinkRest.at(rest), job, tally, emulators, n).go();
+                    if (tally.distinct() < n) {
+                        System.out.println(
+                                "  without a receipt (msgId/device): "
+                                        + GatewaySends.missing(split, tally::answered, 10));
+                    }
+                    return exit;
                 } finally {
                     if (!job.getJobStatus().get().isGloballyTerminalState()) {
                         job.cancel().get();

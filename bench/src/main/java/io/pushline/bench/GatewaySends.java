@@ -4,6 +4,7 @@ import io.pushline.dispatch.pacing.PacingConfig;
 import io.pushline.gateway.GatewayOptions;
 import io.pushline.schema.Vendor;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -49,8 +50,8 @@ final class GatewaySends {
                 Vendor v = e.getKey();
                 String topic = v.topic();
                 for (long i = 0; i < e.getValue(); i++) {
-                    String device = v.wireName() + "-d" + i;
-                    String msgId = i % 5 == 0 ? "p-" + device : "camp-" + (i / CAMPAIGN);
+                    String device = device(v, i);
+                    String msgId = msgId(device, i);
                     p.send(new ProducerRecord<>(topic, device, send(v, msgId, device, i, now)));
                     written++;
                 }
@@ -61,6 +62,32 @@ final class GatewaySends {
                 "  %,d sends written to the vendor topics in %.1f s%n",
                 written, (System.nanoTime() - t0) / 1e9);
         return written;
+    }
+
+    static String device(Vendor v, long i) {
+        return v.wireName() + "-d" + i;
+    }
+
+    static String msgId(String device, long i) {
+        return i % 5 == 0 ? "p-" + device : "camp-" + (i / CAMPAIGN);
+    }
+
+    /** Up to {@code max} sends of {@code split} for which {@code answered} is false. */
+    static List<String> missing(
+            Map<Vendor, Long> split,
+            java.util.function.BiPredicate<String, String> answered,
+            int max) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Map.Entry<Vendor, Long> e : split.entrySet()) {
+            for (long i = 0; i < e.getValue() && out.size() < max; i++) {
+                String device = device(e.getKey(), i);
+                String msgId = msgId(device, i);
+                if (!answered.test(msgId, device)) {
+                    out.add(msgId + "/" + device);
+                }
+            }
+        }
+        return out;
     }
 
     private static String send(Vendor v, String msgId, String device, long i, long ts) {

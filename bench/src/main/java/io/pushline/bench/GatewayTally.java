@@ -113,6 +113,11 @@ final class GatewayTally extends Thread implements AutoCloseable {
         return to == from ? null : json.substring(from, to);
     }
 
+    /** Whether a receipt of (msgId, device) was seen. */
+    boolean answered(String msgId, String device) {
+        return seen.contains(LongSet.pair(msgId, device));
+    }
+
     long distinct() {
         return distinct.get();
     }

@@ -58,6 +58,21 @@ public final class LongSet {
         }
     }
 
+    public synchronized boolean contains(long v) {
+        if (v == 0) {
+            return hasZero;
+        }
+        int mask = slots.length - 1;
+        for (int i = (int) (v ^ (v >>> 29)) & mask; ; i = (i + 1) & mask) {
+            if (slots[i] == v) {
+                return true;
+            }
+            if (slots[i] == 0) {
+                return false;
+            }
+        }
+    }
+
     public synchronized int size() {
         return size + (hasZero ? 1 : 0);
     }

@@ -26,6 +26,13 @@ public final class Topics {
     /** Vendor gateways' callbacks (sent, delivered, clicked, failed, token_invalid). */
     public static final String RECEIPTS = "push.receipts";
 
+    /**
+     * The gateway's log of vendor answers, written as they come (at least once, not transactional):
+     * after a restore it answers the sends answered since the checkpoint, so they are not sent
+     * again. Only the gateway writes and reads it; it holds tokens of token_invalid answers.
+     */
+    public static final String GATEWAY_ANSWERED = "gateway.answered";
+
     /** The receipts job's metric rows (MetricRow JSON, upserts keyed by period and campaign). */
     public static final String METRICS = "push.metrics";
 
@@ -93,6 +100,7 @@ public final class Topics {
         List<String> all = dispatchTopics();
         all.add(SEGMENT_CHANGES);
         all.add(RECEIPTS);
+        all.add(GATEWAY_ANSWERED);
         all.add(METRICS);
         all.add(LONGCONN_ACKS);
         all.add(LONGCONN_PRESENCE);

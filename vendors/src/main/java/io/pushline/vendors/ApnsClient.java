@@ -89,13 +89,20 @@ final class ApnsClient implements VendorClient {
         try {
             client.sendNotification(n)
                     .whenComplete(
-                            (r, e) ->
-                                    out.complete(
-                                            List.of(
-                                                    e != null
-                                                            ? Answer.unavailable(
-                                                                    e.getClass().getSimpleName())
-                                                            : answer(r))));
+                            (r, e) -> {
+                                Answer a;
+                                try {
+                                    a =
+                                            e != null
+                                                    ? Answer.unavailable(
+                                                            e.getClass().getSimpleName())
+                                                    : answer(r);
+                                } catch (RuntimeException unreadable) {
+                                    // an answer that cannot be read must still answer the call
+                                    a = Answer.unavailable(unreadable.getClass().getSimpleName());
+                                }
+                                out.complete(List.of(a));
+                            });
         } catch (RuntimeException e) {
             out.complete(List.of(Answer.unavailable(e.getClass().getSimpleName())));
         }

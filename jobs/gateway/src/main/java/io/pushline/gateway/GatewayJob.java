@@ -12,6 +12,7 @@ import io.pushline.schema.gateway.SendBatch;
 import io.pushline.vendors.VendorSettings;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -55,15 +56,23 @@ public final class GatewayJob {
             long callTimeoutMs,
             int retries,
             long backoffMs,
-            int apnsConnections) {
+            int apnsConnections,
+            Properties answeredLog) {
+        /** From options; the answer log on the job's Kafka unless gateway.answered-log is off. */
         static Calls of(Configuration o) {
+            Properties log = null;
+            if (o.get(GatewayOptions.ANSWERED_LOG)) {
+                log = KafkaIO.clientProperties(o);
+                log.put("bootstrap.servers", o.get(CommonOptions.KAFKA_BOOTSTRAP));
+            }
             return new Calls(
                     o.get(GatewayOptions.MAX_IN_FLIGHT),
                     o.get(GatewayOptions.LINGER).toMillis(),
                     o.get(GatewayOptions.CALL_TIMEOUT).toMillis(),
                     o.get(GatewayOptions.RETRIES),
                     o.get(GatewayOptions.BACKOFF).toMillis(),
-                    o.get(GatewayOptions.APNS_CONNECTIONS));
+                    o.get(GatewayOptions.APNS_CONNECTIONS),
+                    log);
         }
 
         /** Async I/O's timeout: every call and wait a send may take, then a failed receipt. */
@@ -97,7 +106,8 @@ public final class GatewayJob {
                                             s,
                                             calls.retries(),
                                             calls.backoffMs(),
-                                            calls.apnsConnections()),
+                                            calls.apnsConnections(),
+                                            calls.answeredLog()),
                                     calls.operatorTimeoutMs(),
                                     TimeUnit.MILLISECONDS,
                                     calls.maxInFlight())

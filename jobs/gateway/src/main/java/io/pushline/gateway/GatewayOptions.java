@@ -106,6 +106,18 @@ public final class GatewayOptions {
                             "Prefix of the Kafka transactional ids of the job's exactly-once"
                                     + " sinks; unique per job on one Kafka cluster.");
 
+    public static final ConfigOption<Boolean> ANSWERED_LOG =
+            ConfigOptions.key("gateway.answered-log")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Log every vendor answer at once to the topic gateway.answered (not in"
+                                    + " the checkpoint's transaction) and, after a restore, answer the"
+                                    + " sends logged since the checkpoint from it instead of calling"
+                                    + " the vendor again: a restore then resends only the calls that"
+                                    + " were in flight. Off: every send answered since the last"
+                                    + " checkpoint is sent again (made harmless by the collapse ids).");
+
     public static final ConfigOption<Integer> MAX_PARALLELISM =
             ConfigOptions.key("gateway.max-parallelism")
                     .intType()
@@ -270,6 +282,7 @@ public final class GatewayOptions {
                                 APNS_CONNECTIONS,
                                 GROUP_ID,
                                 TRANSACTIONAL_ID_PREFIX,
+                                ANSWERED_LOG,
                                 MAX_PARALLELISM));
         for (Vendor v : VENDORS) {
             all.addAll(KEYS.get(v).all());

@@ -1,6 +1,7 @@
 package io.pushline.gateway;
 
 import io.pushline.schema.SendRecord;
+import io.pushline.schema.Topics;
 import io.pushline.schema.gateway.GatewayReceipt;
 import io.pushline.schema.gateway.SendBatch;
 import io.pushline.vendors.Answer;
@@ -10,15 +11,26 @@ import io.pushline.vendors.VendorSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Calls one vendor for each batch (Flink async I/O: the call is in the checkpoint while in flight,
@@ -28,13 +40,30 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  * pacer, and the first success after it a {@code recovered}. Never fails the job: an exception or
  * the operator's timeout is a {@code failed} receipt.
  */
-public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
+public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt>
+        implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(VendorSender.class);
+
+    /** Answers read back after a restore at most (a few minutes of a busy vendor). */
+    static final int MAX_REPLAYED = 2_000_000;
+
+    /** How far before the checkpoint's time the log is read: clocks of brokers and TMs differ. */
+    static final long LOG_MARGIN_MS = 5_000;
 
     private final VendorSettings settings;
     private final int retries;
     private final long backoffMs;
     private final int connections;
+
+    /** The answer log's Kafka client settings; null: no log. */
+    private final Properties answeredLog;
+
+    private transient AnsweredLog log;
+    private transient ListState<Long> checkpointTimes;
+    private transient long restoredFrom;
+    private transient Map<String, GatewayReceipt> replay;
+    private transient Counter fromLog;
     private transient VendorClient client;
     private transient ScheduledExecutorService timers;
     private transient boolean throttled;
@@ -48,6 +77,17 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
             new java.util.concurrent.atomic.AtomicLong();
 
     public VendorSender(VendorSettings settings, int retries, long backoffMs, int connections) {
+        this(settings, retries, backoffMs, connections, null);
+    }
+
+    /** With the answer log ({@link AnsweredLog}) on Kafka of {@code answeredLog}'s settings. */
+    public VendorSender(
+            VendorSettings settings,
+            int retries,
+            long backoffMs,
+            int connections,
+            Properties answeredLog) {
+        this.answeredLog = answeredLog;
         this.settings = settings;
         this.retries = retries;
         this.backoffMs = backoffMs;
@@ -55,7 +95,51 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext ctx) throws Exception {
+        // union: every subtask learns the oldest checkpoint time, whatever the new parallelism
+        checkpointTimes =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>(
+                                        "answered-log-since", LongSerializer.INSTANCE));
+        restoredFrom = 0;
+        if (ctx.isRestored()) {
+            for (Long t : checkpointTimes.get()) {
+                restoredFrom = restoredFrom == 0 ? t : Math.min(restoredFrom, t);
+            }
+        }
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
+        checkpointTimes.update(List.of(System.currentTimeMillis()));
+    }
+
+    @Override
     public void open(OpenContext ctx) throws Exception {
+        if (answeredLog != null) {
+            log = new AnsweredLog(answeredLog, Topics.GATEWAY_ANSWERED);
+            if (restoredFrom > 0) {
+                long t0 = System.currentTimeMillis();
+                replay =
+                        AnsweredLog.since(
+                                answeredLog,
+                                Topics.GATEWAY_ANSWERED,
+                                settings.vendor().wireName(),
+                                restoredFrom - LOG_MARGIN_MS,
+                                MAX_REPLAYED);
+                LOG.info(
+                        "{}: {} answers logged since the checkpoint of {} read in {} ms; those sends"
+                                + " are answered from the log, not sent again",
+                        settings.vendor().wireName(),
+                        replay.size(),
+                        restoredFrom,
+                        System.currentTimeMillis() - t0);
+                if (replay.isEmpty()) {
+                    replay = null;
+                }
+            }
+        }
         client = VendorClients.of(settings, connections);
         reports = new ArrayList<>();
         timers =
@@ -79,6 +163,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         tokenInvalid = g.counter("tokenInvalid");
         throttles = g.counter("throttled");
         retried = g.counter("retries");
+        fromLog = g.counter("answeredFromLog");
         // sends taken and not yet answered: what a restore may send again
         g.gauge("inFlightSends", () -> Math.max(0, inFlight.get()));
     }
@@ -90,7 +175,10 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         long now = System.currentTimeMillis();
         List<SendRecord> live = new ArrayList<>(batch.sends.length);
         for (SendRecord s : batch.sends) {
-            if (s.deadline != null && s.deadline < now) {
+            GatewayReceipt logged = replayed(s);
+            if (logged != null) {
+                out.add(logged);
+            } else if (s.deadline != null && s.deadline < now) {
                 out.add(receipt(s, GatewayReceipt.FAILED, "expired"));
             } else {
                 live.add(s);
@@ -103,17 +191,54 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         call(live, 1, out, result, now);
     }
 
+    /** The logged answer of a send answered before the restore, once; null otherwise. */
+    private GatewayReceipt replayed(SendRecord s) {
+        Map<String, GatewayReceipt> r = replay;
+        if (r == null) {
+            return null;
+        }
+        GatewayReceipt g;
+        synchronized (r) {
+            g = r.remove(AnsweredLog.key(s.msgId, s.deviceId));
+            if (r.isEmpty()) {
+                replay = null;
+            }
+        }
+        if (g != null) {
+            fromLog.inc();
+            g.ts = System.currentTimeMillis();
+        }
+        return g;
+    }
+
     private void call(
             List<SendRecord> sends,
             int attempt,
             List<GatewayReceipt> out,
             ResultFuture<GatewayReceipt> result,
             long started) {
-        client.send(sends)
+        CompletableFuture<List<Answer>> f;
+        try {
+            f = client.send(sends);
+        } catch (Throwable t) {
+            f = CompletableFuture.failedFuture(t);
+        }
+        // a client that never answers (an HTTP/2 stream lost) must not hold the send until the
+        // operator's timeout: past the vendor's timeout it is unavailable, and retried
+        f.orTimeout(settings.timeoutMs() + 1_000, TimeUnit.MILLISECONDS)
                 .whenComplete(
                         (answers, e) -> {
                             try {
-                                answered(sends, answers, attempt, out, result, started);
+                                List<Answer> a =
+                                        e != null
+                                                ? java.util.Collections.nCopies(
+                                                        sends.size(),
+                                                        Answer.unavailable(
+                                                                rootCause(e)
+                                                                        .getClass()
+                                                                        .getSimpleName()))
+                                                : answers;
+                                answered(sends, a, attempt, out, result, started);
                             } catch (Throwable t) {
                                 for (SendRecord s : sends) {
                                     out.add(
@@ -128,6 +253,12 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
                         });
     }
 
+    private static Throwable rootCause(Throwable e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                ? e.getCause()
+                : e;
+    }
+
     /**
      * Completes a batch with the pacer's reports made since the last completion: a report leaves
      * with whichever batch completes next, so a throttle is reported as soon as any call returns
@@ -136,6 +267,9 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
      */
     private void complete(List<GatewayReceipt> out, ResultFuture<GatewayReceipt> result) {
         inFlight.addAndGet(-out.size());
+        if (log != null) {
+            log.write(settings.vendor().wireName(), out);
+        }
         synchronized (reports) {
             out.addAll(reports);
             reports.clear();
@@ -263,6 +397,9 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt> {
         }
         if (client != null) {
             client.close();
+        }
+        if (log != null) {
+            log.close();
         }
     }
 }

@@ -182,7 +182,109 @@ class GatewayKafkaITCase {
         }
     }
 
+    /**
+     * Sends answered after the checkpoint a job restores from: with the answer log they are
+     * answered from it (no second call to the vendor, each still one committed receipt); without it
+     * every one is sent again.
+     */
+    @Test
+    void aRestoreAnswersFromTheLogWhatTheVendorAnsweredSinceTheCheckpoint() throws Exception {
+        assertThat(resendsAfterRestore(true)).isZero();
+        assertThat(resendsAfterRestore(false)).isEqualTo(RESTORE_SENDS);
+    }
+
+    static final int RESTORE_SENDS = 120;
+
+    private long resendsAfterRestore(boolean log) throws Exception {
+        LocalStack stack = STACK.get();
+        String kafka = stack.kafkaBootstrap();
+        stack.kafka().recreateTopics(Topics.all(), 2);
+        try (Emulators emulators =
+                Emulators.start(files.resolve("restore-" + log), Behaviour.PLAIN)) {
+            Map<String, String> extra =
+                    Map.of(GatewayOptions.ANSWERED_LOG.key(), Boolean.toString(log));
+            Configuration rare = stack.flinkConfiguration();
+            rare.setString("execution.checkpointing.interval", "1 h");
+            JobClient first = start(stack, emulators, extra, rare);
+            String savepoint;
+            try {
+                // the checkpoint before any send: everything after it is answered, not committed
+                savepoint = savepoint(first, files.resolve("savepoints-" + log));
+                List<String[]> records = new ArrayList<>();
+                for (int i = 0; i < RESTORE_SENDS; i++) {
+                    SendRecord s = send(Vendor.FCM, "r" + i, i, "tok-r-" + i);
+                    records.add(KafkaTopics.kv(s.deviceId, Json.write(s)));
+                }
+                KafkaTopics.produce(kafka, Vendor.FCM.topic(), records);
+                io.pushline.testkit.Checkpoints.waitUntil(
+                        () -> emulators.counts(Vendor.FCM).accepted.get() >= RESTORE_SENDS,
+                        "the vendor took every send",
+                        WAIT);
+                if (log) {
+                    io.pushline.testkit.Checkpoints.waitUntil(
+                            () -> loggedAnswers(kafka) >= RESTORE_SENDS,
+                            "every answer logged",
+                            WAIT);
+                }
+            } finally {
+                first.cancel().get(1, TimeUnit.MINUTES);
+            }
+            assertThat(KafkaTopics.readAll(kafka, Topics.RECEIPTS))
+                    .as("no checkpoint after the savepoint: nothing committed")
+                    .isEmpty();
+            Configuration restore = stack.flinkConfiguration();
+            restore.setString("execution.state-recovery.path", savepoint);
+            JobClient second = start(stack, emulators, extra, restore);
+            try {
+                io.pushline.testkit.Checkpoints.waitUntil(
+                        () -> KafkaTopics.readAll(kafka, Topics.RECEIPTS).size() >= RESTORE_SENDS,
+                        "a receipt for every send after the restore",
+                        WAIT);
+            } finally {
+                second.cancel().get(1, TimeUnit.MINUTES);
+            }
+            List<String> receipts = KafkaTopics.readAllAfterJobs(kafka, Topics.RECEIPTS);
+            assertThat(receipts).hasSize(RESTORE_SENDS);
+            List<String> devices = new ArrayList<>();
+            for (String r : receipts) {
+                devices.add(Json.MAPPER.readTree(r).path("deviceId").asText());
+            }
+            assertThat(devices).doesNotHaveDuplicates();
+            return emulators.counts(Vendor.FCM).resends.get();
+        }
+    }
+
+    /** A savepoint once the job's tasks run (before, the JobManager refuses it). */
+    private static String savepoint(JobClient job, Path dir) throws Exception {
+        long deadline = System.currentTimeMillis() + WAIT.toMillis();
+        while (true) {
+            try {
+                return job.triggerSavepoint(
+                                dir.toUri().toString(),
+                                org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                        .get(1, TimeUnit.MINUTES);
+            } catch (java.util.concurrent.ExecutionException notYet) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw notYet;
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private static long loggedAnswers(String kafka) {
+        return KafkaTopics.readAll(kafka, Topics.GATEWAY_ANSWERED).stream()
+                .mapToLong(v -> v.split("\n").length)
+                .sum();
+    }
+
     static JobClient start(LocalStack stack, Emulators emulators, Map<String, String> extra)
+            throws Exception {
+        return start(stack, emulators, extra, stack.flinkConfiguration());
+    }
+
+    static JobClient start(
+            LocalStack stack, Emulators emulators, Map<String, String> extra, Configuration flink)
             throws Exception {
         Map<String, String> opts = new HashMap<>(stack.jobOptions());
         opts.putAll(emulators.gatewayOptions());
@@ -198,8 +300,7 @@ class GatewayKafkaITCase {
         // through the command line's parser, so every key the emulators give is a real option
         Configuration options =
                 OptionsParser.parse(args.toArray(new String[0]), GatewayOptions.accepted());
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(stack.flinkConfiguration());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(2);
         return GatewayJob.start(env, options);
     }
