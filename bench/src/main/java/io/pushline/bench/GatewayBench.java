@@ -109,7 +109,12 @@ final class GatewayBench extends Bench {
                 Emulators emulators = Emulators.start(dir.resolve("emulators"), behaviour)) {
             List<String> topics = new ArrayList<>();
             GatewayOptions.VENDORS.forEach(v -> topics.add(v.topic()));
-            topics.addAll(List.of(Topics.RECEIPTS, Topics.VENDOR_FEEDBACK, Topics.DLQ));
+            topics.addAll(
+                    List.of(
+                            Topics.RECEIPTS,
+                            Topics.GATEWAY_ANSWERED,
+                            Topics.VENDOR_FEEDBACK,
+                            Topics.DLQ));
             kafka.recreateTopics(topics, 2);
             Map<Vendor, Long> split = GatewaySends.split(sends);
             long n = GatewaySends.fill(kafka.bootstrapServers(), split);

@@ -75,7 +75,10 @@ final class GatewayTally extends Thread implements AutoCloseable {
             duplicates.incrementAndGet();
             return;
         }
-        types.computeIfAbsent(field(json, "\"type\":\""), k -> new LongAdder()).increment();
+        String type = field(json, "\"type\":\"");
+        String code = field(json, "\"code\":\"");
+        types.computeIfAbsent(code == null ? type : type + " " + code, k -> new LongAdder())
+                .increment();
         String ms = number(json, "\"latencyMs\":");
         if (ms != null) {
             int l = (int) Math.min(MAX_LATENCY_MS, Long.parseLong(ms));
