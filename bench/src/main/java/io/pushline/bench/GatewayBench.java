@@ -211,6 +211,7 @@ final class GatewayBench extends Bench {
             long lastPrint = System.currentTimeMillis();
             long lastCount = 0;
             long quietSince = System.currentTimeMillis();
+            long lastInFlight = 0;
             while (tally.distinct() < n) {
                 Thread.sleep(200);
                 if (job.getJobStatus().get().isGloballyTerminalState()) {
@@ -229,17 +230,21 @@ final class GatewayBench extends Bench {
                     break;
                 }
                 if (now - lastPrint >= 5_000) {
+                    lastInFlight = inFlight(jobId, lastInFlight);
                     System.out.printf(
-                            "  %5.1f s  %,d receipts (%,.0f/s), emulators took %,d%n",
+                            "  %5.1f s  %,d receipts (%,.0f/s), emulators took %,d, %,d sends in"
+                                    + " flight%n",
                             tally.first() == 0 ? 0 : (now - tally.first()) / 1e3,
                             d,
                             (d - lastCount) * 1000.0 / (now - lastPrint),
-                            emulators.total(c -> c.accepted));
+                            emulators.total(c -> c.accepted),
+                            lastInFlight);
                     lastPrint = now;
                     lastCount = d;
                 }
                 if (killAt > 0 && killedAt == 0 && d >= killAt * n) {
-                    inFlight = rest.sum(jobId, "inFlightSends");
+                    // the gauges as Flink's REST last fetched them (every 10 s by default)
+                    inFlight = inFlight(jobId, lastInFlight);
                     resendsBefore = emulators.total(c -> c.resends);
                     killedAt = System.currentTimeMillis();
                     cluster.terminateTaskManager(0).get();
@@ -253,6 +258,15 @@ final class GatewayBench extends Bench {
             tally.awaitAll(n, Duration.ofSeconds(5)); // late duplicates from a replay
             Thread.sleep(3_000);
             return report(inFlight, emulators.total(c -> c.resends) - resendsBefore);
+        }
+
+        /** The job's inFlightSends gauges summed; {@code otherwise} when REST does not answer. */
+        private long inFlight(String jobId, long otherwise) {
+            try {
+                return rest.sum(jobId, "inFlightSends");
+            } catch (Exception e) {
+                return otherwise;
+            }
         }
 
         private int report(long inFlight, long resends) throws Exception {

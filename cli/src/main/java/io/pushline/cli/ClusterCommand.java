@@ -150,7 +150,7 @@ final class ClusterCommand implements Callable<Integer> {
                 "Any other --key value is a job option (./pushline help options)."
             })
     static final class Submit extends JobOptionArgs.Command implements Callable<Integer> {
-        @Parameters(paramLabel = "JOB", description = "dispatch, receipts or longconn")
+        @Parameters(paramLabel = "JOB", description = "dispatch, receipts, longconn or gateway")
         String job;
 
         @Option(
@@ -185,6 +185,13 @@ final class ClusterCommand implements Callable<Integer> {
             java.util.List<String> options = new java.util.ArrayList<>();
             if (job.equals("dispatch")) {
                 options.addAll(RunCommand.LIVE_DISPATCH);
+            }
+            // the gateway to the emulators of a running local up, unless vendors are given
+            if (job.equals("gateway")
+                    && jobOptions().stream().noneMatch(o -> o.startsWith("--gateway."))) {
+                options.addAll(
+                        io.pushline.common.LocalEnv.gatewayOptions(
+                                io.pushline.local.LocalStack.defaultDir()));
             }
             options.addAll(jobOptions());
             String id =

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 public final class FlinkCli {
     /** The streaming jobs that {@code cluster submit} knows how to point at Kafka and HBase. */
-    public static final List<String> JOBS = List.of("dispatch", "receipts", "longconn");
+    public static final List<String> JOBS = List.of("dispatch", "receipts", "longconn", "gateway");
 
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
     private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");

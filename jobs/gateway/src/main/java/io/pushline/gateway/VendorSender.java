@@ -64,6 +64,11 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt>
     private transient long restoredFrom;
     private transient Map<String, GatewayReceipt> replay;
     private transient Counter fromLog;
+    private transient volatile boolean closing;
+
+    /** The code of a failed receipt the gateway made itself, no vendor's answer. */
+    static final String GATEWAY_ERROR = "gateway error ";
+
     private transient VendorClient client;
     private transient ScheduledExecutorService timers;
     private transient boolean throttled;
@@ -245,8 +250,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt>
                                             receipt(
                                                     s,
                                                     GatewayReceipt.FAILED,
-                                                    "gateway error "
-                                                            + t.getClass().getSimpleName()));
+                                                    GATEWAY_ERROR + t.getClass().getSimpleName()));
                                 }
                                 complete(out, result);
                             }
@@ -267,8 +271,16 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt>
      */
     private void complete(List<GatewayReceipt> out, ResultFuture<GatewayReceipt> result) {
         inFlight.addAndGet(-out.size());
-        if (log != null) {
-            log.write(settings.vendor().wireName(), out);
+        if (log != null && !closing) {
+            // a failure of the gateway's own (its shutdown, an error of its code) is not an
+            // answer: after a restore the send is tried again rather than failed from the log
+            List<GatewayReceipt> answers = new ArrayList<>(out.size());
+            for (GatewayReceipt r : out) {
+                if (r.code == null || !r.code.startsWith(GATEWAY_ERROR)) {
+                    answers.add(r);
+                }
+            }
+            log.write(settings.vendor().wireName(), answers);
         }
         synchronized (reports) {
             out.addAll(reports);
@@ -392,6 +404,7 @@ public class VendorSender extends RichAsyncFunction<SendBatch, GatewayReceipt>
 
     @Override
     public void close() throws Exception {
+        closing = true;
         if (timers != null) {
             timers.shutdownNow();
         }
