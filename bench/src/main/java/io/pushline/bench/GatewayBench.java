@@ -1,45 +1,37 @@
 package io.pushline.bench;
 
 import io.pushline.cluster.FlinkRest;
-import io.pushline.common.OptionsParser;
 import io.pushline.common.UsageException;
 import io.pushline.emulators.Behaviour;
 import io.pushline.emulators.Counts;
 import io.pushline.emulators.Emulators;
-import io.pushline.gateway.GatewayJob;
 import io.pushline.gateway.GatewayOptions;
-import io.pushline.local.EmbeddedKafka;
 import io.pushline.local.LocalStack;
 import io.pushline.schema.Topics;
 import io.pushline.schema.Vendor;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code ./pushline bench gateway [--sends N] [--latency-ms L] [--invalid-share I]
- * [--throttle-share T] [--kill-at SHARE] [--set key=value ...]}: the vendor topics filled with N
- * sends ({@link GatewaySends}), the gateway job started on a MiniCluster of two TaskManagers
- * (parallelism 2, the heap state backend and 1 s checkpoints of k8s/base/gateway.yaml) against the
- * vendor emulators answering after L ms, calling a share I of the tokens invalid and throttling a
- * share T of the calls (429 with Retry-After 1 s). When SHARE of the receipts are visible one
- * TaskManager is killed and another started. A read_committed consumer of push.receipts counts
- * every (message, device) against the sends. Last line {@code gateway sends/s S, p99 L ms, resends
- * after kill K (of F in flight), receipts D/N, lost X}: S over the whole run from the first visible
- * receipt to the last (the kill's recovery included), L from each receipt's {@code latencyMs}, K
- * the sends the emulators took a second time after the kill, F the sends in the gateway's calls at
- * the kill (its {@code inFlightSends} gauges). Exits 1 when a send is lost or answered twice.
+ * [--throttle-share T] [--kill-at SHARE] [--cluster] [--set key=value ...]}: the vendor topics
+ * filled with N sends ({@link GatewaySends}), the gateway job started on a MiniCluster of two
+ * TaskManagers (parallelism 2, the heap state backend and 1 s checkpoints of k8s/base/gateway.yaml)
+ * against the vendor emulators answering after L ms, calling a share I of the tokens invalid and
+ * throttling a share T of the calls (429 with Retry-After 1 s). When SHARE of the receipts are
+ * visible one TaskManager is killed and another started. A read_committed consumer of push.receipts
+ * counts every (message, device) against the sends. Last line {@code gateway sends/s S, p99 L ms,
+ * resends after kill K (of F in flight), receipts D/N, lost X}: S over the whole run from the first
+ * visible receipt to the last (the kill's recovery included), L from each receipt's {@code
+ * latencyMs}, K the sends the emulators took a second time after the kill, F the sends in the
+ * gateway's calls at the kill (its {@code inFlightSends} gauges). {@code --cluster}: the same on
+ * {@code pushline cluster} ({@link GatewayTarget}). Exits 1 when a send is lost or answered twice.
  */
 @Command(
         name = "gateway",
@@ -84,6 +76,16 @@ final class GatewayBench extends Bench {
             description = "A gateway job option for the run.")
     Map<String, String> set = new java.util.LinkedHashMap<>();
 
+    @Option(
+            names = "--cluster",
+            description =
+                    "Run on pushline cluster (Kafka, a JobManager and two TaskManagers as"
+                            + " processes of their own, under .pushline/bench/gateway-cluster), the"
+                            + " job's jar submitted with Flink's CLI under the cluster's"
+                            + " production configuration, the kill a kill -9; needs the jar built"
+                            + " (mvn -B package).")
+    boolean cluster;
+
     @Override
     public Integer call() throws Exception {
         if (sends < 1 || killAt < 0 || killAt >= 1) {
@@ -105,7 +107,8 @@ final class GatewayBench extends Bench {
                         ? String.format("a TaskManager killed at %.0f%% of receipts", killAt * 100)
                         : "no kill");
         Path dir = Files.createTempDirectory("pushline-bench-gateway");
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        try (GatewayTarget target =
+                        cluster ? new GatewayTarget.Cluster() : new GatewayTarget.Embedded(dir);
                 Emulators emulators = Emulators.start(dir.resolve("emulators"), behaviour)) {
             List<String> topics = new ArrayList<>();
             GatewayOptions.VENDORS.forEach(v -> topics.add(v.topic()));
@@ -115,29 +118,18 @@ final class GatewayBench extends Bench {
                             Topics.GATEWAY_ANSWERED,
                             Topics.VENDOR_FEEDBACK,
                             Topics.DLQ));
-            kafka.recreateTopics(topics, 2);
+            target.recreate(topics);
             Map<Vendor, Long> split = GatewaySends.split(sends);
-            long n = GatewaySends.fill(kafka.bootstrapServers(), split);
-            Configuration conf = BenchCluster.configuration(dir.resolve("flink"));
-            conf.setString("state.backend.type", "hashmap");
-            conf.setString("restart-strategy.type", "fixed-delay");
-            conf.setString("restart-strategy.fixed-delay.attempts", "20");
-            conf.setString("restart-strategy.fixed-delay.delay", "1 s");
-            MiniClusterConfiguration mc =
-                    new MiniClusterConfiguration.Builder()
-                            .setConfiguration(conf)
-                            .setNumTaskManagers(2)
-                            .setNumSlotsPerTaskManager(1)
-                            .build();
-            try (MiniCluster cluster = new MiniCluster(mc);
-                    GatewayTally tally = new GatewayTally(kafka.bootstrapServers())) {
-                cluster.start();
-                URI rest = cluster.getRestAddress().get();
-                System.out.println("  Flink REST (the job's metrics): " + rest);
+            long n = GatewaySends.fill(target.kafka(), split);
+            try (GatewayTally tally = new GatewayTally(target.kafka())) {
                 tally.start();
-                JobClient job = start(rest, conf, kafka.bootstrapServers(), emulators, dir);
+                Map<String, String> options = new java.util.LinkedHashMap<>();
+                options.put("kafka.starting-offsets", "earliest");
+                options.putAll(emulators.gatewayOptions(dir.resolve("secrets")));
+                options.putAll(set);
+                String jobId = target.start(options);
                 try {
-                    int exit = new Run(cluster, FlinkRest.at(rest), job, tally, emulators, n).go();
+                    int exit = new Run(target, jobId, tally, emulators, n).go();
                     if (tally.distinct() < n) {
                         System.out.println(
                                 "  without a receipt (msgId/device): "
@@ -145,9 +137,7 @@ final class GatewayBench extends Bench {
                     }
                     return exit;
                 } finally {
-                    if (!job.getJobStatus().get().isGloballyTerminalState()) {
-                        job.cancel().get();
-                    }
+                    target.cancel();
                 }
             }
         } finally {
@@ -155,56 +145,25 @@ final class GatewayBench extends Bench {
         }
     }
 
-    private JobClient start(
-            URI rest, Configuration conf, String kafka, Emulators emulators, Path dir)
-            throws Exception {
-        List<String> args = new ArrayList<>();
-        Map<String, String> options = new java.util.LinkedHashMap<>();
-        options.put("kafka.bootstrap-servers", kafka);
-        options.put("kafka.starting-offsets", "earliest");
-        options.putAll(emulators.gatewayOptions(dir.resolve("secrets")));
-        options.putAll(set);
-        options.forEach(
-                (k, v) -> {
-                    args.add("--" + k);
-                    args.add(v);
-                });
-        Configuration o =
-                OptionsParser.parse(args.toArray(new String[0]), GatewayOptions.accepted());
-        GatewayOptions.vendors(o);
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.createRemoteEnvironment(
-                        rest.getHost(), rest.getPort(), conf);
-        env.setParallelism(2);
-        return GatewayJob.start(env, o);
-    }
-
     /** One run: progress, the kill, the tally. */
     private final class Run {
-        private final MiniCluster cluster;
+        private final GatewayTarget target;
         private final FlinkRest rest;
-        private final JobClient job;
+        private final String jobId;
         private final GatewayTally tally;
         private final Emulators emulators;
         private final long n;
 
-        Run(
-                MiniCluster cluster,
-                FlinkRest rest,
-                JobClient job,
-                GatewayTally tally,
-                Emulators emulators,
-                long n) {
-            this.cluster = cluster;
-            this.rest = rest;
-            this.job = job;
+        Run(GatewayTarget target, String jobId, GatewayTally tally, Emulators emulators, long n) {
+            this.target = target;
+            this.rest = target.rest();
+            this.jobId = jobId;
             this.tally = tally;
             this.emulators = emulators;
             this.n = n;
         }
 
         int go() throws Exception {
-            String jobId = job.getJobID().toString();
             long inFlight = -1;
             long resendsBefore = 0;
             long killedAt = 0;
@@ -214,12 +173,9 @@ final class GatewayBench extends Bench {
             long lastInFlight = 0;
             while (tally.distinct() < n) {
                 Thread.sleep(200);
-                if (job.getJobStatus().get().isGloballyTerminalState()) {
-                    try {
-                        job.getJobExecutionResult().get();
-                    } catch (Exception e) {
-                        throw new IllegalStateException("the gateway job failed: " + e, e);
-                    }
+                String ended = target.ended();
+                if (ended != null) {
+                    throw new IllegalStateException("the gateway job ended: " + ended);
                 }
                 long now = System.currentTimeMillis();
                 long d = tally.distinct();
@@ -247,12 +203,15 @@ final class GatewayBench extends Bench {
                     inFlight = inFlight(jobId, lastInFlight);
                     resendsBefore = emulators.total(c -> c.resends);
                     killedAt = System.currentTimeMillis();
-                    cluster.terminateTaskManager(0).get();
-                    cluster.startTaskManager();
+                    boolean killed = target.kill();
                     System.out.printf(
-                            "  TaskManager 0 killed at %,d receipts (%,d sends in flight); another"
-                                    + " started%n",
-                            d, inFlight);
+                            "  %s at %,d receipts (%,d sends in flight)%n",
+                            killed ? "a TaskManager killed and another started" : "NO KILL",
+                            d,
+                            inFlight);
+                    if (!killed) {
+                        inFlight = -1;
+                    }
                 }
             }
             tally.awaitAll(n, Duration.ofSeconds(5)); // late duplicates from a replay
