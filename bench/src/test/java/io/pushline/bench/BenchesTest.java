@@ -27,6 +27,7 @@ class BenchesTest {
                     "api",
                     "chaos",
                     "hostile",
+                    "gateway",
                     "jmh");
 
     @Test
