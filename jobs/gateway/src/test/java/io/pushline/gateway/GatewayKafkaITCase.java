@@ -83,7 +83,10 @@ class GatewayKafkaITCase {
                 KafkaTopics.produce(kafka, v.topic(), records);
             }
             int total = perVendor * VENDORS.size();
-            JobClient job = start(stack, emulators, Map.of());
+            // a linger longer than a slow machine's gap between records of one message, so the
+            // batch count below depends on batching, not on the machine's speed (5 ms gave 40
+            // calls on a loaded CI machine); the 1 s checkpoint barrier still sends what waits
+            JobClient job = start(stack, emulators, Map.of(GatewayOptions.LINGER.key(), "500 ms"));
             try {
                 io.pushline.testkit.Checkpoints.waitUntil(
                         () -> KafkaTopics.readAll(kafka, Topics.RECEIPTS).size() >= total,
