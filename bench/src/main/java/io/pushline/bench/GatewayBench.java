@@ -243,6 +243,13 @@ final class GatewayBench extends Bench {
                     p99,
                     tally.latencyQuantile(0.999),
                     tally.duplicates());
+            if (inFlight < 0) {
+                // K then counts the whole run's resends, F is not measured (-1)
+                System.out.printf(
+                        "  no kill: %,d resends over the run, calls retried after a timeout or"
+                                + " 5xx that the vendor had already taken%n",
+                        resends);
+            }
             BenchResults results = results();
             results.put("sendsPerSecond", rate);
             results.put("p99Ms", p99);
