@@ -268,7 +268,18 @@ class AppApiITCase {
     void aTaskAsTheRemindersStageMirroredIt() throws Exception {
         assertError(call("GET", "/v1/reminders/tasks/nobody-" + RUN, ALL, null), 404, "taskId");
         String t = "task-" + RUN;
-        long fireAt = System.currentTimeMillis() + 3_600_000L; // within the freeze
+        // later today (UTC): frozen, since a task freezes at the start of its day. Now + 1 h
+        // would fall on tomorrow from 23:00 UTC on and be open (CI failed at 23:26 once).
+        long now = System.currentTimeMillis();
+        long midnight =
+                java.time.Instant.ofEpochMilli(now)
+                        .atZone(java.time.ZoneOffset.UTC)
+                        .toLocalDate()
+                        .plusDays(1)
+                        .atStartOfDay(java.time.ZoneOffset.UTC)
+                        .toInstant()
+                        .toEpochMilli();
+        long fireAt = now + Math.min(3_600_000L, (midnight - now) / 2);
         try (Table table = hbase.getTable(HBaseTables.reminders(NS))) {
             Put p = new Put(HBaseTables.reminderTaskRow(t));
             for (String[] kv :
