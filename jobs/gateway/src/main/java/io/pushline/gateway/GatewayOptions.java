@@ -225,7 +225,15 @@ public final class GatewayOptions {
             String credentials) {
         String p = "gateway." + v + ".";
         return new VendorKeys(
-                string(p + "url", url, "Base URL of " + v + "'s send API."),
+                string(
+                        p + "url",
+                        url,
+                        "Base URL of "
+                                + v
+                                + "'s send API"
+                                + ("apns".equals(v)
+                                        ? "."
+                                        : " (an http:// URL is spoken HTTP/2 cleartext, h2c).")),
                 string(
                         p + "auth-url",
                         authUrl,
