@@ -36,10 +36,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * code), 5xx failures and latency, as {@link Behaviour} says. Counts what it saw ({@link Counts}).
  *
  * <p>Served by Jetty (HTTP/1.1 with keep-alive, and HTTP/2 cleartext on the same port), answering
- * asynchronously: neither the body nor the latency holds a thread. Not the JDK's {@code
- * HttpServer}: behind its four workers it took about 4,000 single-token calls a second from the
- * gateway's client and closed about 2% of the connections under it (EOFException), which capped the
- * one-call-per-send vendors in {@code bench gateway}.
+ * asynchronously: a latency holds no thread. Not the JDK's {@code HttpServer}: behind its four
+ * workers it took about 4,000 single-token calls a second from the gateway's client and closed
+ * about 2% of the connections under it (EOFException), which capped the one-call-per-send vendors
+ * in {@code bench gateway}.
  */
 public abstract class HttpEmulator implements AutoCloseable {
     /** A request as the emulator reads it. */
@@ -166,43 +166,37 @@ public abstract class HttpEmulator implements AutoCloseable {
 
     protected abstract Reply answer(Request r);
 
-    /** Reads the body without blocking a server thread, then answers (after the latency). */
     private void handle(
             org.eclipse.jetty.server.Request request, Response response, Callback callback) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (HttpField f : request.getHeaders()) {
-            headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + "," + b);
-        }
-        String path = request.getHttpURI().getPath();
-        Content.Source.asStringAsync(request, StandardCharsets.UTF_8)
-                .whenComplete(
-                        (body, failure) -> {
-                            if (failure != null) {
-                                callback.failed(failure);
-                                return;
-                            }
-                            Reply reply = answer(path, headers, body);
-                            long delay = behaviour.latencyMs();
-                            if (delay > 0) {
-                                delays.schedule(
-                                        () -> write(response, reply, callback),
-                                        delay,
-                                        TimeUnit.MILLISECONDS);
-                            } else {
-                                write(response, reply, callback);
-                            }
-                        });
-    }
-
-    private Reply answer(String path, Map<String, String> headers, String body) {
+        Reply reply;
         try {
-            return answer(
-                    new Request(
-                            path,
-                            headers,
-                            body.length() > 4 << 20 ? body.substring(0, 4 << 20) : body));
-        } catch (RuntimeException e) {
-            return Reply.json(400, Map.of("error", "bad request: " + e.getClass().getSimpleName()));
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (HttpField f : request.getHeaders()) {
+                headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + "," + b);
+            }
+            String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+            if (body.length() > 4 << 20) {
+                body = body.substring(0, 4 << 20);
+            }
+            Request r = new Request(request.getHttpURI().getPath(), headers, body);
+            try {
+                reply = answer(r);
+            } catch (RuntimeException e) {
+                reply =
+                        Reply.json(
+                                400,
+                                Map.of("error", "bad request: " + e.getClass().getSimpleName()));
+            }
+        } catch (IOException | RuntimeException e) {
+            callback.failed(e);
+            return;
+        }
+        long delay = behaviour.latencyMs();
+        Reply out = reply;
+        if (delay > 0) {
+            delays.schedule(() -> write(response, out, callback), delay, TimeUnit.MILLISECONDS);
+        } else {
+            write(response, out, callback);
         }
     }
 
