@@ -174,6 +174,8 @@ public abstract class HttpEmulator implements AutoCloseable {
             for (HttpField f : request.getHeaders()) {
                 headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + "," + b);
             }
+            // A blocking read: the bodies are small, and asStringAsync measured slower (bench
+            // gateway 4,541-5,007 sends/s and ~170 resends against 5,503 and 20, same hour).
             String body = Content.Source.asString(request, StandardCharsets.UTF_8);
             if (body.length() > 4 << 20) {
                 body = body.substring(0, 4 << 20);
