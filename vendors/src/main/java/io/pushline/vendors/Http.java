@@ -37,12 +37,12 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * gateway subtask), with the vendor's timeout on every call. A failed call comes back as a {@link
  * Reply} with status 0, never as an exception.
  *
- * <p>An {@code https} URL speaks HTTP/2 where the server offers it through ALPN (every vendor
- * does), HTTP/1.1 otherwise. An {@code http} URL (the emulators, a local relay) speaks HTTP/2 with
- * prior knowledge (h2c): HTTP/1.1 needs a connection per call in flight, and against the emulators
- * it took about 4,000 single-token calls a second with ~2% of them failed by connections closed
- * under them, where h2c took 13,000 a second with none failed (the FCM client against its emulator,
- * two clients with 1,000 calls in flight each, on two cores).
+ * <p>An {@code https} URL speaks HTTP/2 where the server offers it through ALPN, HTTP/1.1
+ * otherwise. An {@code http} URL (the emulators, a local relay) speaks HTTP/2 with prior knowledge
+ * (h2c): HTTP/1.1 needs a connection per call in flight, and against the emulators it took about
+ * 4,000 single-token calls a second with ~2% of them failed by connections closed under them, where
+ * h2c took 13,000 a second with none failed (the FCM client against its emulator, two clients with
+ * 1,000 calls in flight each, on two cores).
  *
  * <p>Not the JDK's HttpClient: its {@code sendAsync} hands every answer to the common fork-join
  * pool, which on a machine of two cores or fewer is a new thread per task, and the gateway spent
